@@ -1,0 +1,3 @@
+module github.com/climax-mcp/climax/benchmark
+
+go 1.26

@@ -1,0 +1,5 @@
+// Command climax turns command-line programs into MCP tools described by
+// YAML configs.
+package main
+
+func main() {}

@@ -1,0 +1,3 @@
+module github.com/climax-mcp/climax/configs
+
+go 1.26

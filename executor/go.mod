@@ -1,0 +1,3 @@
+module github.com/climax-mcp/climax/executor
+
+go 1.26

@@ -1,0 +1,77 @@
+package index
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Schema is the JSON Schema of a tool's arguments, as sent to MCP clients
+// in tools/list (classic mode) and in search results. Properties keep the
+// arguments' definition order.
+type Schema struct {
+	Type       string     `json:"type"`
+	Properties Properties `json:"properties"`
+	Required   []string   `json:"required,omitempty"`
+}
+
+// Property is the schema of one argument.
+type Property struct {
+	Name        string   `json:"-"`
+	Type        ArgType  `json:"type"`
+	Description string   `json:"description,omitempty"`
+	Default     any      `json:"default,omitempty"`
+	Enum        []string `json:"enum,omitempty"`
+}
+
+// Properties is an ordered list of properties that marshals as a JSON
+// object in list order.
+type Properties []Property
+
+// MarshalJSON writes the properties as one JSON object, in order.
+func (ps Properties) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		name, err := json.Marshal(p.Name)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(name)
+		buf.WriteByte(':')
+		body, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(body)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// InputSchema returns the JSON Schema of the tool's arguments: every
+// argument as a property with its type, description, default and enum, and
+// the required ones listed under "required". Global args are not part of
+// it: they are set by the config, not by the caller.
+func (t *Tool) InputSchema() Schema {
+	s := Schema{Type: "object", Properties: Properties{}}
+	for _, a := range t.Args {
+		typ := a.Type
+		if typ == "" {
+			typ = TypeString
+		}
+		s.Properties = append(s.Properties, Property{
+			Name:        a.Name,
+			Type:        typ,
+			Description: a.Description,
+			Default:     a.Default,
+			Enum:        a.Enum,
+		})
+		if a.Required {
+			s.Required = append(s.Required, a.Name)
+		}
+	}
+	return s
+}

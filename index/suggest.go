@@ -1,0 +1,62 @@
+package index
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// suggest returns the candidate closest to s when it is close enough to be
+// a likely misspelling (edit distance at most a third of the length, at
+// least 1), or "" when none is.
+func suggest(s string, candidates []string) string {
+	best, bestDist := "", -1
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		d := editDistance(ls, strings.ToLower(c))
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if bestDist < 0 || bestDist > max(1, len([]rune(s))/3) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Damerau–Levenshtein distance (adjacent
+// transpositions count as one edit) between a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	rows := make([][]int, len(ra)+1)
+	for i := range rows {
+		rows[i] = make([]int, len(rb)+1)
+		rows[i][0] = i
+	}
+	for j := range rows[0] {
+		rows[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d := min(rows[i-1][j]+1, rows[i][j-1]+1, rows[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d = min(d, rows[i-2][j-2]+1)
+			}
+			rows[i][j] = d
+		}
+	}
+	return rows[len(ra)][len(rb)]
+}
+
+// Suggest returns the name among candidates closest to name when it is
+// close enough to be a likely misspelling, or "" otherwise. Callers use it
+// for "did you mean" hints.
+func Suggest(name string, candidates []string) string { return suggest(name, candidates) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
