@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -76,16 +77,23 @@ func New(configs []*Config, policy *Policy) (*Index, []string, error) {
 	ix := &Index{byName: map[string]int{}}
 	var warnings []string
 	known := map[string]*Tool{}
+	owner := map[string]*Config{} // tool name -> the config defining it
 	for _, c := range configs {
+		if c == nil {
+			continue
+		}
 		enabled := 0
 		for i := range c.Tools {
 			t := &c.Tools[i]
-			if prev, ok := ix.byName[t.Name]; ok {
-				return nil, nil, fmt.Errorf("tool %q is defined in both %s and %s", t.Name, ix.tools[prev].CLI.Source, c.Source)
+			// Checked for every tool, enabled or not: a policy must not
+			// decide whether two configs conflict.
+			if prev, ok := owner[t.Name]; ok {
+				if prev == c {
+					return nil, nil, fmt.Errorf("tool %q is defined twice in %s", t.Name, sourceName(c))
+				}
+				return nil, nil, fmt.Errorf("tool %q is defined in both %s and %s: rename one or load only one of them", t.Name, sourceName(prev), sourceName(c))
 			}
-			if _, ok := known[t.Name]; ok {
-				return nil, nil, fmt.Errorf("tool %q is defined twice in %s", t.Name, c.Source)
-			}
+			owner[t.Name] = c
 			known[t.Name] = t
 			rt, ok, err := resolve(t, c, policy)
 			if err != nil {
@@ -166,13 +174,23 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 	return rt, true, nil
 }
 
-func hasArg(t *Tool, name string) bool {
-	for _, a := range t.Args {
-		if a.Name == name {
-			return true
+// sourceName names a config in messages: its source, else its name.
+func sourceName(c *Config) string {
+	if c.Source != "" {
+		return c.Source
+	}
+	return "config " + strconv.Quote(c.Name)
+}
+
+func hasArg(t *Tool, name string) bool { return findArg(t, name) != nil }
+
+func findArg(t *Tool, name string) *Arg {
+	for i := range t.Args {
+		if t.Args[i].Name == name {
+			return &t.Args[i]
 		}
 	}
-	return false
+	return nil
 }
 
 // policyWarnings names the tools and args a policy mentions that no config
@@ -194,7 +212,15 @@ func policyWarnings(p *Policy, known map[string]*Tool) []string {
 			argNames = append(argNames, a.Name)
 		}
 		for _, an := range sortedKeys(p.Tools[name].Args) {
-			if hasArg(t, an) {
+			if a := findArg(t, an); a != nil {
+				con := p.Tools[name].Args[an]
+				numeric := a.Type == TypeInteger || a.Type == TypeNumber
+				if (con.Min != nil || con.Max != nil) && !numeric {
+					out = append(out, fmt.Sprintf("%s: policy for tool %q: arg %q is a %s; min and max only apply to integer and number args", p.Source, name, an, a.Type))
+				}
+				if con.Pattern != "" && a.Type == TypeBoolean {
+					out = append(out, fmt.Sprintf("%s: policy for tool %q: arg %q is a boolean; a pattern does not apply to it", p.Source, name, an))
+				}
 				continue
 			}
 			msg := fmt.Sprintf("%s: policy for tool %q names unknown arg %q; ignored", p.Source, name, an)

@@ -1,13 +1,12 @@
 package index
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Problem is one thing wrong in a config or policy file.
@@ -56,43 +55,35 @@ func (e *NotFoundError) Error() string {
 // Parse decodes and validates a config from YAML. source names the data in
 // errors and becomes Config.Source.
 //
-// STUB: to be replaced by the strict loader (foundation issue).
+// Validation is strict: every problem in the file — malformed YAML, a
+// missing or empty required field (command, tools, a tool's name and
+// description, an arg's name), a value of the wrong type, an unknown arg
+// type, an unknown key at any level (with a "did you mean" hint), a tool
+// name that is not a valid MCP tool name, duplicate tool or arg names, an
+// arg that is both positional and has a flag, a stdin or cwd arg that also
+// has a flag or is positional, a default that does not fit the arg's type
+// or enum, an enum on a boolean arg, a timeout or max_output that is not
+// positive — is reported in one [*LoadError], each with its line and
+// column.
+//
+// An empty tool list (tools: []) is allowed: the CLI is listed with no
+// tools. On success the defaults are applied: name [DefaultCLIName], arg
+// type [TypeString], timeout [DefaultTimeout], max_output
+// [DefaultMaxOutput], and Tags, Env and Tools are never nil. A default is
+// held as the Go value of its arg's type: string, int, float64 or bool.
 func Parse(data []byte, source string) (*Config, error) {
-	var c Config
-	if err := yaml.Unmarshal(data, &c); err != nil {
-		return nil, &LoadError{File: source, Problems: []Problem{{File: source, Message: err.Error()}}}
+	c := &checker{file: source}
+	root := c.document(data, "config", configHint)
+	if root == nil {
+		return nil, c.err()
 	}
-	c.Source = source
-	applyConfigDefaults(&c)
-	return &c, nil
-}
-
-func applyConfigDefaults(c *Config) {
-	if c.Name == "" {
-		c.Name = DefaultCLIName
+	cfg := c.config(root)
+	if err := c.err(); err != nil {
+		return nil, err
 	}
-	if c.Tags == nil {
-		c.Tags = []string{}
-	}
-	for i := range c.Tools {
-		t := &c.Tools[i]
-		if t.Timeout == 0 {
-			t.Timeout = DefaultTimeout
-		}
-		if t.MaxOutput == 0 {
-			t.MaxOutput = DefaultMaxOutput
-		}
-		for j := range t.Args {
-			if t.Args[j].Type == "" {
-				t.Args[j].Type = TypeString
-			}
-		}
-	}
-	for j := range c.GlobalArgs {
-		if c.GlobalArgs[j].Type == "" {
-			c.GlobalArgs[j].Type = TypeString
-		}
-	}
+	cfg.Source = source
+	applyConfigDefaults(cfg)
+	return cfg, nil
 }
 
 // LoadFile reads and parses a config file.
@@ -127,12 +118,15 @@ func Resolve(ref string, bundled fs.FS) (*Config, error) {
 	if IsPath(ref) {
 		return LoadFile(ref)
 	}
+	if bundled == nil {
+		return nil, &NotFoundError{Ref: ref, Bundled: []string{}}
+	}
 	c, err := LoadFS(bundled, ref+".yaml")
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
 		names, _ := BundledNames(bundled)
 		return nil, &NotFoundError{Ref: ref, Bundled: names}
 	}
-	return c, nil
+	return c, err
 }
 
 // BundledNames returns the names of the configs in bundled (file names of
@@ -149,13 +143,27 @@ func BundledNames(bundled fs.FS) ([]string, error) {
 	return names, nil
 }
 
-// ParsePolicy decodes and validates a policy from YAML.
+// ParsePolicy decodes and validates a policy from YAML. source names the
+// data in errors and becomes Policy.Source.
 //
-// STUB: to be replaced by the strict loader (foundation issue).
+// Like [Parse] it reports every problem with its position: unknown keys,
+// wrong types, an unknown executor type or default, a docker executor
+// without an image, docker-only settings (image, volumes, working_dir,
+// network) without type: docker, a pattern that is not a valid Go regular
+// expression, and min greater than max. A tool listed with no settings
+// (git_status: or git_status: {}) is enabled without overrides. Tool and
+// arg names are not checked here: [New] warns about those no config
+// defines. On success Default is [PolicyDisabled] and Executor.Type
+// [ExecutorLocal] unless set, and Tools is never nil.
 func ParsePolicy(data []byte, source string) (*Policy, error) {
-	var p Policy
-	if err := yaml.Unmarshal(data, &p); err != nil {
-		return nil, &LoadError{File: source, Problems: []Problem{{File: source, Message: err.Error()}}}
+	c := &checker{file: source}
+	root := c.document(data, "policy", policyHint)
+	if root == nil {
+		return nil, c.err()
+	}
+	p := c.policy(root)
+	if err := c.err(); err != nil {
+		return nil, err
 	}
 	p.Source = source
 	if p.Default == "" {
@@ -164,7 +172,7 @@ func ParsePolicy(data []byte, source string) (*Policy, error) {
 	if p.Executor.Type == "" {
 		p.Executor.Type = ExecutorLocal
 	}
-	return &p, nil
+	return p, nil
 }
 
 // LoadPolicyFile reads and parses a policy file.

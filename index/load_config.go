@@ -1,0 +1,465 @@
+package index
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The keys each level of a config accepts, in documentation order.
+var (
+	configKeys = []string{"name", "description", "command", "env", "working_dir", "category", "tags", "global_args", "tools"}
+	toolKeys   = []string{"name", "description", "command", "args", "timeout", "max_output"}
+	argKeys    = []string{"name", "description", "type", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash"}
+	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean)}
+)
+
+// typeAliases maps type names of other languages to the arg type meant.
+var typeAliases = map[string]string{
+	"str": "string", "text": "string", "int": "integer", "long": "integer",
+	"float": "number", "double": "number", "bool": "boolean",
+}
+
+// MaxTimeout is the largest tool timeout a config may set, in seconds (one year).
+const MaxTimeout = 365 * 24 * 3600.0
+
+// validToolName matches MCP tool names: letters, digits, "_", "-" and ".",
+// 1 to 128 characters.
+var validToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// ValidToolName reports whether name is a valid MCP tool name: 1 to 128
+// letters, digits, "_", "-" or ".".
+func ValidToolName(name string) bool { return validToolName.MatchString(name) }
+
+const configHint = "a config needs at least command and tools"
+
+// config checks a config document's root mapping and returns its content.
+func (c *checker) config(root *yaml.Node) *Config {
+	o := c.object(root, "", configKeys)
+	cfg := &Config{
+		Name:        o.str("name"),
+		Description: o.str("description"),
+		Command:     o.required("command", "the program to run, e.g. command: git"),
+		Env:         o.stringMap("env"),
+		WorkingDir:  o.str("working_dir"),
+		Category:    o.str("category"),
+		Tags:        o.strings("tags"),
+	}
+	if f, ok := o.fields["name"]; ok && !isNull(f.val()) && strings.TrimSpace(cfg.Name) == "" {
+		c.report(f.value, "", "name is empty: remove it or name the CLI, e.g. name: git")
+	}
+	if items, ok := o.list("global_args", "args"); ok {
+		seen := map[string]*yaml.Node{}
+		for i, item := range items {
+			a, ok := c.arg(item, i, "global arg", seen)
+			if !ok {
+				continue
+			}
+			if a.Stdin || a.Cwd {
+				c.report(item, argContext("global arg", a.Name, i), "stdin and cwd are not allowed in global_args; move the arg to a tool")
+			}
+			if a.Required {
+				c.report(item, argContext("global arg", a.Name, i), "required is not allowed in global_args: callers cannot set them; give a default instead")
+			}
+			cfg.GlobalArgs = append(cfg.GlobalArgs, a)
+		}
+	}
+	if f, ok := o.fields["tools"]; !ok || isNull(f.val()) {
+		c.report(root, "", "missing \"tools\": add a list of tools (tools: [] for none)")
+	} else if items, ok := o.list("tools", "tools"); ok {
+		cfg.Tools = make([]Tool, 0, len(items))
+		seen := map[string]*yaml.Node{}
+		for i, item := range items {
+			if t, ok := c.tool(item, i, seen); ok {
+				cfg.Tools = append(cfg.Tools, t)
+			}
+		}
+	}
+	return cfg
+}
+
+func toolContext(name string, i int) string {
+	if name != "" {
+		return fmt.Sprintf("tool %q", name)
+	}
+	return fmt.Sprintf("tool #%d", i+1)
+}
+
+func argContext(kind, name string, i int) string {
+	if name != "" {
+		return fmt.Sprintf("%s %q", kind, name)
+	}
+	return fmt.Sprintf("%s #%d", kind, i+1)
+}
+
+// tool checks the i-th tool entry. seen maps tool names to the entry that
+// first used them, to report duplicates.
+func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, bool) {
+	rn := deref(n)
+	name := ""
+	if rn.Kind == yaml.MappingNode {
+		// Name the tool in messages about its other keys.
+		for j := 0; j+1 < len(rn.Content); j += 2 {
+			if k, v := deref(rn.Content[j]), deref(rn.Content[j+1]); k.Value == "name" && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!null" {
+				name = v.Value
+			}
+		}
+	}
+	ctx := toolContext(name, i)
+	o := c.object(n, ctx, toolKeys)
+	if o == nil {
+		return Tool{}, false
+	}
+	if isNull(rn) {
+		c.report(n, ctx, "empty tool: give at least name and description")
+		return Tool{}, false
+	}
+	t := Tool{
+		Name:        o.required("name", "the MCP tool name, e.g. name: git_status"),
+		Description: o.required("description", "a sentence telling the model what the tool does"),
+		Command:     o.str("command"),
+		Line:        rn.Line,
+	}
+	if t.Name != "" {
+		if !validToolName.MatchString(t.Name) {
+			c.report(o.at("name"), ctx, "invalid tool name: use 1 to 128 letters, digits, \"_\", \"-\" or \".\" (e.g. git_status)")
+		}
+		if first, dup := seen[t.Name]; dup {
+			c.report(o.at("name"), ctx, "another tool has this name (line %d): rename one", first.Line)
+		} else {
+			seen[t.Name] = o.at("name")
+		}
+	}
+	if x, ok := o.seconds("timeout"); ok {
+		switch {
+		case x <= 0:
+			c.report(o.at("timeout"), ctx, "timeout must be more than 0 seconds, got %v", x)
+		case x > MaxTimeout:
+			c.report(o.at("timeout"), ctx, "timeout must be at most %v seconds (one year), got %v", MaxTimeout, x)
+		default:
+			t.Timeout = x
+		}
+	}
+	if x, ok := o.integer("max_output"); ok {
+		if x <= 0 {
+			c.report(o.at("max_output"), ctx, "max_output must be more than 0 bytes, got %d", x)
+		} else {
+			t.MaxOutput = x
+		}
+	}
+	if items, ok := o.list("args", "args"); ok {
+		seenArgs := map[string]*yaml.Node{}
+		var stdin, cwd *yaml.Node
+		for j, item := range items {
+			a, ok := c.arg(item, j, ctx+": arg", seenArgs)
+			if !ok {
+				continue
+			}
+			actx := argContext(ctx+": arg", a.Name, j)
+			if a.Stdin {
+				if stdin != nil {
+					c.report(item, actx, "only one arg can be stdin (another is at line %d)", stdin.Line)
+				}
+				stdin = deref(item)
+			}
+			if a.Cwd {
+				if cwd != nil {
+					c.report(item, actx, "only one arg can be cwd (another is at line %d)", cwd.Line)
+				}
+				cwd = deref(item)
+			}
+			t.Args = append(t.Args, a)
+		}
+	}
+	return t, true
+}
+
+// arg checks the i-th arg entry of a tool or of global_args. kind prefixes
+// messages ("tool \"x\": arg", "global arg"); seen maps arg names to their
+// first entry.
+func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.Node) (Arg, bool) {
+	rn := deref(n)
+	name := ""
+	if rn.Kind == yaml.MappingNode {
+		for j := 0; j+1 < len(rn.Content); j += 2 {
+			if k, v := deref(rn.Content[j]), deref(rn.Content[j+1]); k.Value == "name" && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!null" {
+				name = v.Value
+			}
+		}
+	}
+	ctx := argContext(kind, name, i)
+	o := c.object(n, ctx, argKeys)
+	if o == nil {
+		return Arg{}, false
+	}
+	if isNull(rn) {
+		c.report(n, ctx, "empty arg: give at least a name")
+		return Arg{}, false
+	}
+	a := Arg{
+		Name:             o.required("name", "the argument's JSON property name, e.g. name: path"),
+		Description:      o.str("description"),
+		Required:         o.boolean("required"),
+		Flag:             o.str("flag"),
+		Positional:       o.boolean("positional"),
+		Stdin:            o.boolean("stdin"),
+		Cwd:              o.boolean("cwd"),
+		AllowLeadingDash: o.boolean("allow_leading_dash"),
+	}
+	if a.Name != "" {
+		if first, dup := seen[a.Name]; dup {
+			c.report(o.at("name"), ctx, "another arg has this name (line %d): rename one", first.Line)
+		} else {
+			seen[a.Name] = o.at("name")
+		}
+	}
+	typeOK := true
+	if f, ok := o.get("type"); ok {
+		s, _ := scalarString(f.val())
+		switch {
+		case f.val().Kind != yaml.ScalarNode || f.val().ShortTag() == "!!bool":
+			c.report(f.value, ctx, "type: expected one of %s, got %s", strings.Join(argTypes, ", "), describe(f.val()))
+			typeOK = false
+		case !contains(argTypes, s):
+			msg := fmt.Sprintf("unknown type %q", s)
+			if sug := typeAliases[strings.ToLower(s)]; sug != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", sug)
+			} else if sug := suggest(s, argTypes); sug != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", sug)
+			}
+			c.report(f.value, ctx, "%s: valid types are %s", msg, strings.Join(argTypes, ", "))
+			typeOK = false
+		default:
+			a.Type = ArgType(s)
+		}
+	}
+	if a.Type == "" {
+		a.Type = TypeString
+	}
+	if o.has("flag") && strings.TrimSpace(a.Flag) == "" {
+		c.report(o.at("flag"), ctx, "flag is empty: give the option, e.g. flag: --format, or remove it")
+	}
+	if a.Positional && o.has("flag") {
+		c.report(o.at("flag"), ctx, "an arg cannot be both positional and have a flag: remove one")
+	}
+	if a.Stdin && a.Cwd {
+		c.report(o.at("cwd"), ctx, "an arg cannot be both stdin and cwd: remove one")
+	}
+	for _, k := range []string{"stdin", "cwd"} {
+		if !o.boolean2(k) {
+			continue
+		}
+		if a.Positional {
+			c.report(o.at("positional"), ctx, "a %s arg never goes on the command line: remove positional", k)
+		}
+		if o.has("flag") {
+			c.report(o.at("flag"), ctx, "a %s arg never goes on the command line: remove flag", k)
+		}
+	}
+	if typeOK {
+		if f, ok := o.get("enum"); ok {
+			a.Enum = c.enum(f, a.Type, ctx)
+		}
+		if f, ok := o.get("default"); ok {
+			a.Default = c.defaultValue(f, &a, ctx, strings.HasPrefix(kind, "global"))
+		}
+	}
+	return a, true
+}
+
+// boolean2 is boolean without reporting (the value was checked already).
+func (o *object) boolean2(key string) bool {
+	f, ok := o.get(key)
+	if !ok {
+		return false
+	}
+	v := f.val()
+	return v.Kind == yaml.ScalarNode && v.ShortTag() == "!!bool" && strings.EqualFold(v.Value, "true")
+}
+
+// enum checks an arg's enum against its type.
+func (c *checker) enum(f field, typ ArgType, ctx string) []string {
+	v := f.val()
+	if typ == TypeBoolean {
+		c.report(f.value, ctx, "enum is not allowed on a boolean arg: remove it")
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		hint := ""
+		if s, ok := scalarString(v); ok {
+			hint = fmt.Sprintf("; write enum: [%s]", s)
+		}
+		c.report(f.value, ctx, "enum: expected a list of allowed values, got %s%s", describe(v), hint)
+		return nil
+	}
+	if len(v.Content) == 0 {
+		c.report(f.value, ctx, "enum is empty: list the allowed values or remove it")
+		return nil
+	}
+	out := make([]string, 0, len(v.Content))
+	seen := map[string]bool{}
+	for _, item := range v.Content {
+		ri := deref(item)
+		s, ok := scalarString(ri)
+		if !ok {
+			hint := ""
+			if ri.Kind == yaml.ScalarNode && ri.ShortTag() == "!!bool" {
+				hint = fmt.Sprintf("; quote it: %q", ri.Value)
+			}
+			c.report(item, ctx, "enum: expected a string value, got %s%s", describe(ri), hint)
+			continue
+		}
+		switch typ {
+		case TypeInteger:
+			if _, err := strconv.Atoi(s); err != nil {
+				c.report(item, ctx, "enum value %q is not an integer", s)
+				continue
+			}
+		case TypeNumber:
+			if x, err := strconv.ParseFloat(s, 64); err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+				c.report(item, ctx, "enum value %q is not a finite number", s)
+				continue
+			}
+		}
+		if seen[s] {
+			c.report(item, ctx, "enum lists %q twice: remove one", s)
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	return out
+}
+
+// defaultValue checks an arg's default against its type and enum and
+// returns it as the Go value of that type: string, int, float64 or bool.
+func (c *checker) defaultValue(f field, a *Arg, ctx string, global bool) any {
+	v := f.val()
+	if v.Kind != yaml.ScalarNode {
+		c.report(f.value, ctx, "default must be a single %s value, got %s", a.Type, describe(v))
+		return nil
+	}
+	tag := v.ShortTag()
+	bad := func() any {
+		c.report(f.value, ctx, "default %s does not fit type %s", describe(v), a.Type)
+		return nil
+	}
+	var val any
+	switch a.Type {
+	case TypeString:
+		s, ok := scalarString(v)
+		if !ok {
+			c.report(f.value, ctx, "default %s does not fit type string; quote it: %q", describe(v), v.Value)
+			return nil
+		}
+		val = s
+	case TypeInteger:
+		switch tag {
+		case "!!int":
+			var i int
+			if err := v.Decode(&i); err != nil {
+				return bad()
+			}
+			val = i
+		case "!!str":
+			i, err := strconv.Atoi(strings.TrimSpace(v.Value))
+			if err != nil {
+				return bad()
+			}
+			val = i
+		default:
+			return bad()
+		}
+	case TypeNumber:
+		var x float64
+		switch tag {
+		case "!!int", "!!float":
+			x, _ = decodeNumber(v)
+		case "!!str":
+			var err error
+			if x, err = strconv.ParseFloat(strings.TrimSpace(v.Value), 64); err != nil {
+				return bad()
+			}
+		default:
+			return bad()
+		}
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			c.report(f.value, ctx, "default must be a finite number, got %s", v.Value)
+			return nil
+		}
+		val = x
+	case TypeBoolean:
+		switch {
+		case tag == "!!bool":
+			val = strings.EqualFold(v.Value, "true")
+		case tag == "!!str" && (strings.EqualFold(v.Value, "true") || strings.EqualFold(v.Value, "false")):
+			val = strings.EqualFold(v.Value, "true")
+		default:
+			return bad()
+		}
+	}
+	if len(a.Enum) > 0 && !(global && strings.Contains(v.Value, "$")) && !enumHas(a.Enum, val) {
+		c.report(f.value, ctx, "default %q is not one of the enum values (%s)", v.Value, strings.Join(a.Enum, ", "))
+	}
+	return val
+}
+
+// enumHas reports whether v is among the enum values.
+func enumHas(enum []string, v any) bool {
+	for _, e := range enum {
+		switch x := v.(type) {
+		case string:
+			if e == x {
+				return true
+			}
+		case int:
+			if n, err := strconv.Atoi(e); err == nil && n == x {
+				return true
+			}
+		case float64:
+			if n, err := strconv.ParseFloat(e, 64); err == nil && n == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// applyConfigDefaults fills in the defaults of fields a config leaves out.
+func applyConfigDefaults(c *Config) {
+	if c.Name == "" {
+		c.Name = DefaultCLIName
+	}
+	if c.Tags == nil {
+		c.Tags = []string{}
+	}
+	if c.Env == nil {
+		c.Env = map[string]string{}
+	}
+	if c.Tools == nil {
+		c.Tools = []Tool{}
+	}
+	for i := range c.Tools {
+		t := &c.Tools[i]
+		if t.Timeout == 0 {
+			t.Timeout = DefaultTimeout
+		}
+		if t.MaxOutput == 0 {
+			t.MaxOutput = DefaultMaxOutput
+		}
+		for j := range t.Args {
+			if t.Args[j].Type == "" {
+				t.Args[j].Type = TypeString
+			}
+		}
+	}
+	for j := range c.GlobalArgs {
+		if c.GlobalArgs[j].Type == "" {
+			c.GlobalArgs[j].Type = TypeString
+		}
+	}
+}

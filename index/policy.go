@@ -1,0 +1,152 @@
+package index
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The keys each level of a policy accepts.
+var (
+	policyKeys      = []string{"executor", "default", "tools"}
+	executorKeys    = []string{"type", "image", "volumes", "working_dir", "network"}
+	toolPolicyKeys  = []string{"description", "args"}
+	constraintKeys  = []string{"pattern", "min", "max"}
+	policyDefaults  = []string{PolicyDisabled, PolicyEnabled}
+	executorTypes   = []string{ExecutorLocal, ExecutorDocker}
+	dockerOnlyField = []string{"image", "volumes", "working_dir", "network"}
+)
+
+const policyHint = "a policy needs at least tools (the enabled tools) or default: enabled"
+
+// policy checks a policy document's root mapping and returns its content.
+func (c *checker) policy(root *yaml.Node) *Policy {
+	o := c.object(root, "", policyKeys)
+	p := &Policy{Tools: map[string]ToolPolicy{}}
+	if f, ok := o.get("executor"); ok {
+		p.Executor = c.executor(f.value)
+	}
+	if f, ok := o.get("default"); ok {
+		s, _ := scalarString(f.val())
+		switch {
+		case contains(policyDefaults, s):
+			p.Default = s
+		default:
+			msg := fmt.Sprintf("default: expected %s or %s, got %s", PolicyEnabled, PolicyDisabled, describe(f.val()))
+			if sug := suggest(s, policyDefaults); s != "" && sug != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", sug)
+			}
+			c.report(f.value, "", "%s", msg)
+		}
+	}
+	if f, ok := o.get("tools"); ok {
+		v := f.val()
+		if v.Kind != yaml.MappingNode {
+			c.report(f.value, "", "tools: expected a mapping of tool names to settings (git_status: {}), got %s", describe(v))
+		} else {
+			for _, tf := range c.pairs(v, "tools") {
+				p.Tools[tf.name] = c.toolPolicy(tf)
+			}
+		}
+	}
+	return p
+}
+
+// executor checks the executor section.
+func (c *checker) executor(n *yaml.Node) Executor {
+	const ctx = "executor"
+	o := c.object(n, ctx, executorKeys)
+	if o == nil {
+		return Executor{Type: ExecutorLocal}
+	}
+	e := Executor{
+		Type:       o.str("type"),
+		Image:      o.str("image"),
+		Volumes:    o.strings("volumes"),
+		WorkingDir: o.str("working_dir"),
+		Network:    o.str("network"),
+	}
+	if o.has("type") && !contains(executorTypes, e.Type) {
+		msg := fmt.Sprintf("unknown type %q: valid types are %s", e.Type, strings.Join(executorTypes, ", "))
+		if sug := suggest(e.Type, executorTypes); sug != "" {
+			msg = fmt.Sprintf("unknown type %q (did you mean %q?)", e.Type, sug)
+		}
+		c.report(o.at("type"), ctx, "%s", msg)
+		return e
+	}
+	if e.Type == "" {
+		e.Type = ExecutorLocal
+	}
+	switch e.Type {
+	case ExecutorDocker:
+		if strings.TrimSpace(e.Image) == "" {
+			c.report(o.at("image"), ctx, "missing \"image\": the docker executor needs an image, e.g. image: alpine/git")
+		}
+	case ExecutorLocal:
+		// Settings that only docker uses would silently do nothing; a
+		// forgotten "type: docker" must not leave commands unconfined.
+		for _, k := range dockerOnlyField {
+			if o.has(k) {
+				c.report(o.at(k), ctx, "%s only applies to the docker executor: add type: docker or remove it", k)
+			}
+		}
+	}
+	return e
+}
+
+// toolPolicy checks one tool's entry under tools. A null entry enables the
+// tool without overrides.
+func (c *checker) toolPolicy(tf field) ToolPolicy {
+	ctx := fmt.Sprintf("tools: %q", tf.name)
+	o := c.object(tf.value, ctx, toolPolicyKeys)
+	if o == nil {
+		return ToolPolicy{}
+	}
+	tp := ToolPolicy{Description: o.str("description")}
+	if o.has("description") && strings.TrimSpace(tp.Description) == "" {
+		c.report(o.at("description"), ctx, "description is empty: remove it to keep the tool's own")
+	}
+	if f, ok := o.get("args"); ok {
+		v := f.val()
+		if v.Kind != yaml.MappingNode {
+			c.report(f.value, ctx, "args: expected a mapping of arg names to constraints (path: {pattern: ...}), got %s", describe(v))
+			return tp
+		}
+		tp.Args = map[string]Constraint{}
+		for _, af := range c.pairs(v, ctx+": args") {
+			tp.Args[af.name] = c.constraint(af, ctx)
+		}
+	}
+	return tp
+}
+
+// constraint checks one arg constraint.
+func (c *checker) constraint(af field, toolCtx string) Constraint {
+	ctx := fmt.Sprintf("%s: arg %q", toolCtx, af.name)
+	o := c.object(af.value, ctx, constraintKeys)
+	if o == nil {
+		return Constraint{}
+	}
+	con := Constraint{Pattern: o.str("pattern")}
+	if o.has("pattern") {
+		if _, err := regexp.Compile(`^(?:` + con.Pattern + `)$`); err != nil {
+			msg := err.Error()
+			if _, err2 := regexp.Compile(con.Pattern); err2 != nil {
+				msg = err2.Error()
+			}
+			c.report(o.at("pattern"), ctx, "pattern is not a valid Go regular expression (%s): fix it", msg)
+		}
+	}
+	if x, ok := o.number("min"); ok {
+		con.Min = &x
+	}
+	if x, ok := o.number("max"); ok {
+		con.Max = &x
+	}
+	if con.Min != nil && con.Max != nil && *con.Min > *con.Max {
+		c.report(o.at("min"), ctx, "min (%v) is greater than max (%v): swap them", *con.Min, *con.Max)
+	}
+	return con
+}
