@@ -2,11 +2,39 @@
 // climax_search and climax_call, as transport-free Go: their definitions,
 // a search that returns the contract's JSON, and a call that looks a tool
 // up and runs it through the executor.
+//
+// A server (see the server module) lists [Definitions] in tools/list and
+// answers calls with [Tools.Search] and [Tools.Call]:
+//
+//	mt := metatools.New(ix, executor.New())
+//	out := mt.Search(map[string]any{"query": "commit", "limit": 3})
+//	fmt.Println(out.Text) // {"mode":"search","results":[...]}
+//
+// # Arguments
+//
+// Both meta-tools take JSON-decoded arguments (numbers as float64 or
+// json.Number). Every problem with them is an [executor.Outcome] with
+// IsError set, never a panic:
+//
+//   - climax_search: query, category and cli must be strings when given
+//     (null counts as absent). An empty or blank string counts as absent
+//     when choosing the mode, so {"query": ""} gives the summary, like {}.
+//     A limit that is not a positive integer (or a string holding one)
+//     falls back to [DefaultLimit].
+//   - climax_call: tool_name is required and must be a non-empty string;
+//     args must be an object, and null or absent means {}. Tool names are
+//     matched exactly; an unknown name gets "Unknown tool: NAME" followed
+//     by close names, the available tools and a hint to use climax_search.
 package metatools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
@@ -18,6 +46,17 @@ const (
 	CallName   = "climax_call"
 )
 
+// DefaultLimit is the number of climax_search results when the caller gives
+// no usable limit.
+const DefaultLimit = 10
+
+// maxListed is how many tool names an unknown-tool message lists before
+// "... and N more".
+const maxListed = 20
+
+// maxSuggestions is how many names the "Did you mean" line offers.
+const maxSuggestions = 5
+
 // Definition is a tool as tools/list shows it.
 type Definition struct {
 	Name        string          `json:"name"`
@@ -25,11 +64,77 @@ type Definition struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
+// The contract's registrations, property order kept.
+const (
+	searchDescription = "Search for available CLI tools by keyword, category, or CLI name. Call with no filters to get a summary of all available CLIs."
+	searchSchema      = `{
+  "type": "object",
+  "properties": {
+    "query": {
+      "type": "string",
+      "description": "Search keyword (matched against tool name, description, CLI name, category, tags)"
+    },
+    "category": {
+      "type": "string",
+      "description": "Filter by CLI category (exact match, case-insensitive)"
+    },
+    "cli": {
+      "type": "string",
+      "description": "Filter by CLI name (exact match, case-insensitive)"
+    },
+    "limit": {
+      "type": "integer",
+      "description": "Maximum number of results to return (default: 10)",
+      "default": 10
+    }
+  }
+}`
+	callDescription = "Execute a CLI tool by name. Use climax_search first to discover available tools and their argument schemas."
+	callSchema      = `{
+  "type": "object",
+  "properties": {
+    "tool_name": {
+      "type": "string",
+      "description": "The exact name of the tool to execute (as returned by climax_search)"
+    },
+    "args": {
+      "type": "object",
+      "description": "Arguments to pass to the tool (see tool's input_schema from climax_search)"
+    }
+  },
+  "required": ["tool_name"]
+}`
+)
+
 // Definitions returns the definitions of climax_search and climax_call, in
-// that order, exactly as the contract gives them.
-//
-// STUB: to be replaced by the server issue.
-func Definitions() []Definition { return nil }
+// that order, exactly as the contract gives them. The input schemas are
+// compact JSON. Each call returns fresh values.
+func Definitions() []Definition {
+	return []Definition{
+		{Name: SearchName, Description: searchDescription, InputSchema: compact(searchSchema)},
+		{Name: CallName, Description: callDescription, InputSchema: compact(callSchema)},
+	}
+}
+
+// ToolDefinitions returns every tool of ix as classic mode lists it, in
+// load order: its name, its (policy-overridden) description and its own
+// input schema.
+func ToolDefinitions(ix *index.Index) []Definition {
+	tools := ix.Tools()
+	defs := make([]Definition, len(tools))
+	for i, rt := range tools {
+		defs[i] = Definition{Name: rt.Tool.Name, Description: rt.Tool.Description, InputSchema: rt.Schema}
+	}
+	return defs
+}
+
+func compact(s string) json.RawMessage {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(s)); err != nil {
+		panic("metatools: invalid built-in schema: " + err.Error())
+	}
+	return buf.Bytes()
+}
 
 // Tools answers meta-tool calls against one index.
 type Tools struct {
@@ -42,18 +147,225 @@ func New(ix *index.Index, runner *executor.Runner) *Tools {
 	return &Tools{ix: ix, runner: runner}
 }
 
+// searchResponse and summaryResponse are climax_search's two answers.
+type searchResponse struct {
+	Mode    string        `json:"mode"`
+	Results []index.Entry `json:"results"`
+}
+
+type summaryResponse struct {
+	Mode    string             `json:"mode"`
+	Summary []index.CLISummary `json:"summary"`
+}
+
 // Search answers climax_search. args holds the JSON-decoded arguments (nil
-// means none).
-//
-// STUB: to be replaced by the server issue.
+// means none). The text is {"mode":"search","results":[...]} or, when
+// query, category and cli are all absent or blank,
+// {"mode":"summary","summary":[...]}; both are capped at the limit.
 func (t *Tools) Search(args map[string]any) executor.Outcome {
-	return executor.Outcome{Text: "not implemented", IsError: true}
+	var problems []string
+	str := func(name string) string {
+		v, ok := args[name]
+		if !ok || v == nil {
+			return ""
+		}
+		s, ok := v.(string)
+		if !ok {
+			problems = append(problems, fmt.Sprintf("Argument '%s' must be a string (got %s)", name, jsonType(v)))
+			return ""
+		}
+		return strings.TrimSpace(s)
+	}
+	query, category, cli := str("query"), str("category"), str("cli")
+	if len(problems) > 0 {
+		return validationError(problems)
+	}
+	limit := parseLimit(args["limit"])
+
+	var resp any
+	if query == "" && category == "" && cli == "" {
+		summary := t.ix.Summary()
+		if len(summary) > limit {
+			summary = summary[:limit]
+		}
+		resp = summaryResponse{Mode: "summary", Summary: summary}
+	} else {
+		resp = searchResponse{Mode: "search", Results: t.ix.Search(query, category, cli, limit)}
+	}
+	text, err := marshal(resp)
+	if err != nil {
+		return executor.Outcome{Text: "climax_search: " + err.Error(), IsError: true}
+	}
+	return executor.Outcome{Text: text}
+}
+
+// parseLimit returns v as a positive integer, or DefaultLimit when it is
+// absent or not one. Integer-valued numbers and strings holding a positive
+// integer are accepted; values beyond the int range are capped.
+func parseLimit(v any) int {
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case json.Number:
+		g, err := x.Float64()
+		if err != nil {
+			return DefaultLimit
+		}
+		f = g
+	case string:
+		g, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil {
+			return DefaultLimit
+		}
+		f = g
+	default:
+		return DefaultLimit
+	}
+	if math.IsNaN(f) || f < 1 || f != math.Trunc(f) {
+		return DefaultLimit
+	}
+	if f >= math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int(f)
+}
+
+// marshal encodes v as compact JSON without HTML escaping, so that <, >
+// and & stay readable, and without the trailing newline.
+func marshal(v any) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(buf.String(), "\n"), nil
 }
 
 // Call answers climax_call: it looks the tool up and runs it through the
-// executor.
-//
-// STUB: to be replaced by the server issue.
+// executor, so its result is the one a classic call of the same tool with
+// the same args gives.
 func (t *Tools) Call(ctx context.Context, args map[string]any) executor.Outcome {
-	return executor.Outcome{Text: "not implemented", IsError: true}
+	rt, toolArgs, err := t.Resolve(args)
+	if err != nil {
+		return executor.Outcome{Text: err.Error(), IsError: true}
+	}
+	return t.runner.Call(ctx, rt, toolArgs)
+}
+
+// Resolve does the part of climax_call that comes before running: it
+// checks tool_name and args and looks the tool up. It returns the tool and
+// its arguments ({} when absent), or an error whose text is the result
+// text to return (IsError set). [Tools.Call] is Resolve followed by
+// [executor.Runner.Call]; a server that bounds concurrent commands uses the
+// two steps to take a slot only for known tools.
+func (t *Tools) Resolve(args map[string]any) (*index.ResolvedTool, map[string]any, error) {
+	var problems []string
+	name := ""
+	switch v := args["tool_name"].(type) {
+	case nil:
+		problems = append(problems, "Missing required argument 'tool_name'")
+	case string:
+		if name = strings.TrimSpace(v); name == "" {
+			problems = append(problems, "Missing required argument 'tool_name'")
+		}
+		name = v
+	default:
+		problems = append(problems, fmt.Sprintf("Argument 'tool_name' must be a string (got %s)", jsonType(v)))
+	}
+	toolArgs := map[string]any{}
+	switch v := args["args"].(type) {
+	case nil:
+	case map[string]any:
+		toolArgs = v
+	default:
+		problems = append(problems, fmt.Sprintf("Argument 'args' must be an object (got %s)", jsonType(v)))
+	}
+	if len(problems) > 0 {
+		return nil, nil, textError(validationError(problems).Text)
+	}
+	rt, ok := t.ix.Get(name)
+	if !ok {
+		return nil, nil, textError(t.unknownTool(name))
+	}
+	return rt, toolArgs, nil
+}
+
+// textError is an error whose text is a result text.
+type textError string
+
+func (e textError) Error() string { return string(e) }
+
+func validationError(problems []string) executor.Outcome {
+	return executor.Outcome{Text: "Argument validation failed:\n  - " + strings.Join(problems, "\n  - "), IsError: true}
+}
+
+// unknownTool is the text of climax_call for a name the index does not
+// hold: the contract's first line, then close names, the available tools
+// and a hint.
+func (t *Tools) unknownTool(name string) string {
+	names := t.ix.Names()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Unknown tool: %s", displayName(name))
+	if name == SearchName || name == CallName {
+		fmt.Fprintf(&b, "\n%s is a meta-tool: call it directly, not through %s.", name, CallName)
+	}
+	if s := Suggestions(name, names); len(s) > 0 {
+		fmt.Fprintf(&b, "\nDid you mean: %s?", strings.Join(s, ", "))
+	}
+	if len(names) == 0 {
+		b.WriteString("\nNo tools are available.")
+		return b.String()
+	}
+	b.WriteString("\nAvailable tools: ")
+	b.WriteString(ListNames(names, maxListed))
+	fmt.Fprintf(&b, "\nUse %s to find tools and their argument schemas.", SearchName)
+	return b.String()
+}
+
+// ListNames joins names with ", ", listing at most max of them followed by
+// "... and N more".
+func ListNames(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, ... and %d more", strings.Join(names[:max], ", "), len(names)-max)
+}
+
+// displayName makes a caller-supplied name safe to put on one line of a
+// message: control characters are quoted and very long names shortened.
+func displayName(name string) string {
+	const maxLen = 120
+	if r := []rune(name); len(r) > maxLen {
+		name = string(r[:maxLen]) + "…"
+	}
+	if strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return strconv.Quote(name)
+	}
+	return name
+}
+
+// jsonType names the JSON type of a decoded value.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case float64, float32, int, int64, json.Number:
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	default:
+		return fmt.Sprintf("%T", v)
+	}
 }

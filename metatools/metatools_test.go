@@ -1,0 +1,460 @@
+package metatools_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/metatools"
+)
+
+// fakeEnv makes the test binary act as a fake CLI (see fakeCLI).
+const fakeEnv = "CLIMAX_METATOOLS_FAKE_CLI"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) != "" {
+		os.Exit(fakeCLI(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeCLI is the program the test configs run: "echo WORDS...",
+// "fail" (stderr, exit 3), "sleep SECONDS".
+func fakeCLI(args []string) int {
+	if len(args) == 0 {
+		return 0
+	}
+	switch args[0] {
+	case "echo":
+		fmt.Println(strings.Join(args[1:], " "))
+	case "fail":
+		fmt.Fprintln(os.Stderr, "something broke")
+		return 3
+	case "sleep":
+		d, _ := time.ParseDuration(args[1] + "s")
+		time.Sleep(d)
+		fmt.Println("slept")
+	}
+	return 0
+}
+
+func fakeConfig(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf(`name: fake-tools
+description: "A fake CLI for tests"
+command: %q
+env:
+  %s: "1"
+category: testing
+tags: [fake, "a<b&c"]
+tools:
+  - name: fake_echo
+    description: "Echo the message back"
+    command: echo
+    args:
+      - name: message
+        description: "Text to echo"
+        required: true
+        positional: true
+      - name: format
+        description: "Output format"
+        flag: --format
+        enum: [json, text, csv]
+  - name: fake_fail
+    description: "Always fails with exit code 3"
+    command: fail
+  - name: fake_sleep
+    description: "Sleeps for a while"
+    command: sleep
+    timeout: 0.5
+    args:
+      - name: seconds
+        positional: true
+        default: "5"
+`, exe, fakeEnv)
+}
+
+const otherConfig = `name: git-tools
+description: "MCP tools for Git"
+command: git
+category: vcs
+tags: [version-control, commits]
+tools:
+  - name: git_status
+    description: "Show the working tree status"
+    command: status
+  - name: git_commit
+    description: "Record changes to the repository"
+    command: commit
+    args:
+      - name: message
+        description: "Commit message"
+        flag: -m
+        required: true
+`
+
+const plainConfig = `name: plain
+command: plain
+tools:
+  - name: plain_run
+    description: "Runs <things> & more"
+`
+
+func build(t *testing.T, yamls ...string) *index.Index {
+	t.Helper()
+	var cfgs []*index.Config
+	for i, y := range yamls {
+		c, err := index.Parse([]byte(y), fmt.Sprintf("config%d.yaml", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs = append(cfgs, c)
+	}
+	ix, _, err := index.New(cfgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func newTools(t *testing.T) *metatools.Tools {
+	return metatools.New(build(t, otherConfig, fakeConfig(t), plainConfig), executor.New())
+}
+
+func TestDefinitions(t *testing.T) {
+	got, err := json.Marshal(metatools.Definitions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"name":"climax_search","description":"Search for available CLI tools by keyword, category, or CLI name. Call with no filters to get a summary of all available CLIs.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Search keyword (matched against tool name, description, CLI name, category, tags)"},"category":{"type":"string","description":"Filter by CLI category (exact match, case-insensitive)"},"cli":{"type":"string","description":"Filter by CLI name (exact match, case-insensitive)"},"limit":{"type":"integer","description":"Maximum number of results to return (default: 10)","default":10}}}},` +
+		`{"name":"climax_call","description":"Execute a CLI tool by name. Use climax_search first to discover available tools and their argument schemas.","inputSchema":{"type":"object","properties":{"tool_name":{"type":"string","description":"The exact name of the tool to execute (as returned by climax_search)"},"args":{"type":"object","description":"Arguments to pass to the tool (see tool's input_schema from climax_search)"}},"required":["tool_name"]}}]`
+	if string(got) != want {
+		t.Errorf("Definitions:\n got %s\nwant %s", got, want)
+	}
+	// Fresh values each time: changing one result must not affect the next.
+	d := metatools.Definitions()
+	d[0].InputSchema[0] = 'X'
+	if metatools.Definitions()[0].InputSchema[0] != '{' {
+		t.Error("Definitions shares its schema bytes between calls")
+	}
+}
+
+func TestToolDefinitions(t *testing.T) {
+	ix := build(t, otherConfig, plainConfig)
+	got, err := json.Marshal(metatools.ToolDefinitions(ix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"name":"git_status","description":"Show the working tree status","inputSchema":{"type":"object","properties":{}}},` +
+		`{"name":"git_commit","description":"Record changes to the repository","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"Commit message"}},"required":["message"]}},` +
+		`{"name":"plain_run","description":"Runs \u003cthings\u003e \u0026 more","inputSchema":{"type":"object","properties":{}}}]`
+	if string(got) != want {
+		t.Errorf("ToolDefinitions:\n got %s\nwant %s", got, want)
+	}
+}
+
+const (
+	gitStatusEntry = `{"tool_name":"git_status","description":"Show the working tree status","cli_name":"git-tools","category":"vcs","tags":["version-control","commits"],"input_schema":{"type":"object","properties":{}}}`
+	gitCommitEntry = `{"tool_name":"git_commit","description":"Record changes to the repository","cli_name":"git-tools","category":"vcs","tags":["version-control","commits"],"input_schema":{"type":"object","properties":{"message":{"type":"string","description":"Commit message"}},"required":["message"]}}`
+	plainEntry     = `{"tool_name":"plain_run","description":"Runs <things> & more","cli_name":"plain","category":null,"tags":[],"input_schema":{"type":"object","properties":{}}}`
+	gitSummary     = `{"name":"git-tools","description":"MCP tools for Git","tool_count":2,"category":"vcs","tags":["version-control","commits"]}`
+	fakeSummary    = `{"name":"fake-tools","description":"A fake CLI for tests","tool_count":3,"category":"testing","tags":["fake","a<b&c"]}`
+	plainSummary   = `{"name":"plain","description":"","tool_count":1,"category":null,"tags":[]}`
+)
+
+func TestSearch(t *testing.T) {
+	mt := newTools(t)
+	summary := `{"mode":"summary","summary":[` + gitSummary + `,` + fakeSummary + `,` + plainSummary + `]}`
+	tests := []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"no args is the summary", nil, summary},
+		{"empty object is the summary", map[string]any{}, summary},
+		{"limit alone is still the summary", map[string]any{"limit": 2.0}, `{"mode":"summary","summary":[` + gitSummary + `,` + fakeSummary + `]}`},
+		{"empty strings count as absent", map[string]any{"query": "", "category": "", "cli": ""}, summary},
+		{"blank query counts as absent", map[string]any{"query": "   "}, summary},
+		{"null filters count as absent", map[string]any{"query": nil, "category": nil, "cli": nil, "limit": nil}, summary},
+		{"query", map[string]any{"query": "working tree"}, `{"mode":"search","results":[` + gitStatusEntry + `]}`},
+		{"query is case-insensitive", map[string]any{"query": "RECORD CHANGES"}, `{"mode":"search","results":[` + gitCommitEntry + `]}`},
+		{"query keeps HTML characters readable", map[string]any{"query": "<things>"}, `{"mode":"search","results":[` + plainEntry + `]}`},
+		{"category", map[string]any{"category": "VCS"}, `{"mode":"search","results":[` + gitStatusEntry + `,` + gitCommitEntry + `]}`},
+		{"cli", map[string]any{"cli": "Git-Tools"}, `{"mode":"search","results":[` + gitStatusEntry + `,` + gitCommitEntry + `]}`},
+		{"query and category AND together", map[string]any{"query": "commit", "category": "testing"}, `{"mode":"search","results":[]}`},
+		{"query and cli", map[string]any{"query": "record", "cli": "git-tools"}, `{"mode":"search","results":[` + gitCommitEntry + `]}`},
+		{"empty query with a filter searches", map[string]any{"query": "", "cli": "plain"}, `{"mode":"search","results":[` + plainEntry + `]}`},
+		{"no match", map[string]any{"query": "kubernetes"}, `{"mode":"search","results":[]}`},
+		{"unknown category", map[string]any{"category": "nope"}, `{"mode":"search","results":[]}`},
+		{"limit", map[string]any{"cli": "git-tools", "limit": 1.0}, `{"mode":"search","results":[` + gitStatusEntry + `]}`},
+		{"limit as json.Number", map[string]any{"cli": "git-tools", "limit": json.Number("1")}, `{"mode":"search","results":[` + gitStatusEntry + `]}`},
+		{"limit as numeric string", map[string]any{"cli": "git-tools", "limit": "1"}, `{"mode":"search","results":[` + gitStatusEntry + `]}`},
+		{"limit summary", map[string]any{"limit": "1"}, `{"mode":"summary","summary":[` + gitSummary + `]}`},
+		{"huge limit", map[string]any{"cli": "git-tools", "limit": 1e300}, `{"mode":"search","results":[` + gitStatusEntry + `,` + gitCommitEntry + `]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := mt.Search(tt.args)
+			if out.IsError || out.Text != tt.want {
+				t.Errorf("Search(%v) = %v %s\nwant %s", tt.args, out.IsError, out.Text, tt.want)
+			}
+			if !json.Valid([]byte(out.Text)) {
+				t.Errorf("not JSON: %s", out.Text)
+			}
+		})
+	}
+}
+
+func TestSearchBadLimitFallsBack(t *testing.T) {
+	// 12 CLIs, so that the default limit of 10 shows.
+	var yamls []string
+	for i := range 12 {
+		yamls = append(yamls, fmt.Sprintf("name: cli%02d\ncommand: x\ntools:\n  - name: t%02d\n    description: d\n", i, i))
+	}
+	mt := metatools.New(build(t, yamls...), executor.New())
+	for _, limit := range []any{"abc", 2.5, -3.0, 0.0, true, []any{1.0}, map[string]any{}, "", json.Number("1.5")} {
+		out := mt.Search(map[string]any{"limit": limit})
+		var resp struct{ Summary []any }
+		if err := json.Unmarshal([]byte(out.Text), &resp); err != nil || out.IsError {
+			t.Fatalf("limit %#v: %v %s", limit, err, out.Text)
+		}
+		if len(resp.Summary) != metatools.DefaultLimit {
+			t.Errorf("limit %#v: %d summaries, want %d", limit, len(resp.Summary), metatools.DefaultLimit)
+		}
+		out = mt.Search(map[string]any{"query": "d", "limit": limit})
+		var sr struct{ Results []any }
+		if err := json.Unmarshal([]byte(out.Text), &sr); err != nil || out.IsError {
+			t.Fatalf("limit %#v: %v %s", limit, err, out.Text)
+		}
+		if len(sr.Results) != metatools.DefaultLimit {
+			t.Errorf("search, limit %#v: %d results, want %d", limit, len(sr.Results), metatools.DefaultLimit)
+		}
+	}
+}
+
+func TestSearchBadTypes(t *testing.T) {
+	mt := newTools(t)
+	tests := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"query": 42.0}, "Argument validation failed:\n  - Argument 'query' must be a string (got number)"},
+		{map[string]any{"category": []any{"vcs"}}, "Argument validation failed:\n  - Argument 'category' must be a string (got array)"},
+		{map[string]any{"cli": true, "query": map[string]any{}}, "Argument validation failed:\n  - Argument 'query' must be a string (got object)\n  - Argument 'cli' must be a string (got boolean)"},
+	}
+	for _, tt := range tests {
+		out := mt.Search(tt.args)
+		if !out.IsError || out.Text != tt.want {
+			t.Errorf("Search(%v) = %v %q\nwant error %q", tt.args, out.IsError, out.Text, tt.want)
+		}
+	}
+}
+
+func TestCallArgumentErrors(t *testing.T) {
+	mt := newTools(t)
+	tests := []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"no args", nil, "Argument validation failed:\n  - Missing required argument 'tool_name'"},
+		{"null tool_name", map[string]any{"tool_name": nil}, "Argument validation failed:\n  - Missing required argument 'tool_name'"},
+		{"empty tool_name", map[string]any{"tool_name": ""}, "Argument validation failed:\n  - Missing required argument 'tool_name'"},
+		{"tool_name a number", map[string]any{"tool_name": 3.0}, "Argument validation failed:\n  - Argument 'tool_name' must be a string (got number)"},
+		{"args an array", map[string]any{"tool_name": "fake_echo", "args": []any{"x"}}, "Argument validation failed:\n  - Argument 'args' must be an object (got array)"},
+		{"args a string", map[string]any{"tool_name": "fake_echo", "args": `{"message":"x"}`}, "Argument validation failed:\n  - Argument 'args' must be an object (got string)"},
+		{"args a number", map[string]any{"tool_name": "fake_echo", "args": 1.0}, "Argument validation failed:\n  - Argument 'args' must be an object (got number)"},
+		{"both wrong", map[string]any{"tool_name": false, "args": true}, "Argument validation failed:\n  - Argument 'tool_name' must be a string (got boolean)\n  - Argument 'args' must be an object (got boolean)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := mt.Call(context.Background(), tt.args)
+			if !out.IsError || out.Text != tt.want || out.Result != nil {
+				t.Errorf("Call = %v %q (result %v)\nwant error %q", out.IsError, out.Text, out.Result, tt.want)
+			}
+		})
+	}
+}
+
+func TestCallUnknownTool(t *testing.T) {
+	mt := newTools(t)
+	const avail = "\nAvailable tools: git_status, git_commit, fake_echo, fake_fail, fake_sleep, plain_run\nUse climax_search to find tools and their argument schemas."
+	tests := []struct {
+		name string
+		want string
+	}{
+		{"nonexistent_tool", "Unknown tool: nonexistent_tool" + avail},
+		{"git_stauts", "Unknown tool: git_stauts\nDid you mean: git_status?" + avail},
+		{"Git_Status", "Unknown tool: Git_Status\nDid you mean: git_status?" + avail},
+		{"git-commit", "Unknown tool: git-commit\nDid you mean: git_commit?" + avail},
+		{"fake", "Unknown tool: fake\nDid you mean: fake_echo, fake_fail, fake_sleep?" + avail},
+		{"status", "Unknown tool: status\nDid you mean: git_status?" + avail},
+		{"climax_search", "Unknown tool: climax_search\nclimax_search is a meta-tool: call it directly, not through climax_call." + avail},
+		{"bad\nname", "Unknown tool: \"bad\\nname\"" + avail},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := mt.Call(context.Background(), map[string]any{"tool_name": tt.name})
+			if !out.IsError || out.Text != tt.want {
+				t.Errorf("Call(%q) = %v\n%s\nwant\n%s", tt.name, out.IsError, out.Text, tt.want)
+			}
+		})
+	}
+}
+
+func TestCallUnknownToolManyTools(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name: many\ncommand: many\ntools:\n")
+	var names []string
+	for i := range 25 {
+		name := fmt.Sprintf("many_tool_%02d", i)
+		names = append(names, name)
+		fmt.Fprintf(&b, "  - name: %s\n    description: d\n", name)
+	}
+	mt := metatools.New(build(t, b.String()), executor.New())
+	out := mt.Call(context.Background(), map[string]any{"tool_name": "zzz"})
+	want := "Unknown tool: zzz\nAvailable tools: " + strings.Join(names[:20], ", ") + ", ... and 5 more\nUse climax_search to find tools and their argument schemas."
+	if !out.IsError || out.Text != want {
+		t.Errorf("got\n%s\nwant\n%s", out.Text, want)
+	}
+	out = mt.Call(context.Background(), map[string]any{"tool_name": "many_tool_3"})
+	if first := strings.SplitN(out.Text, "\n", 3); first[1] != "Did you mean: many_tool_03, many_tool_13, many_tool_23, many_tool_00, many_tool_01?" {
+		t.Errorf("suggestions: %q", first[1])
+	}
+}
+
+func TestSuggestions(t *testing.T) {
+	names := []string{"git_status", "git_commit", "git_log", "docker_ps", "GIT_LOG"}
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"git_log", []string{"GIT_LOG"}},
+		{"git_lgo", []string{"git_log", "GIT_LOG"}},
+		{"docker", []string{"docker_ps"}},
+		{"git", []string{"git_log", "GIT_LOG", "git_status", "git_commit"}},
+		{"xy", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := metatools.Suggestions(tt.in, names); strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("Suggestions(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestListNames(t *testing.T) {
+	if got := metatools.ListNames([]string{"a", "b", "c"}, 2); got != "a, b, ... and 1 more" {
+		t.Errorf("got %q", got)
+	}
+	if got := metatools.ListNames([]string{"a", "b"}, 2); got != "a, b" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// The tests below run commands through the executor.
+
+func TestCallRuns(t *testing.T) {
+	mt := newTools(t)
+	tests := []struct {
+		name    string
+		args    map[string]any
+		want    string
+		isError bool
+	}{
+		{"routes to the tool", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hello"}}, "hello", false},
+		{"flags", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi", "format": "csv"}}, "hi --format csv", false},
+		{"extra keys are ignored", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi", "bogus": 1.0}}, "hi", false},
+		{"missing required arg", map[string]any{"tool_name": "fake_echo"}, "Argument validation failed:\n  - Missing required argument 'message'", true},
+		{"null args is {}", map[string]any{"tool_name": "fake_echo", "args": nil}, "Argument validation failed:\n  - Missing required argument 'message'", true},
+		{"invalid enum", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi", "format": "xml"}}, "Argument validation failed:\n  - Argument 'format' must be one of: json, text, csv", true},
+		{"non-zero exit", map[string]any{"tool_name": "fake_fail"}, "[stderr]\nsomething broke\n\n[exit code: 3]", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := mt.Call(context.Background(), tt.args)
+			if out.Text != tt.want || out.IsError != tt.isError {
+				t.Errorf("Call = %v %q\nwant %v %q", out.IsError, out.Text, tt.isError, tt.want)
+			}
+		})
+	}
+}
+
+// climax_call gives exactly what the executor gives for the same tool and
+// args, a timeout included.
+func TestCallParityWithExecutor(t *testing.T) {
+	ix := build(t, fakeConfig(t))
+	runner := executor.New()
+	mt := metatools.New(ix, runner)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"fake_sleep", nil},
+		{"fake_fail", map[string]any{}},
+		{"fake_echo", map[string]any{"message": "same"}},
+		{"fake_echo", map[string]any{"format": "csv"}},
+	} {
+		rt, _ := ix.Get(c.tool)
+		direct := runner.Call(context.Background(), rt, c.args)
+		via := mt.Call(context.Background(), map[string]any{"tool_name": c.tool, "args": c.args})
+		for _, o := range []*executor.Outcome{&direct, &via} {
+			if o.Result != nil {
+				r := *o.Result
+				r.DurationMS = 0
+				o.Result = &r
+			}
+		}
+		d, _ := json.Marshal(direct)
+		v, _ := json.Marshal(via)
+		if string(d) != string(v) {
+			t.Errorf("%s: executor %s\nclimax_call %s", c.tool, d, v)
+		}
+		if c.tool == "fake_sleep" && (!via.IsError || via.Result == nil || !via.Result.TimedOut) {
+			t.Errorf("fake_sleep did not time out: %+v", via)
+		}
+	}
+}
+
+func ExampleTools_Search() {
+	cfg, err := index.Parse([]byte(`name: git-tools
+description: "MCP tools for Git"
+command: git
+category: vcs
+tags: [version-control]
+tools:
+  - name: git_log
+    description: "Show commit logs"
+    command: log
+    args:
+      - name: max_count
+        type: integer
+        flag: -n
+        default: 10
+`), "git.yaml")
+	if err != nil {
+		panic(err)
+	}
+	ix, _, err := index.New([]*index.Config{cfg}, nil)
+	if err != nil {
+		panic(err)
+	}
+	mt := metatools.New(ix, executor.New())
+	fmt.Println(mt.Search(nil).Text)
+	fmt.Println(mt.Search(map[string]any{"query": "log"}).Text)
+	fmt.Println(mt.Search(map[string]any{"category": "containers"}).Text)
+	// Output:
+	// {"mode":"summary","summary":[{"name":"git-tools","description":"MCP tools for Git","tool_count":1,"category":"vcs","tags":["version-control"]}]}
+	// {"mode":"search","results":[{"tool_name":"git_log","description":"Show commit logs","cli_name":"git-tools","category":"vcs","tags":["version-control"],"input_schema":{"type":"object","properties":{"max_count":{"type":"integer","default":10}}}}]}
+	// {"mode":"search","results":[]}
+}

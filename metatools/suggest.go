@@ -1,0 +1,98 @@
+package metatools
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/climax-mcp/climax/index"
+)
+
+// Suggestions returns up to five names among candidates that the caller of
+// an unknown name probably meant, best first: a name differing only in
+// case, then likely misspellings ([index.Suggest] and others within the
+// same edit distance), then names that start with or contain the given
+// name or are contained in it (at least three characters). Hyphens, dots
+// and spaces compare equal to underscores.
+func Suggestions(name string, candidates []string) []string {
+	type scored struct {
+		name        string
+		class, dist int
+		order       int
+	}
+	norm := func(s string) string {
+		return strings.NewReplacer("-", "_", ".", "_", " ", "_").Replace(strings.ToLower(s))
+	}
+	n := norm(name)
+	if n == "" {
+		return nil
+	}
+	best := index.Suggest(name, candidates)
+	threshold := max(1, len([]rune(name))/3)
+	var found []scored
+	for i, c := range candidates {
+		if c == name {
+			continue
+		}
+		lc := norm(c)
+		s := scored{name: c, order: i, class: -1}
+		short := min(len(n), len(lc))
+		switch {
+		case lc == n:
+			s.class = 0
+		case c == best:
+			s.class, s.dist = 1, 0
+		default:
+			if d := editDistance(n, lc); d <= threshold {
+				s.class, s.dist = 1, d
+			} else if short >= 3 && (strings.HasPrefix(lc, n) || strings.HasPrefix(n, lc)) {
+				s.class, s.dist = 2, abs(len(lc)-len(n))
+			} else if short >= 3 && (strings.Contains(lc, n) || strings.Contains(n, lc)) {
+				s.class, s.dist = 3, abs(len(lc)-len(n))
+			}
+		}
+		if s.class >= 0 {
+			found = append(found, s)
+		}
+	}
+	slices.SortStableFunc(found, func(a, b scored) int {
+		return cmp.Or(cmp.Compare(a.class, b.class), cmp.Compare(a.dist, b.dist), cmp.Compare(a.order, b.order))
+	})
+	var out []string
+	for _, s := range found {
+		if len(out) == maxSuggestions {
+			break
+		}
+		out = append(out, s.name)
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
