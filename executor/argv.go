@@ -1,0 +1,304 @@
+package executor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/climax-mcp/climax/index"
+)
+
+// Command is a command ready to run: what [Runner.Run] executes.
+type Command struct {
+	// Argv is the program and its arguments; no shell is involved.
+	Argv []string
+	// Dir is the working directory; empty means inherited.
+	Dir string
+	// Env holds KEY=VALUE entries added to the inherited environment
+	// (they win over inherited ones).
+	Env []string
+	// Stdin is written to the command's standard input, which is then
+	// closed. Empty means empty input (never the server's own stdin).
+	Stdin string
+	// Timeout is the time limit; <= 0 means [index.DefaultTimeout].
+	Timeout time.Duration
+	// TimeoutSeconds is the limit as the config states it, for messages;
+	// 0 means derived from Timeout.
+	TimeoutSeconds float64
+	// MaxOutput is the per-stream output limit in bytes; <= 0 means
+	// [index.DefaultMaxOutput]. A Runner's [WithMaxOutput] overrides it.
+	MaxOutput int
+}
+
+// Build turns validated values (as [Validate] returns them) into the
+// command to run, following SPEC section 2:
+//
+//  1. the CLI's base command split into words, each word then expanded
+//     ("~" or "~/" at its start becomes the home directory; $VAR and
+//     ${VAR} are replaced from the config's env, then the inherited
+//     environment; a word that expands to nothing is dropped; a variable's
+//     value is never split further), then the tool's command words;
+//  2. positional args in definition order, one argv token per value;
+//  3. flag args in definition order (absent → default → skipped);
+//     booleans give the flag alone when true and nothing when false; a
+//     flag ending in "=" is joined with its value into one token; an arg
+//     with neither flag nor positional gets "--" + name with "_" → "-";
+//  4. global args that have a default: the default env-expanded, skipped
+//     when it names an unset variable or expands to empty, rendered as in 3;
+//  5. stdin and cwd args go to Command.Stdin and Command.Dir instead.
+//
+// Absent values fall back to the argument's default, so Build also works on
+// unvalidated but well-typed values. Values are rendered with [Render].
+//
+// With a docker executor the argv is prefixed with
+//
+//	docker run --rm [-i] [-v VOLUME]... [--network NET] [-w DIR] [-e KEY=VALUE]... IMAGE
+//
+// where -i is present when a stdin value is supplied, volumes are
+// env-expanded, -w is the cwd arg's value when supplied (a path inside the
+// container) and else the executor's working_dir, and the config's env is
+// passed into the container with -e (sorted by key) instead of to the
+// docker client. The docker client itself runs in the config's working_dir
+// (so relative volume paths resolve there), else the inherited one.
+func Build(rt *index.ResolvedTool, values map[string]any) (*Command, error) {
+	if rt == nil || rt.Tool == nil || rt.CLI == nil {
+		return nil, errors.New("no tool given")
+	}
+	t, c := rt.Tool, rt.CLI
+	lookup := envLookup(c.Env)
+
+	var argv []string
+	for _, w := range strings.Fields(c.Command) {
+		if w = expandWord(w, lookup); w != "" {
+			argv = append(argv, w)
+		}
+	}
+	if len(argv) == 0 {
+		return nil, fmt.Errorf("the command of %s is empty after expansion (%q)", cliName(c), c.Command)
+	}
+	argv = append(argv, strings.Fields(t.Command)...)
+
+	value := func(a *index.Arg) (any, bool, error) {
+		v, ok := values[a.Name]
+		if !ok {
+			v = a.Default
+		}
+		if v == nil {
+			return nil, false, nil
+		}
+		cv, err := coerce(a.Type, v)
+		if err != nil {
+			return nil, false, fmt.Errorf("argument '%s': cannot convert %s to %s", a.Name, describe(v), typeName(a.Type))
+		}
+		return cv, true, nil
+	}
+
+	cmd := &Command{
+		Timeout:        seconds(t.Timeout),
+		TimeoutSeconds: t.Timeout,
+		MaxOutput:      t.MaxOutput,
+	}
+	if cmd.TimeoutSeconds <= 0 {
+		cmd.TimeoutSeconds = index.DefaultTimeout
+	}
+	var cwd string
+	var hasCwd, hasStdin bool
+	for i := range t.Args {
+		a := &t.Args[i]
+		v, ok, err := value(a)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		switch {
+		case a.Stdin:
+			cmd.Stdin, hasStdin = Render(v), true
+		case a.Cwd:
+			cwd, hasCwd = Render(v), true
+		case a.Positional:
+			argv = append(argv, Render(v))
+		}
+	}
+	for i := range t.Args {
+		a := &t.Args[i]
+		if a.Positional || a.Stdin || a.Cwd {
+			continue
+		}
+		v, ok, err := value(a)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			argv = appendFlag(argv, a, v)
+		}
+	}
+	for i := range c.GlobalArgs {
+		a := &c.GlobalArgs[i]
+		if a.Default == nil || a.Stdin || a.Cwd {
+			continue
+		}
+		d := a.Default
+		if s, ok := d.(string); ok {
+			expanded, complete := expandEnv(s, lookup)
+			if !complete || expanded == "" {
+				continue
+			}
+			d = expanded
+		}
+		v, err := coerce(a.Type, d)
+		if err != nil {
+			return nil, fmt.Errorf("global argument '%s' of %s: cannot convert default %s to %s", a.Name, cliName(c), describe(d), typeName(a.Type))
+		}
+		if a.Positional {
+			argv = append(argv, Render(v))
+		} else {
+			argv = appendFlag(argv, a, v)
+		}
+	}
+
+	if strings.EqualFold(rt.Executor.Type, index.ExecutorDocker) {
+		e := rt.Executor
+		if e.Image == "" {
+			return nil, errors.New("the docker executor has no image")
+		}
+		prefix := []string{"docker", "run", "--rm"}
+		if hasStdin {
+			prefix = append(prefix, "-i")
+		}
+		for _, v := range e.Volumes {
+			if v = expandWord(v, lookup); v != "" {
+				prefix = append(prefix, "-v", v)
+			}
+		}
+		if e.Network != "" {
+			prefix = append(prefix, "--network", e.Network)
+		}
+		if w := e.WorkingDir; hasCwd || w != "" {
+			if hasCwd {
+				w = cwd
+			}
+			prefix = append(prefix, "-w", w)
+		}
+		for _, k := range sortedKeys(c.Env) {
+			prefix = append(prefix, "-e", k+"="+c.Env[k])
+		}
+		prefix = append(prefix, e.Image)
+		cmd.Argv = append(prefix, argv...)
+		if c.WorkingDir != "" {
+			cmd.Dir = expandWord(c.WorkingDir, lookup)
+		}
+		return cmd, nil
+	}
+
+	cmd.Argv = argv
+	for _, k := range sortedKeys(c.Env) {
+		cmd.Env = append(cmd.Env, k+"="+c.Env[k])
+	}
+	switch {
+	case hasCwd:
+		cmd.Dir = expandHome(cwd) // a caller's value: no $VAR expansion
+	case c.WorkingDir != "":
+		cmd.Dir = expandWord(c.WorkingDir, lookup)
+	}
+	return cmd, nil
+}
+
+// BuildArgv returns the command line [Build] makes for rt and values.
+func BuildArgv(rt *index.ResolvedTool, values map[string]any) ([]string, error) {
+	cmd, err := Build(rt, values)
+	if err != nil {
+		return nil, err
+	}
+	return cmd.Argv, nil
+}
+
+// appendFlag renders a non-positional argument.
+func appendFlag(argv []string, a *index.Arg, v any) []string {
+	flag := a.Flag
+	if flag == "" {
+		flag = "--" + strings.ReplaceAll(a.Name, "_", "-")
+	}
+	if a.Type == index.TypeBoolean {
+		if b, _ := v.(bool); b {
+			return append(argv, flag)
+		}
+		return argv
+	}
+	if strings.HasSuffix(flag, "=") {
+		return append(argv, flag+Render(v))
+	}
+	return append(argv, flag, Render(v))
+}
+
+// envLookup looks a variable up in the config's env, then in the process
+// environment.
+func envLookup(env map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		if v, ok := env[k]; ok {
+			return v, true
+		}
+		return os.LookupEnv(k)
+	}
+}
+
+// expandEnv replaces $VAR and ${VAR} as os.ExpandEnv does and reports
+// whether every variable named was set.
+func expandEnv(s string, lookup func(string) (string, bool)) (string, bool) {
+	complete := true
+	out := os.Expand(s, func(k string) string {
+		v, ok := lookup(k)
+		if !ok {
+			complete = false
+		}
+		return v
+	})
+	return out, complete
+}
+
+// expandHome expands a leading "~" or "~/" to the home directory.
+func expandHome(w string) string {
+	if w == "~" || strings.HasPrefix(w, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return home + w[1:]
+		}
+	}
+	return w
+}
+
+// expandWord expands a leading "~" or "~/" to the home directory, then
+// $VAR and ${VAR}.
+func expandWord(w string, lookup func(string) (string, bool)) string {
+	out, _ := expandEnv(expandHome(w), lookup)
+	return out
+}
+
+func seconds(s float64) time.Duration {
+	if s <= 0 {
+		s = index.DefaultTimeout
+	}
+	if s > 1e9 {
+		s = 1e9 // about 31 years; keeps the Duration from overflowing
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+func cliName(c *index.Config) string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return "the CLI"
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

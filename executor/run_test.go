@@ -1,0 +1,357 @@
+package executor_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+)
+
+// fake returns a tool that runs the fake CLI (see TestMain) with ops as
+// the tool's command words.
+func fake(ops string, timeout float64, args ...index.Arg) *index.ResolvedTool {
+	return &index.ResolvedTool{
+		Tool: &index.Tool{Name: "fake_run", Command: ops, Args: args, Timeout: timeout, MaxOutput: index.DefaultMaxOutput},
+		CLI: &index.Config{
+			Name:    "fake",
+			Command: "$CLIMAX_FAKE_BIN",
+			// The race detector sleeps 1s at exit by default.
+			Env: map[string]string{"CLIMAX_FAKE_CLI": "1", "GORACE": "atexit_sleep_ms=0"},
+		},
+	}
+}
+
+// alive reports whether pid is a live process (a zombie counts as dead:
+// the container's init may not reap orphans).
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
+}
+
+func readPID(t *testing.T, file string) int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("pid file: %v", err)
+	}
+	pid, err := strconv.Atoi(string(b))
+	if err != nil {
+		t.Fatalf("pid file %q: %v", b, err)
+	}
+	return pid
+}
+
+// assertGone polls briefly until pid is dead.
+func assertGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("process %d survived the call", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestCallResultText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, ops string
+		want      string
+		isError   bool
+		exit      int
+	}{
+		{"stdout", "out=hello", "hello", false, 0},
+		{"stdout trimmed", "out=__hello__ out=", "__hello__", false, 0},
+		{"stdout and stderr", "out=output err=warning", "output\n\n[stderr]\nwarning", false, 0},
+		{"failure", "err=error exit=1", "[stderr]\nerror\n\n[exit code: 1]", true, 1},
+		{"all three", "out=a err=b exit=3", "a\n\n[stderr]\nb\n\n[exit code: 3]", true, 3},
+		{"exit only", "exit=2", "[exit code: 2]", true, 2},
+		{"no output", "", "(no output)", false, 0},
+		{"blank output", "out= err=", "(no output)", false, 0},
+		{"signal", "out=before signal=9", "before\n\n[exit code: 137]\n[killed by signal 9: killed]", true, 137},
+	}
+	r := executor.New()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out := r.Call(context.Background(), fake(tt.ops, 5), nil)
+			if out.Text != tt.want || out.IsError != tt.isError {
+				t.Fatalf("got %q (isError %v), want %q (isError %v)", out.Text, out.IsError, tt.want, tt.isError)
+			}
+			if out.Result == nil || out.Result.ExitCode != tt.exit {
+				t.Fatalf("result %+v, want exit code %d", out.Result, tt.exit)
+			}
+		})
+	}
+}
+
+func TestCallArgvReachesProgram(t *testing.T) {
+	t.Parallel()
+	rt := fake("echo", 5,
+		index.Arg{Name: "path", Positional: true},
+		index.Arg{Name: "message", Flag: "-m"},
+		index.Arg{Name: "count", Type: index.TypeInteger, Flag: "--count="},
+		index.Arg{Name: "verbose", Type: index.TypeBoolean},
+	)
+	out := executor.New().Call(context.Background(), rt, map[string]any{
+		"path": "a file; rm -rf /", "message": "it's $HOME", "count": "7", "verbose": true,
+	})
+	want := "a file; rm -rf /\n-m\nit's $HOME\n--count=7\n--verbose"
+	if out.Text != want || out.IsError {
+		t.Fatalf("got %q, want %q", out.Text, want)
+	}
+}
+
+func TestCallStdin(t *testing.T) {
+	t.Parallel()
+	rt := fake("cat", 5, index.Arg{Name: "input", Stdin: true})
+	r := executor.New()
+	out := r.Call(context.Background(), rt, map[string]any{"input": "line 1\nline 2\x00\n"})
+	if out.Text != "line 1\nline 2\x00" {
+		t.Fatalf("got %q", out.Text)
+	}
+	// Without a value the input is empty, never the server's own stdin.
+	start := time.Now()
+	out = r.Call(context.Background(), rt, nil)
+	if out.Text != "(no output)" || time.Since(start) > 3*time.Second {
+		t.Fatalf("got %q after %v", out.Text, time.Since(start))
+	}
+	// A large input that the command does not read does not block.
+	big := strings.Repeat("x", 1<<20)
+	out = r.Call(context.Background(), fake("out=done", 5, index.Arg{Name: "input", Stdin: true}), map[string]any{"input": big})
+	if out.Text != "done" {
+		t.Fatalf("got %q", out.Text)
+	}
+}
+
+func TestCallWorkingDir(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	other := t.TempDir()
+	r := executor.New()
+
+	rt := fake("pwd", 5, index.Arg{Name: "dir", Cwd: true})
+	if out := r.Call(context.Background(), rt, map[string]any{"dir": dir}); out.Text != dir {
+		t.Errorf("cwd arg: got %q, want %q", out.Text, dir)
+	}
+	rt.CLI.WorkingDir = other
+	if out := r.Call(context.Background(), rt, nil); out.Text != other {
+		t.Errorf("working_dir: got %q, want %q", out.Text, other)
+	}
+	if out := r.Call(context.Background(), rt, map[string]any{"dir": dir}); out.Text != dir {
+		t.Errorf("cwd arg over working_dir: got %q, want %q", out.Text, dir)
+	}
+	missing := filepath.Join(dir, "missing")
+	out := r.Call(context.Background(), rt, map[string]any{"dir": missing})
+	if !out.IsError || out.Text != "Working directory does not exist: "+missing || out.Result != nil {
+		t.Errorf("missing dir: got %+v", out)
+	}
+}
+
+func TestCallEnv(t *testing.T) {
+	t.Setenv("CLIMAX_TEST_INHERITED", "inherited")
+	t.Setenv("CLIMAX_TEST_BOTH", "outer")
+	rt := fake("env=CLIMAX_TEST_INHERITED env=CLIMAX_TEST_BOTH env=CLIMAX_TEST_CONFIG", 5)
+	rt.CLI.Env["CLIMAX_TEST_BOTH"] = "config"
+	rt.CLI.Env["CLIMAX_TEST_CONFIG"] = "only config"
+	out := executor.New().Call(context.Background(), rt, nil)
+	if want := "inherited\nconfig\nonly config"; out.Text != want {
+		t.Fatalf("got %q, want %q", out.Text, want)
+	}
+}
+
+func TestCallNotFound(t *testing.T) {
+	t.Parallel()
+	rt := fake("", 5)
+	rt.CLI.Command = "climax-no-such-program --version"
+	out := executor.New().Call(context.Background(), rt, nil)
+	want := "Command not found: climax-no-such-program (is it installed and on PATH?)"
+	if !out.IsError || out.Text != want || out.Result != nil {
+		t.Fatalf("got %+v, want %q", out, want)
+	}
+	rt.CLI.Command = "/nonexistent/tool"
+	if out := executor.New().Call(context.Background(), rt, nil); !out.IsError || !strings.HasPrefix(out.Text, "Command not found: /nonexistent/tool") {
+		t.Fatalf("got %+v", out)
+	}
+}
+
+func TestCallValidationFailureStartsNothing(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	rt := fake("pid="+pidFile, 5, index.Arg{Name: "message", Required: true})
+	out := executor.New().Call(context.Background(), rt, map[string]any{})
+	if !out.IsError || out.Text != "Argument validation failed:\n  - Missing required argument 'message'" || out.Argv != nil {
+		t.Fatalf("got %+v", out)
+	}
+	if _, err := os.Stat(pidFile); err == nil {
+		t.Fatal("the command ran")
+	}
+}
+
+func TestCallTimeout(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	// The grandchild holds stdout and stderr open: the call must still end.
+	rt := fake("out=partial child="+pidFile+" sleep=20s", 0.3)
+	start := time.Now()
+	out := executor.New().Call(context.Background(), rt, nil)
+	elapsed := time.Since(start)
+	if elapsed > 2*time.Second {
+		t.Errorf("call took %v", elapsed)
+	}
+	want := "Command timed out after 0.3 seconds\n\npartial"
+	if !out.IsError || out.Text != want || !out.Result.TimedOut {
+		t.Fatalf("got %q (%+v), want %q", out.Text, out.Result, want)
+	}
+	assertGone(t, readPID(t, pidFile))
+}
+
+func TestCallTimeoutIgnoringSIGTERM(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	// Both the command and its grandchild ignore SIGTERM: SIGKILL must follow.
+	rt := fake("ignoreterm child="+pidFile+" sleep=20s", 0.2)
+	start := time.Now()
+	out := executor.New(executor.WithGracePeriod(200*time.Millisecond)).Call(context.Background(), rt, nil)
+	if elapsed := time.Since(start); elapsed > 2*time.Second || elapsed < 400*time.Millisecond {
+		t.Errorf("call took %v, want timeout + grace", elapsed)
+	}
+	if !out.Result.TimedOut || out.Result.ExitCode != 137 || out.Text != "Command timed out after 0.2 seconds" {
+		t.Fatalf("got %q %+v", out.Text, out.Result)
+	}
+	assertGone(t, readPID(t, pidFile))
+}
+
+func TestCallCancel(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	rt := fake("err=started child="+pidFile+" sleep=20s", 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for {
+			if _, err := os.Stat(pidFile); err == nil {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
+	start := time.Now()
+	out := executor.New().Call(ctx, rt, nil)
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("call took %v", elapsed)
+	}
+	want := "Command cancelled\n\n[stderr]\nstarted"
+	if !out.IsError || out.Text != want || out.Result.TimedOut || !out.Result.Cancelled() {
+		t.Fatalf("got %q %+v, want %q", out.Text, out.Result, want)
+	}
+	assertGone(t, readPID(t, pidFile))
+
+	// A call whose context is already done starts nothing.
+	out = executor.New().Call(ctx, fake("out=x", 5), nil)
+	if !out.IsError || out.Text != "Command cancelled" || out.Result != nil {
+		t.Fatalf("got %+v", out)
+	}
+}
+
+func TestCallKillsLeftoversAfterExit(t *testing.T) {
+	t.Parallel()
+	for _, op := range []string{"daemon", "child"} {
+		t.Run(op, func(t *testing.T) {
+			t.Parallel()
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			start := time.Now()
+			out := executor.New().Call(context.Background(), fake("out=done "+op+"="+pidFile, 5), nil)
+			if elapsed := time.Since(start); elapsed > 2*time.Second {
+				t.Errorf("call took %v", elapsed)
+			}
+			if out.IsError || out.Text != "done" {
+				t.Fatalf("got %+v", out)
+			}
+			assertGone(t, readPID(t, pidFile))
+		})
+	}
+}
+
+func TestCallOutputLimit(t *testing.T) {
+	t.Parallel()
+	const n = 5 << 20
+	out := executor.New().Call(context.Background(), fake("bytes="+strconv.Itoa(n), 10), nil)
+	res := out.Result
+	if out.IsError || !res.Truncated {
+		t.Fatalf("isError %v, truncated %v", out.IsError, res.Truncated)
+	}
+	limit := index.DefaultMaxOutput
+	marker := "\n[... " + strconv.Itoa(n-limit) + " bytes omitted ...]\n"
+	head, tail, ok := strings.Cut(res.Stdout, marker)
+	if !ok {
+		t.Fatalf("no marker %q in output of %d bytes", marker, len(res.Stdout))
+	}
+	if len(head) != limit/2 || head[0] != 'H' || strings.Trim(head[1:], "x") != "" {
+		t.Errorf("head: %d bytes, starts %q", len(head), head[:10])
+	}
+	if len(tail) != limit-limit/2 || tail[len(tail)-1] != 'T' {
+		t.Errorf("tail: %d bytes, ends %q", len(tail), tail[len(tail)-10:])
+	}
+
+	// A server-wide limit overrides the tool's.
+	out = executor.New(executor.WithMaxOutput(100)).Call(context.Background(), fake("bytes=1000 err=short", 5), nil)
+	if want := "H" + strings.Repeat("x", 49) + "\n[... 900 bytes omitted ...]\n" + strings.Repeat("x", 49) + "T"; out.Result.Stdout != want {
+		t.Errorf("stdout %q, want %q", out.Result.Stdout, want)
+	}
+	if out.Result.Stderr != "short\n" || !out.Result.Truncated {
+		t.Errorf("stderr %q, truncated %v", out.Result.Stderr, out.Result.Truncated)
+	}
+	// Under the limit nothing is cut.
+	out = executor.New().Call(context.Background(), fake("bytes=1000", 5), nil)
+	if len(out.Result.Stdout) != 1000 || out.Result.Truncated {
+		t.Errorf("got %d bytes, truncated %v", len(out.Result.Stdout), out.Result.Truncated)
+	}
+}
+
+func TestCallInvalidUTF8(t *testing.T) {
+	t.Parallel()
+	out := executor.New().Call(context.Background(), fake("invalid", 5), nil)
+	if !utf8.ValidString(out.Text) || !utf8.ValidString(out.Result.Stdout) {
+		t.Fatalf("invalid UTF-8 passed through: %q", out.Text)
+	}
+	if out.Text != "\uFFFDok\uFFFD" {
+		t.Fatalf("got %q", out.Text)
+	}
+}
+
+func TestRunDuration(t *testing.T) {
+	t.Parallel()
+	res, err := executor.New().Run(context.Background(), &executor.Command{
+		Argv: []string{os.Getenv("CLIMAX_FAKE_BIN"), "sleep=50ms"},
+		Env:  []string{"CLIMAX_FAKE_CLI=1", "GORACE=atexit_sleep_ms=0"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.DurationMS < 50 || res.DurationMS > 2000 {
+		t.Fatalf("duration %d ms", res.DurationMS)
+	}
+}

@@ -1,0 +1,68 @@
+package executor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Text returns the result text of SPEC section 2:
+//
+//   - stdout, trimmed, if not empty;
+//   - then, if stderr is not empty, a blank line (only when something
+//     precedes it), "[stderr]", a newline and stderr, trimmed;
+//   - then, if the exit code is not 0, a blank line and "[exit code: N]";
+//     a command killed by signal S has exit code 128+S, and the line
+//     "[killed by signal S: NAME]" follows;
+//   - "(no output)" when all of that is empty.
+//
+// A timed-out command gives "Command timed out after N seconds" and a
+// cancelled one "Command cancelled", each followed by a blank line and the
+// output captured so far (stdout and stderr sections as above, no exit
+// code) when there is any.
+func (res *Result) Text() string {
+	var b strings.Builder
+	section := func(s string) {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(s)
+	}
+	switch {
+	case res.TimedOut:
+		section("Command timed out after " + secondsText(res.timeout))
+	case res.cancelled:
+		section("Command cancelled")
+	}
+	if s := strings.TrimSpace(res.Stdout); s != "" {
+		section(s)
+	}
+	if s := strings.TrimSpace(res.Stderr); s != "" {
+		section("[stderr]\n" + s)
+	}
+	if res.ExitCode != 0 && !res.TimedOut && !res.cancelled {
+		line := fmt.Sprintf("[exit code: %d]", res.ExitCode)
+		if res.signal != 0 {
+			line += fmt.Sprintf("\n[killed by signal %d: %s]", int(res.signal), res.signal)
+		}
+		section(line)
+	}
+	if b.Len() == 0 {
+		return "(no output)"
+	}
+	return b.String()
+}
+
+// Failed reports whether the result is an error for the caller: a
+// non-zero exit code, a timeout or a cancellation.
+func (res *Result) Failed() bool {
+	return res.ExitCode != 0 || res.TimedOut || res.cancelled
+}
+
+// secondsText renders a timeout: "30 seconds", "0.5 seconds", "1 second".
+func secondsText(s float64) string {
+	if s == 1 {
+		return "1 second"
+	}
+	return strconv.FormatFloat(s, 'f', -1, 64) + " seconds"
+}

@@ -1,0 +1,473 @@
+package executor
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/climax-mcp/climax/index"
+)
+
+// ValidationError lists every problem found in a call's arguments. Its
+// Error text is the one CLImax returns to the caller:
+//
+//	Argument validation failed:
+//	  - Missing required argument 'message'
+//	  - Argument 'count': cannot convert 'hello' to integer
+type ValidationError struct {
+	// Policy is set when the problems are policy constraint violations
+	// ("Policy validation failed:"), clear for argument problems
+	// ("Argument validation failed:").
+	Policy bool
+	// Problems holds one line per problem, without the "  - " prefix.
+	Problems []string
+}
+
+// Error returns the heading and one "  - " line per problem.
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	if e.Policy {
+		b.WriteString("Policy validation failed:")
+	} else {
+		b.WriteString("Argument validation failed:")
+	}
+	for _, p := range e.Problems {
+		b.WriteString("\n  - ")
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// Validate checks args against rt's argument definitions and policy
+// constraints and returns the values to run with: every supplied value
+// coerced to its argument's type (int64 for integer, float64 for number,
+// bool for boolean, string for string), plus the config's default for
+// every argument the caller left out. Keys that name no argument are
+// ignored; nil args means no arguments.
+//
+// The checks run in this order, each over every argument: required
+// arguments present, type coercion, enum membership, safety (a positional
+// value may not start with "-" unless the argument allows it; no value
+// except a stdin value may contain a NUL byte). All problems found are
+// reported together as one *[ValidationError]. Policy constraints
+// (pattern, min, max) are checked only when all of that passed, and are
+// reported as a *ValidationError with Policy set.
+//
+// Accepted conversions: for integer, whole JSON numbers (42, 42.0) and
+// decimal strings ("42", "-7", "42.0"); for number, any finite number and
+// decimal strings ("3.14", "1e3"); for boolean, JSON booleans and the
+// strings "true" and "false" (any case; "1", "0", "yes" are refused); for
+// string, strings, numbers ("42", "3.5", never exponent notation) and
+// booleans ("true", "false"). Arrays, objects and null are refused.
+func Validate(rt *index.ResolvedTool, args map[string]any) (map[string]any, error) {
+	if rt == nil || rt.Tool == nil {
+		return nil, &ValidationError{Problems: []string{"no tool given"}}
+	}
+	t := rt.Tool
+	var problems []string
+
+	// 1. Required arguments.
+	for i := range t.Args {
+		a := &t.Args[i]
+		if _, ok := args[a.Name]; a.Required && !ok {
+			problems = append(problems, fmt.Sprintf("Missing required argument '%s'", a.Name))
+		}
+	}
+
+	// 2. Coercion; defaults fill in absent arguments.
+	values := make(map[string]any, len(t.Args))
+	supplied := make(map[string]bool, len(t.Args))
+	for i := range t.Args {
+		a := &t.Args[i]
+		raw, ok := args[a.Name]
+		if !ok {
+			if a.Default == nil {
+				continue
+			}
+			v, err := coerce(a.Type, a.Default)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("Argument '%s': default %s in the config cannot be converted to %s", a.Name, describe(a.Default), typeName(a.Type)))
+				continue
+			}
+			values[a.Name] = v
+			continue
+		}
+		v, err := coerce(a.Type, raw)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s", a.Name, describe(raw), typeName(a.Type)))
+			continue
+		}
+		values[a.Name] = v
+		supplied[a.Name] = true
+	}
+
+	// 3. Enums, for supplied values (defaults are the config's choice).
+	for i := range t.Args {
+		a := &t.Args[i]
+		v, ok := values[a.Name]
+		if !ok || !supplied[a.Name] || len(a.Enum) == 0 {
+			continue
+		}
+		s := Render(v)
+		found := false
+		for _, e := range a.Enum {
+			if e == s {
+				found = true
+				break
+			}
+		}
+		if !found {
+			problems = append(problems, fmt.Sprintf("Argument '%s' must be one of: %s", a.Name, strings.Join(a.Enum, ", ")))
+		}
+	}
+
+	// 4. Safety of supplied values.
+	for i := range t.Args {
+		a := &t.Args[i]
+		v, ok := values[a.Name]
+		if !ok || !supplied[a.Name] {
+			continue
+		}
+		s := Render(v)
+		if !a.Stdin && strings.IndexByte(s, 0) >= 0 {
+			problems = append(problems, fmt.Sprintf("Argument '%s': value contains a NUL byte, which cannot be passed to a command", a.Name))
+			continue
+		}
+		if a.Positional && !a.AllowLeadingDash && !a.Stdin && !a.Cwd && strings.HasPrefix(s, "-") {
+			problems = append(problems, fmt.Sprintf("Argument '%s': value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", a.Name, quote(s)))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &ValidationError{Problems: problems}
+	}
+
+	// 5. Policy constraints, on every value that will be used.
+	for i := range t.Args {
+		a := &t.Args[i]
+		c := rt.Constraints[a.Name]
+		v, ok := values[a.Name]
+		if c == nil || !ok {
+			continue
+		}
+		problems = append(problems, checkConstraint(a.Name, c, v)...)
+	}
+	if len(problems) > 0 {
+		return nil, &ValidationError{Policy: true, Problems: problems}
+	}
+	return values, nil
+}
+
+// checkConstraint returns the policy problems of one value.
+func checkConstraint(name string, c *index.ArgConstraint, v any) []string {
+	var problems []string
+	s := Render(v)
+	if c.Pattern != "" && !c.MatchString(s) {
+		problems = append(problems, fmt.Sprintf("Argument '%s': value %s does not match pattern '%s'", name, quote(s), c.Pattern))
+	}
+	if c.Min == nil && c.Max == nil {
+		return problems
+	}
+	var f float64
+	switch x := v.(type) {
+	case int64:
+		f = float64(x)
+	case float64:
+		f = x
+	default:
+		n, err := coerce(index.TypeNumber, s)
+		if err != nil {
+			return append(problems, fmt.Sprintf("Argument '%s': value %s is not a number, but the policy sets numeric bounds", name, quote(s)))
+		}
+		f = n.(float64)
+	}
+	if c.Min != nil && f < *c.Min {
+		problems = append(problems, fmt.Sprintf("Argument '%s': value %s is below minimum %s", name, s, formatFloat(*c.Min)))
+	}
+	if c.Max != nil && f > *c.Max {
+		problems = append(problems, fmt.Sprintf("Argument '%s': value %s is above maximum %s", name, s, formatFloat(*c.Max)))
+	}
+	return problems
+}
+
+// Coerce converts v to the Go value of an argument of type typ (empty
+// means string): int64, float64, bool or string. It applies the
+// conversions [Validate] documents and fails for anything else.
+func Coerce(typ index.ArgType, v any) (any, error) {
+	out, err := coerce(typ, v)
+	if err != nil {
+		return nil, fmt.Errorf("cannot convert %s to %s", describe(v), typeName(typ))
+	}
+	return out, nil
+}
+
+var errConvert = fmt.Errorf("cannot convert")
+
+func coerce(typ index.ArgType, v any) (any, error) {
+	switch typ {
+	case index.TypeInteger:
+		return toInteger(v)
+	case index.TypeNumber:
+		return toNumber(v)
+	case index.TypeBoolean:
+		return toBool(v)
+	case index.TypeString, "":
+		return toString(v)
+	}
+	return nil, errConvert
+}
+
+func toInteger(v any) (any, error) {
+	switch x := v.(type) {
+	case string:
+		s := strings.TrimSpace(x)
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n, nil
+		}
+		f, err := parseDecimal(s)
+		if err != nil {
+			return nil, err
+		}
+		return wholeFloat(f)
+	case json.Number:
+		if n, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return n, nil
+		}
+		f, err := parseDecimal(string(x))
+		if err != nil {
+			return nil, err
+		}
+		return wholeFloat(f)
+	case float64:
+		return wholeFloat(x)
+	case float32:
+		return wholeFloat(float64(x))
+	}
+	if n, ok := goInt(v); ok {
+		return n, nil
+	}
+	return nil, errConvert
+}
+
+// wholeFloat converts f to int64 when it is whole and in range.
+func wholeFloat(f float64) (any, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) || f < -(1<<63) || f >= 1<<63 {
+		return nil, errConvert
+	}
+	return int64(f), nil
+}
+
+func toNumber(v any) (any, error) {
+	var f float64
+	switch x := v.(type) {
+	case string:
+		p, err := parseDecimal(strings.TrimSpace(x))
+		if err != nil {
+			return nil, err
+		}
+		f = p
+	case json.Number:
+		p, err := parseDecimal(string(x))
+		if err != nil {
+			return nil, err
+		}
+		f = p
+	case float64:
+		f = x
+	case float32:
+		f = float64(x)
+	default:
+		n, ok := goInt(v)
+		if !ok {
+			return nil, errConvert
+		}
+		f = float64(n)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, errConvert
+	}
+	return f, nil
+}
+
+// parseDecimal parses a finite decimal number: digits, an optional sign,
+// point and exponent; no hex, no "inf"/"nan", no underscores.
+func parseDecimal(s string) (float64, error) {
+	if s == "" {
+		return 0, errConvert
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r == '.' || r == '-' || r == '+' || r == 'e' || r == 'E') {
+			return 0, errConvert
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return 0, errConvert
+	}
+	return f, nil
+}
+
+func toBool(v any) (any, error) {
+	switch x := v.(type) {
+	case bool:
+		return x, nil
+	case string:
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+	}
+	return nil, errConvert
+}
+
+func toString(v any) (any, error) {
+	switch x := v.(type) {
+	case string:
+		return x, nil
+	case bool, float64, float32, json.Number:
+		if f, ok := x.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			return nil, errConvert
+		}
+		if n, ok := x.(json.Number); ok {
+			if _, err := toNumber(n); err != nil {
+				return nil, err
+			}
+		}
+		return Render(x), nil
+	}
+	if n, ok := goInt(v); ok {
+		return strconv.FormatInt(n, 10), nil
+	}
+	return nil, errConvert
+}
+
+// goInt converts Go integer types (as YAML defaults or Go callers may
+// supply) to int64.
+func goInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), true
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case uint:
+		return int64(x), x <= math.MaxInt64
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case uint64:
+		return int64(x), x <= math.MaxInt64
+	}
+	return 0, false
+}
+
+// Render returns the command-line form of a value: strings as they are,
+// integers and floats in plain decimal notation ("42", "3.5", never
+// "4.2e+01"), booleans as "true" or "false". Other values are rendered as
+// JSON.
+func Render(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		return formatFloat(x)
+	case float32:
+		return formatFloat(float64(x))
+	case json.Number:
+		if n, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return strconv.FormatInt(n, 10)
+		}
+		if f, err := strconv.ParseFloat(string(x), 64); err == nil {
+			return formatFloat(f)
+		}
+		return string(x)
+	case nil:
+		return ""
+	}
+	if n, ok := goInt(v); ok {
+		return strconv.FormatInt(n, 10)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func formatFloat(f float64) string {
+	if f == 0 {
+		return "0" // also for -0
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+func typeName(t index.ArgType) string {
+	if t == "" {
+		return string(index.TypeString)
+	}
+	return string(t)
+}
+
+// maxShown is how many bytes of a value an error message quotes.
+const maxShown = 100
+
+// quote renders a string for an error message: in single quotes,
+// shortened when long, valid UTF-8.
+func quote(s string) string {
+	if len(s) > maxShown {
+		cut := maxShown
+		for cut > 0 && !isRuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return "'" + strings.ToValidUTF8(s, "\uFFFD") + "'"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// describe renders any value for an error message: strings quoted,
+// numbers and booleans plain, null as null, arrays and objects as
+// "array [...]" / "object {...}", shortened.
+func describe(v any) string {
+	switch v.(type) {
+	case string:
+		return quote(v.(string))
+	case nil:
+		return "null"
+	case bool, float64, float32, json.Number:
+		return Render(v)
+	}
+	if _, ok := goInt(v); ok {
+		return Render(v)
+	}
+	b, err := json.Marshal(v)
+	s := string(b)
+	if err != nil {
+		s = fmt.Sprintf("%T", v)
+	}
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	switch {
+	case strings.HasPrefix(s, "["):
+		return "array " + s
+	case strings.HasPrefix(s, "{"):
+		return "object " + s
+	}
+	return s
+}
