@@ -1,5 +1,152 @@
-// Command climax turns command-line programs into MCP tools described by
-// YAML configs.
+// Command climax turns command-line programs into MCP (Model Context
+// Protocol) tools described by YAML configs.
+//
+// Usage:
+//
+//	climax [run] [flags] CONFIG...       serve the configs' tools over MCP (stdio)
+//	climax validate [flags] CONFIG...    check configs and a policy
+//	climax list [flags] [CONFIG...]      list bundled configs, or the tools of configs
+//	climax skill [--path | --install]    print or install the config-writing guide
+//
+// A CONFIG is a path (it contains "/" or ends in .yaml/.yml) or the name of
+// a bundled config ("git"). Exit codes: 0 success, 1 error (invalid config,
+// validation failed, server failed), 2 usage error (bad flags, unknown
+// config name).
 package main
 
-func main() {}
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/alecthomas/kong"
+)
+
+// version is set by the build: go build -ldflags "-X main.version=v1.2.3".
+// When empty, the module version from the build info is used, or "dev".
+var version string
+
+// Exit codes of the climax command.
+const (
+	exitOK    = 0 // success
+	exitError = 1 // invalid config, validation failed, server failed
+	exitUsage = 2 // bad flags or arguments, unknown config name
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// cli is the command line: one struct per subcommand.
+type cli struct {
+	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	Run      runCmd      `cmd:"" default:"withargs" help:"Serve the tools of CONFIG... over MCP on stdin/stdout (the default command: 'climax git' is 'climax run git')."`
+	Validate validateCmd `cmd:"" help:"Check configs (and a policy): every problem with file and line, missing binaries, duplicate tool names."`
+	List     listCmd     `cmd:"" help:"List the bundled configs, or the tools of CONFIG... with the policy applied."`
+	Skill    skillCmd    `cmd:"" help:"Print the config-writing guide for coding agents, or install it as a Claude Code command."`
+}
+
+const description = `CLImax turns command-line programs into MCP tools described by YAML configs.
+
+A CONFIG is a path to a YAML file (it contains "/" or ends in .yaml or .yml)
+or the name of a bundled config, e.g. "git". 'climax list' shows the bundled
+configs.
+
+Exit codes:
+  0  success
+  1  error: invalid config or policy, validation failed, server failed
+  2  usage error: bad flags or arguments, unknown config name`
+
+// env is what a command runs with: the standard streams of run.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// exitPanic carries an exit code requested by kong (after --help or
+// --version) up to run, so that nothing below run exits the process.
+type exitPanic struct{ code int }
+
+// usageError marks an error that is the caller's mistake: exit code 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// exitCodeError lets a command choose its exit code after it has printed
+// its own report (validate prints problems itself, then exits 1).
+type exitCodeError struct{ code int }
+
+func (e *exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// run is the whole command, testable: it parses args, runs the chosen
+// subcommand and returns the process exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("climax"),
+		kong.Description(description),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exitPanic{code}) }),
+		kong.Vars{"version": versionString()},
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Bind(&env{stdin: stdin, stdout: stdout, stderr: stderr}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "climax: %v\n", err)
+		return exitError
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ep, ok := r.(exitPanic)
+			if !ok {
+				panic(r)
+			}
+			code = ep.code
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "climax: %v\n", err)
+		var pe *kong.ParseError
+		if errors.As(err, &pe) && pe.Context != nil && pe.Context.Selected() != nil {
+			fmt.Fprintf(stderr, "Run 'climax %s --help' for usage.\n", pe.Context.Selected().Name)
+		} else {
+			fmt.Fprintln(stderr, "Run 'climax --help' for usage.")
+		}
+		return exitUsage
+	}
+	err = kctx.Run()
+	var ue *usageError
+	var ce *exitCodeError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ce):
+		return ce.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "climax: %v\n", err)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "climax: %v\n", err)
+		return exitError
+	}
+}
+
+// versionString is the version --version prints and the server reports.
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

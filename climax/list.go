@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/climax-mcp/climax/configs"
+	"github.com/climax-mcp/climax/index"
+)
+
+// listCmd lists the bundled configs or the tools of configs.
+type listCmd struct {
+	Policy string `help:"Policy file to apply: disabled tools are left out, descriptions overridden." placeholder:"FILE" env:"CLIMAX_POLICY"`
+	Format string `help:"Output format: text (a table) or json." enum:"text,json" default:"text" short:"f"`
+
+	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config; none lists the bundled configs."`
+}
+
+// bundledEntry is one bundled config in 'climax list --format json'.
+type bundledEntry struct {
+	Name        string   `json:"name"`     // what to type: climax NAME
+	CLIName     string   `json:"cli_name"` // the config's name field
+	Description string   `json:"description"`
+	ToolCount   int      `json:"tool_count"`
+	Category    *string  `json:"category"`
+	Tags        []string `json:"tags"`
+}
+
+// Run prints the list.
+func (c *listCmd) Run(e *env) error {
+	if len(c.Configs) == 0 {
+		return c.listBundled(e)
+	}
+	ix, warnings, err := buildIndex(c.Configs, c.Policy)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(e.stderr, "climax: warning: policy: %s\n", w)
+	}
+	tools := ix.Tools()
+	if c.Format == "json" {
+		entries := make([]index.Entry, len(tools))
+		for i, rt := range tools {
+			entries[i] = index.Entry{
+				ToolName:    rt.Tool.Name,
+				Description: rt.Tool.Description,
+				CLIName:     rt.CLI.Name,
+				Category:    optional(rt.CLI.Category),
+				Tags:        nonNil(rt.CLI.Tags),
+				InputSchema: rt.Schema,
+			}
+		}
+		return writeJSON(e.stdout, map[string]any{"tools": entries})
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tCLI\tARGS\tDESCRIPTION")
+	for _, rt := range tools {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", rt.Tool.Name, rt.CLI.Name, argsSummary(rt.Tool.Args), shorten(rt.Tool.Description, 60))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%d %s\n", len(tools), plural(len(tools), "tool", "tools"))
+	return nil
+}
+
+func (c *listCmd) listBundled(e *env) error {
+	var entries []bundledEntry
+	for _, name := range bundledNames() {
+		cfg, err := index.LoadFS(configs.FS, name+".yaml")
+		if err != nil {
+			return fmt.Errorf("bundled config %s: %w", name, err)
+		}
+		entries = append(entries, bundledEntry{
+			Name:        name,
+			CLIName:     cfg.Name,
+			Description: cfg.Description,
+			ToolCount:   len(cfg.Tools),
+			Category:    optional(cfg.Category),
+			Tags:        nonNil(cfg.Tags),
+		})
+	}
+	if c.Format == "json" {
+		if entries == nil {
+			entries = []bundledEntry{}
+		}
+		return writeJSON(e.stdout, map[string]any{"configs": entries})
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTOOLS\tCATEGORY\tDESCRIPTION")
+	for _, b := range entries {
+		cat := "-"
+		if b.Category != nil {
+			cat = *b.Category
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", b.Name, b.ToolCount, cat, shorten(b.Description, 60))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, "\nServe one with 'climax NAME'; see its tools with 'climax list NAME'.")
+	return nil
+}
+
+// argsSummary shows a tool's arguments compactly: required ones bare,
+// optional ones in brackets.
+func argsSummary(args []index.Arg) string {
+	parts := make([]string, 0, len(args))
+	for _, a := range args {
+		if a.Required {
+			parts = append(parts, a.Name)
+		} else {
+			parts = append(parts, "["+a.Name+"]")
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return shorten(strings.Join(parts, " "), 40)
+}
+
+// shorten returns the first line of s, cut to at most n runes with "…".
+func shorten(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " …"
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

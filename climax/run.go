@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/server"
+)
+
+// runCmd serves MCP over stdin/stdout.
+type runCmd struct {
+	Classic       bool     `help:"List every tool directly in tools/list instead of the two meta-tools climax_search and climax_call." env:"CLIMAX_CLASSIC"`
+	Policy        string   `help:"Policy file: which tools exist, argument constraints, executor." placeholder:"FILE" env:"CLIMAX_POLICY"`
+	LogLevel      logLevel `help:"Log level of the stderr log: DEBUG, INFO, WARNING or ERROR (case-insensitive)." default:"WARNING" placeholder:"LEVEL" env:"CLIMAX_LOG_LEVEL"`
+	ConfigFiles   []string `name:"config" short:"c" help:"Config file to load (repeatable); the same as a positional path." placeholder:"PATH"`
+	MaxConcurrent int      `help:"Maximum number of commands running at once; further calls wait (0: the server's default)." default:"0" placeholder:"N" env:"CLIMAX_MAX_CONCURRENT"`
+	MaxOutput     int      `help:"Per-stream output limit in bytes for every tool, overriding each tool's max_output (0: per-tool limits)." default:"0" placeholder:"BYTES" env:"CLIMAX_MAX_OUTPUT"`
+
+	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
+}
+
+// refs returns every config reference: --config paths first, then the
+// positional ones. A --config value is always a path.
+func (c *runCmd) refs() []string {
+	var refs []string
+	for _, p := range c.ConfigFiles {
+		if !index.IsPath(p) {
+			p = "./" + p
+		}
+		refs = append(refs, p)
+	}
+	return append(refs, c.Configs...)
+}
+
+// Run loads the configs and the policy, builds the index and serves MCP on
+// stdin/stdout until stdin ends or SIGINT/SIGTERM arrives.
+func (c *runCmd) Run(e *env) error {
+	refs := c.refs()
+	if len(refs) == 0 {
+		return noConfigError("run")
+	}
+	logger, closeLog, err := newLogger(string(c.LogLevel), e.stderr)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	defer closeLog()
+	if c.MaxOutput < 0 || c.MaxConcurrent < 0 {
+		return usagef("--max-output and --max-concurrent must not be negative")
+	}
+
+	ix, warnings, err := buildIndex(refs, c.Policy)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		logger.Warn("policy: " + w)
+	}
+	logger.Info("tools loaded", "configs", strings.Join(refs, " "), "tools", ix.Len(), "classic", c.Classic)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	runner := executor.New(executor.WithMaxOutput(c.MaxOutput))
+	srv := server.New(ix, runner,
+		server.WithClassic(c.Classic),
+		server.WithMaxConcurrent(c.MaxConcurrent),
+		server.WithLogger(logger),
+		server.WithVersion(versionString()),
+	)
+	err = srv.ServeStdio(ctx, e.stdin, e.stdout)
+	if ctx.Err() != nil {
+		// Interrupted or terminated: a normal way to stop a server.
+		logger.Info("stopped by signal")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	return nil
+}
+
+// logLevel is a --log-level value, accepted in any case and stored upper
+// case.
+type logLevel string
+
+// UnmarshalText accepts DEBUG, INFO, WARNING (or WARN) and ERROR in any case.
+func (l *logLevel) UnmarshalText(b []byte) error {
+	s := strings.ToUpper(strings.TrimSpace(string(b)))
+	switch s {
+	case "DEBUG", "INFO", "WARNING", "ERROR":
+	case "WARN":
+		s = "WARNING"
+	default:
+		return fmt.Errorf("invalid log level %q: want DEBUG, INFO, WARNING or ERROR", string(b))
+	}
+	*l = logLevel(s)
+	return nil
+}
+
+// newLogger returns the stderr logger for level.
+//
+// TODO: use server.NewLogger (which adds the CLIMAX_LOG_FILE file log) once
+// it lands.
+func newLogger(level string, stderr interface{ Write([]byte) (int, error) }) (*slog.Logger, func() error, error) {
+	var l slog.Level
+	switch strings.ToUpper(level) {
+	case "DEBUG":
+		l = slog.LevelDebug
+	case "INFO":
+		l = slog.LevelInfo
+	case "", "WARNING", "WARN":
+		l = slog.LevelWarn
+	case "ERROR":
+		l = slog.LevelError
+	default:
+		return nil, nil, fmt.Errorf("invalid log level %q", level)
+	}
+	h := slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: l})
+	return slog.New(h), func() error { return nil }, nil
+}

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/climax-mcp/climax/index"
+)
+
+// validateCmd checks configs and a policy without serving anything.
+type validateCmd struct {
+	Policy string `help:"Policy file to check together with the configs." placeholder:"FILE" env:"CLIMAX_POLICY"`
+	Format string `help:"Output format: text or json (see README for the JSON structure)." enum:"text,json" default:"text" short:"f"`
+
+	Configs []string `arg:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
+}
+
+// validateReport is the JSON output of 'climax validate --format json'.
+// Its structure is documented in the README and kept stable.
+type validateReport struct {
+	// OK is true when no errors were found (warnings allowed).
+	OK bool `json:"ok"`
+	// Configs holds one entry per CONFIG argument, in order.
+	Configs []configReport `json:"configs"`
+	// Policy is the policy's report; null without --policy.
+	Policy *policyReport `json:"policy"`
+	// Errors are problems between configs, e.g. duplicate tool names.
+	Errors []problem `json:"errors"`
+}
+
+type configReport struct {
+	Ref      string    `json:"ref"`    // the argument as given
+	Source   string    `json:"source"` // file path or bundled:NAME; "" when not found
+	Name     string    `json:"name"`   // the config's name field; "" when not loaded
+	OK       bool      `json:"ok"`
+	Tools    int       `json:"tools"`
+	Binary   string    `json:"binary"` // the program the config runs
+	Errors   []problem `json:"errors"`
+	Warnings []problem `json:"warnings"`
+}
+
+type policyReport struct {
+	File     string    `json:"file"`
+	OK       bool      `json:"ok"`
+	Errors   []problem `json:"errors"`
+	Warnings []problem `json:"warnings"`
+}
+
+// problem is one error or warning; Line and Column are 0 when unknown.
+type problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+func (p problem) String() string {
+	if p.File == "" {
+		return p.Message
+	}
+	return index.Problem{File: p.File, Line: p.Line, Column: p.Column, Message: p.Message}.String()
+}
+
+// problemsOf turns a load error into problems, attributing errors without
+// file information to file.
+func problemsOf(err error, file string) []problem {
+	var le *index.LoadError
+	if errors.As(err, &le) && len(le.Problems) > 0 {
+		ps := make([]problem, len(le.Problems))
+		for i, p := range le.Problems {
+			ps[i] = problem{File: p.File, Line: p.Line, Column: p.Column, Message: p.Message}
+		}
+		return ps
+	}
+	return []problem{{File: file, Message: err.Error()}}
+}
+
+// Run checks every config, the policy and the tool names across configs,
+// prints the report and fails with exit code 1 on any error (2 when a
+// config name is unknown).
+func (c *validateCmd) Run(e *env) error {
+	rep := validateReport{OK: true, Configs: []configReport{}, Errors: []problem{}}
+	usage := false
+	var loaded []*index.Config
+	for _, ref := range c.Configs {
+		cr := configReport{Ref: ref, Errors: []problem{}, Warnings: []problem{}}
+		cfg, err := loadConfig(ref)
+		if err != nil {
+			var ue *usageError
+			if errors.As(err, &ue) {
+				usage = true
+			}
+			cr.Errors = problemsOf(err, ref)
+			if len(cr.Errors) > 0 {
+				cr.Source = cr.Errors[0].File
+			}
+			rep.Configs = append(rep.Configs, cr)
+			rep.OK = false
+			continue
+		}
+		cr.Source, cr.Name, cr.Tools, cr.OK = cfg.Source, cfg.Name, len(cfg.Tools), true
+		cr.Binary = binaryOf(cfg.Command)
+		loaded = append(loaded, cfg)
+		rep.Configs = append(rep.Configs, cr)
+	}
+
+	var pol *index.Policy
+	if c.Policy != "" {
+		pr := &policyReport{File: c.Policy, OK: true, Errors: []problem{}, Warnings: []problem{}}
+		p, err := loadPolicy(c.Policy)
+		if err != nil {
+			pr.OK, rep.OK = false, false
+			pr.Errors = problemsOf(err, c.Policy)
+		} else {
+			pol = p
+		}
+		rep.Policy = pr
+	}
+
+	// Missing programs are warnings: the config may be meant for another
+	// machine. With a docker executor the program that must exist is docker.
+	for i := range rep.Configs {
+		cr := &rep.Configs[i]
+		if !cr.OK {
+			continue
+		}
+		bin := cr.Binary
+		if pol != nil && pol.Executor.Type == index.ExecutorDocker {
+			bin = "docker"
+		}
+		switch {
+		case bin == "":
+			cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: "command is empty after expansion"})
+		case findBinary(bin) != nil:
+			cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: fmt.Sprintf("program %q is not on PATH (a warning: the config may be meant for another machine)", bin)})
+		}
+	}
+
+	// Tool names must be unique across configs.
+	seen := map[string]string{}
+	dups := false
+	for _, cfg := range loaded {
+		for _, t := range cfg.Tools {
+			if prev, ok := seen[t.Name]; ok && prev != cfg.Source {
+				rep.Errors = append(rep.Errors, problem{File: cfg.Source, Line: t.Line,
+					Message: fmt.Sprintf("tool %q is also defined in %s", t.Name, prev)})
+				dups = true
+				continue
+			}
+			seen[t.Name] = cfg.Source
+		}
+	}
+	if dups {
+		rep.OK = false
+	}
+
+	// Building the index checks what is left (a tool defined twice in one
+	// file) and gives the policy's warnings.
+	if rep.OK {
+		_, warnings, err := index.New(loaded, pol)
+		if err != nil {
+			rep.OK = false
+			rep.Errors = append(rep.Errors, problemsOf(err, "")...)
+		}
+		if rep.Policy != nil {
+			for _, w := range warnings {
+				rep.Policy.Warnings = append(rep.Policy.Warnings, problem{File: c.Policy, Message: w})
+			}
+		}
+	}
+
+	if c.Format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printValidateText(e.stdout, &rep)
+	}
+	switch {
+	case usage:
+		return &exitCodeError{exitUsage}
+	case !rep.OK:
+		return &exitCodeError{exitError}
+	}
+	return nil
+}
+
+func printValidateText(w io.Writer, rep *validateReport) {
+	for _, cr := range rep.Configs {
+		for _, p := range cr.Errors {
+			fmt.Fprintf(w, "%s\n", p)
+		}
+		for _, p := range cr.Warnings {
+			fmt.Fprintf(w, "%s: warning: %s\n", p.File, p.Message)
+		}
+		if cr.OK {
+			fmt.Fprintf(w, "ok  %s (%s): %d tools\n", cr.Name, cr.Source, cr.Tools)
+		} else {
+			fmt.Fprintf(w, "FAIL  %s: %d %s\n", cr.Ref, len(cr.Errors), plural(len(cr.Errors), "error", "errors"))
+		}
+	}
+	if pr := rep.Policy; pr != nil {
+		for _, p := range pr.Errors {
+			fmt.Fprintf(w, "%s\n", p)
+		}
+		for _, p := range pr.Warnings {
+			fmt.Fprintf(w, "%s: warning: %s\n", p.File, p.Message)
+		}
+		if pr.OK {
+			fmt.Fprintf(w, "ok  policy %s\n", pr.File)
+		} else {
+			fmt.Fprintf(w, "FAIL  policy %s: %d %s\n", pr.File, len(pr.Errors), plural(len(pr.Errors), "error", "errors"))
+		}
+	}
+	for _, p := range rep.Errors {
+		fmt.Fprintf(w, "%s\n", p)
+	}
+	if !rep.OK {
+		fmt.Fprintln(w, "validation failed")
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
