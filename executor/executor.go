@@ -3,5 +3,40 @@
 // the subprocess safely (timeout, process-group kill, output limits).
 //
 // Classic tool calls and climax_call both go through [Runner.Call], so
-// their results are identical by construction.
+// their results are identical by construction:
+//
+//	r := executor.New()
+//	out := r.Call(ctx, rt, map[string]any{"max_count": "5"})
+//	// out.Text is the result text; out.IsError marks every failure;
+//	// out.Result (nil when nothing ran) is the structuredContent.
+//
+// # Steps
+//
+// [Runner.Call] is [Validate] (required → coercion → enum → safety, then
+// policy constraints; every problem reported at once as a
+// [ValidationError]), [Build] (the [Command]: argv per SPEC section 2,
+// working directory, extra environment, stdin, limits; docker prefix with
+// a docker executor), [Runner.Run] (the subprocess) and [Result.Text] (the
+// result text). Each step is exported for callers that need only part of
+// it, such as a validate-only check or a dry run that shows the argv.
+//
+// # Safety
+//
+// No shell is ever involved: each argument value is exactly one argv
+// token. A positional value starting with "-" is refused unless the
+// argument sets allow_leading_dash, and no value may contain a NUL byte
+// (stdin values excepted). Every command runs in its own process group;
+// on timeout or cancellation the group gets SIGTERM, then SIGKILL after a
+// grace period ([WithGracePeriod]), and whatever is left of the group
+// after the command exits is killed too, so no descendant outlives the
+// call. Standard input is the stdin argument or empty, never the server's
+// own stdin (which carries the MCP protocol). Each output stream keeps at
+// most its limit, head and tail around an omission marker, in bounded
+// memory, as valid UTF-8.
+//
+// # Exit codes
+//
+// [Result].ExitCode is the command's exit status, or 128+N when signal N
+// killed it (the shell convention; 143 or 137 after a timeout). The result
+// text then adds "[killed by signal N: NAME]" after "[exit code: …]".
 package executor

@@ -223,6 +223,9 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 	// Unblock the readers if something outside the group holds the pipes.
 	outR.Close()
 	errR.Close()
+	if inW != nil {
+		inW.Close() // ends the stdin writer if nobody reads
+	}
 	<-drained
 	elapsed := time.Since(start)
 

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -202,7 +203,7 @@ func Coerce(typ index.ArgType, v any) (any, error) {
 	return out, nil
 }
 
-var errConvert = fmt.Errorf("cannot convert")
+var errConvert = errors.New("cannot convert")
 
 func coerce(typ index.ArgType, v any) (any, error) {
 	switch typ {

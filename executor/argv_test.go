@@ -1,0 +1,210 @@
+package executor_test
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+)
+
+func TestBuild(t *testing.T) {
+	t.Setenv("CLIMAX_TEST_DIR", "/some dir")
+	t.Setenv("CLIMAX_TEST_EMPTY", "")
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip("no home directory")
+	}
+	gitArgs := []index.Arg{
+		{Name: "message", Flag: "-m"},
+		{Name: "path", Positional: true},
+		{Name: "all", Type: index.TypeBoolean, Flag: "--all"},
+		{Name: "amend", Type: index.TypeBoolean},
+		{Name: "max_count", Type: index.TypeInteger, Default: 10},
+		{Name: "format", Flag: "--format="},
+		{Name: "ratio", Type: index.TypeNumber, Flag: "-r"},
+		{Name: "input", Stdin: true},
+		{Name: "dir", Cwd: true},
+		{Name: "rev", Positional: true},
+	}
+	tests := []struct {
+		name    string
+		command string
+		sub     string
+		global  []index.Arg
+		args    []index.Arg
+		values  map[string]any
+		want    []string
+	}{
+		{"base only", "git", "", nil, nil, nil, []string{"git"}},
+		{"words", "python -m  app", "compose ps", nil, nil, nil, []string{"python", "-m", "app", "compose", "ps"}},
+		{"positionals first, in definition order", "git", "log", nil, gitArgs,
+			map[string]any{"rev": "HEAD~1", "message": "fix it", "path": "a b.txt"},
+			[]string{"git", "log", "a b.txt", "HEAD~1", "-m", "fix it", "--max-count", "10"}},
+		{"booleans, joined flags, numbers", "git", "log", nil, gitArgs,
+			map[string]any{"all": true, "amend": false, "format": "%H %s", "ratio": 0.000001, "max_count": int64(50000000)},
+			[]string{"git", "log", "--all", "--max-count", "50000000", "--format=%H %s", "-r", "0.000001"}},
+		{"stdin and cwd stay off the command line", "git", "", nil, gitArgs,
+			map[string]any{"input": "data", "dir": "/tmp"},
+			[]string{"git", "--max-count", "10"}},
+		{"expansion", "~/bin/tool ${CLIMAX_TEST_DIR}/x $CLIMAX_TEST_UNSET ~user", "", nil, nil, nil,
+			[]string{home + "/bin/tool", "/some dir/x", "~user"}},
+		{"global args", "kubectl", "get pods", []index.Arg{
+			{Name: "context", Flag: "--context", Default: "${CLIMAX_TEST_DIR}"},
+			{Name: "kubeconfig", Default: "$CLIMAX_TEST_UNSET"},
+			{Name: "empty", Default: "${CLIMAX_TEST_EMPTY}"},
+			{Name: "partly", Default: "a-${CLIMAX_TEST_UNSET}"},
+			{Name: "no_default", Flag: "--x"},
+			{Name: "verbose", Type: index.TypeBoolean, Default: true},
+			{Name: "quiet", Type: index.TypeBoolean, Default: "false"},
+			{Name: "level", Type: index.TypeInteger, Flag: "-v=", Default: 3},
+		}, []index.Arg{{Name: "ns", Flag: "-n"}}, map[string]any{"ns": "kube-system"},
+			[]string{"kubectl", "get", "pods", "-n", "kube-system", "--context", "/some dir", "--verbose", "-v=3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rt := &index.ResolvedTool{
+				Tool: &index.Tool{Name: "t", Command: tt.sub, Args: tt.args},
+				CLI:  &index.Config{Name: "cli", Command: tt.command, GlobalArgs: tt.global},
+			}
+			got, err := executor.BuildArgv(rt, tt.values)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBuildCommand(t *testing.T) {
+	t.Setenv("CLIMAX_TEST_PROJECT", "/src/project")
+	rt := &index.ResolvedTool{
+		Tool: &index.Tool{Name: "t", Command: "status", Timeout: 0.5, MaxOutput: 1000, Args: []index.Arg{
+			{Name: "input", Stdin: true},
+			{Name: "dir", Cwd: true},
+		}},
+		CLI: &index.Config{Name: "git", Command: "git", WorkingDir: "$CLIMAX_TEST_PROJECT",
+			Env: map[string]string{"B": "2", "A": "1"}},
+	}
+	cmd, err := executor.Build(rt, map[string]any{"input": "hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &executor.Command{
+		Argv: []string{"git", "status"}, Dir: "/src/project", Env: []string{"A=1", "B=2"},
+		Stdin: "hello", Timeout: 500 * time.Millisecond, TimeoutSeconds: 0.5, MaxOutput: 1000,
+	}
+	if !reflect.DeepEqual(cmd, want) {
+		t.Fatalf("got  %+v\nwant %+v", cmd, want)
+	}
+	// The cwd arg wins; a caller's value is not env-expanded.
+	cmd, _ = executor.Build(rt, map[string]any{"dir": "$CLIMAX_TEST_PROJECT/sub"})
+	if cmd.Dir != "$CLIMAX_TEST_PROJECT/sub" {
+		t.Fatalf("dir %q", cmd.Dir)
+	}
+
+	// Docker: env goes into the container, cwd becomes -w.
+	rt.Executor = index.Executor{Type: "docker", Image: "alpine/git", Network: "none",
+		Volumes: []string{"${CLIMAX_TEST_PROJECT}:/workspace", "cache:/cache"}, WorkingDir: "/workspace"}
+	cmd, err = executor.Build(rt, map[string]any{"input": "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantArgv := []string{"docker", "run", "--rm", "-i", "-v", "/src/project:/workspace", "-v", "cache:/cache",
+		"--network", "none", "-w", "/workspace", "-e", "A=1", "-e", "B=2", "alpine/git", "git", "status"}
+	if !reflect.DeepEqual(cmd.Argv, wantArgv) || cmd.Env != nil || cmd.Dir != "/src/project" {
+		t.Fatalf("got %q env %q dir %q", cmd.Argv, cmd.Env, cmd.Dir)
+	}
+	cmd, _ = executor.Build(rt, map[string]any{"dir": "/workspace/sub"})
+	wantArgv = []string{"docker", "run", "--rm", "-v", "/src/project:/workspace", "-v", "cache:/cache",
+		"--network", "none", "-w", "/workspace/sub", "-e", "A=1", "-e", "B=2", "alpine/git", "git", "status"}
+	if !reflect.DeepEqual(cmd.Argv, wantArgv) {
+		t.Fatalf("got %q", cmd.Argv)
+	}
+	rt.Executor = index.Executor{Type: "docker"}
+	if _, err := executor.Build(rt, nil); err == nil {
+		t.Fatal("docker without image accepted")
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	rt := &index.ResolvedTool{Tool: &index.Tool{Name: "t"}, CLI: &index.Config{Name: "cli", Command: "$CLIMAX_TEST_UNSET"}}
+	if _, err := executor.BuildArgv(rt, nil); err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := executor.BuildArgv(nil, nil); err == nil {
+		t.Fatal("nil tool accepted")
+	}
+	if out := executor.New().Call(t.Context(), nil, nil); !out.IsError {
+		t.Fatal("nil tool accepted by Call")
+	}
+}
+
+func ExampleBuildArgv() {
+	rt := &index.ResolvedTool{
+		Tool: &index.Tool{Name: "git_log", Command: "log", Args: []index.Arg{
+			{Name: "path", Positional: true},
+			{Name: "max_count", Type: index.TypeInteger, Flag: "-n", Default: 10},
+			{Name: "format", Flag: "--format="},
+			{Name: "all", Type: index.TypeBoolean},
+			{Name: "reverse", Type: index.TypeBoolean},
+		}},
+		CLI: &index.Config{Command: "git"},
+	}
+	values, _ := executor.Validate(rt, map[string]any{
+		"path": "src/main.go", "format": "%h %s", "all": "true", "reverse": false, "max_count": 42.0,
+	})
+	argv, _ := executor.BuildArgv(rt, values)
+	fmt.Printf("%q\n", argv)
+	// Output:
+	// ["git" "log" "src/main.go" "-n" "42" "--format=%h %s" "--all"]
+}
+
+func FuzzBuildArgv(f *testing.F) {
+	f.Add("a b", "-x", "c\td", 1.5, true)
+	f.Add("", "", "", 1e21, false)
+	f.Add("$HOME", "~", "'\"", -0.0, true)
+	f.Fuzz(func(t *testing.T, p1, p2, flagVal string, num float64, b bool) {
+		rt := &index.ResolvedTool{
+			Tool: &index.Tool{Name: "t", Command: "sub cmd", Args: []index.Arg{
+				{Name: "p1", Positional: true},
+				{Name: "flag", Flag: "--flag"},
+				{Name: "p2", Positional: true, AllowLeadingDash: true},
+				{Name: "joined", Flag: "--j="},
+				{Name: "num", Type: index.TypeNumber, Flag: "-n"},
+				{Name: "b", Type: index.TypeBoolean},
+			}},
+			CLI: &index.Config{Command: "prog"},
+		}
+		values := map[string]any{"p1": p1, "p2": p2, "flag": flagVal, "joined": flagVal, "num": num, "b": b}
+		argv, err := executor.BuildArgv(rt, values)
+		if err != nil {
+			return // e.g. NaN
+		}
+		if len(argv) < 5 || argv[0] != "prog" || argv[3] != p1 || argv[4] != p2 {
+			t.Fatalf("positionals not one token each: %q", argv)
+		}
+		rest := argv[5:]
+		want := []string{"--flag", flagVal, "--j=" + flagVal, "-n", executor.Render(num)}
+		if b {
+			want = append(want, "--b")
+		}
+		if !reflect.DeepEqual(rest, want) {
+			t.Fatalf("flags %q, want %q", rest, want)
+		}
+		// Validate never panics on the same values and, when it accepts
+		// them, builds the same command line.
+		if v, err := executor.Validate(rt, values); err == nil {
+			again, err := executor.BuildArgv(rt, v)
+			if err != nil || !reflect.DeepEqual(again, argv) {
+				t.Fatalf("validated argv %q (%v), want %q", again, err, argv)
+			}
+		}
+	})
+}

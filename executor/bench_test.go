@@ -1,0 +1,76 @@
+package executor_test
+
+import (
+	"context"
+	"os/exec"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+)
+
+func BenchmarkBuildArgv(b *testing.B) {
+	rt := &index.ResolvedTool{
+		Tool: &index.Tool{Name: "git_log", Command: "log", Args: []index.Arg{
+			{Name: "path", Positional: true},
+			{Name: "max_count", Type: index.TypeInteger, Flag: "-n", Default: 10},
+			{Name: "format", Flag: "--format="},
+			{Name: "all", Type: index.TypeBoolean},
+			{Name: "author", Flag: "--author"},
+		}},
+		CLI: &index.Config{Command: "git", GlobalArgs: []index.Arg{{Name: "no_pager", Type: index.TypeBoolean, Default: true}}},
+	}
+	args := map[string]any{"path": "src", "max_count": 42.0, "format": "%h %s", "all": true}
+	b.Run("validate+build", func(b *testing.B) {
+		for b.Loop() {
+			v, err := executor.Validate(rt, args)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := executor.BuildArgv(rt, v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("build", func(b *testing.B) {
+		v, _ := executor.Validate(rt, args)
+		for b.Loop() {
+			if _, err := executor.BuildArgv(rt, v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkTrue compares running `true` through the Runner with a bare
+// exec.Command("true").Run() in the same run.
+func BenchmarkTrue(b *testing.B) {
+	if _, err := exec.LookPath("true"); err != nil {
+		b.Skip("no true on PATH")
+	}
+	b.Run("exec", func(b *testing.B) {
+		for b.Loop() {
+			if err := exec.Command("true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	r := executor.New()
+	b.Run("runner", func(b *testing.B) {
+		cmd := &executor.Command{Argv: []string{"true"}}
+		for b.Loop() {
+			res, err := r.Run(context.Background(), cmd)
+			if err != nil || res.ExitCode != 0 {
+				b.Fatal(res, err)
+			}
+		}
+	})
+	rt := &index.ResolvedTool{Tool: &index.Tool{Name: "t", Timeout: 30}, CLI: &index.Config{Command: "true"}}
+	b.Run("call", func(b *testing.B) {
+		for b.Loop() {
+			if out := r.Call(context.Background(), rt, nil); out.IsError {
+				b.Fatal(out.Text)
+			}
+		}
+	})
+}

@@ -1,0 +1,111 @@
+package executor
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// model is what capBuffer must produce for data under limit.
+func model(data []byte, limit int) (string, bool) {
+	if len(data) <= limit {
+		return strings.ToValidUTF8(string(data), "\uFFFD"), false
+	}
+	head, tail := data[:limit/2], data[len(data)-(limit-limit/2):]
+	sep := "\n"
+	if len(head) > 0 && head[len(head)-1] == '\n' {
+		sep = ""
+	}
+	return fmt.Sprintf("%s%s[... %d bytes omitted ...]\n%s", head, sep, len(data)-limit, tail), true
+}
+
+func TestCapBufferChunks(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, limit := range []int{2, 3, 10, 101, 4096} {
+		for _, size := range []int{0, 1, limit - 1, limit, limit + 1, 2 * limit, 10*limit + 7} {
+			if size < 0 {
+				continue
+			}
+			data := make([]byte, size)
+			for i := range data {
+				data[i] = 'a' + byte(rng.IntN(26))
+			}
+			for trial := range 5 {
+				b := newCapBuffer(limit)
+				rest := data
+				for len(rest) > 0 {
+					k := 1 + rng.IntN(max(1, limit*(trial+1)/2))
+					k = min(k, len(rest))
+					b.Write(rest[:k])
+					rest = rest[k:]
+				}
+				got, cut := b.String()
+				want, wantCut := model(data, max(limit, 2))
+				if got != want || cut != wantCut {
+					t.Fatalf("limit %d size %d trial %d:\n got %q %v\nwant %q %v", limit, size, trial, got, cut, want, wantCut)
+				}
+			}
+		}
+	}
+}
+
+func TestCapBufferMemoryBounded(t *testing.T) {
+	t.Parallel()
+	b := newCapBuffer(1000)
+	chunk := bytes.Repeat([]byte("y"), 32*1024)
+	for range 100 {
+		b.Write(chunk)
+	}
+	if cap(b.head)+cap(b.ring) > 2000 {
+		t.Fatalf("buffer holds %d bytes", cap(b.head)+cap(b.ring))
+	}
+	got, cut := b.String()
+	if !cut || !strings.Contains(got, "[... 3275800 bytes omitted ...]") {
+		t.Fatalf("got %q", got[:600])
+	}
+}
+
+func TestCapBufferRuneBoundaries(t *testing.T) {
+	t.Parallel()
+	// "é" is 2 bytes, "€" 3: cuts inside a character drop it whole.
+	data := strings.Repeat("é", 10) + strings.Repeat("x", 50) + strings.Repeat("€", 10)
+	b := newCapBuffer(11)
+	b.Write([]byte(data))
+	got, cut := b.String()
+	if !cut || !utf8.ValidString(got) || strings.ContainsRune(got, utf8.RuneError) {
+		t.Fatalf("got %q", got)
+	}
+	want := "éé\n[... 90 bytes omitted ...]\n€€"
+	if got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestResultText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		res  Result
+		want string
+		fail bool
+	}{
+		{Result{Stdout: "out\n"}, "out", false},
+		{Result{Stdout: "  \n", Stderr: "\n"}, "(no output)", false},
+		{Result{Stdout: "out", Stderr: "warning\n"}, "out\n\n[stderr]\nwarning", false},
+		{Result{Stderr: "error message\n", ExitCode: 1}, "[stderr]\nerror message\n\n[exit code: 1]", true},
+		{Result{ExitCode: 2}, "[exit code: 2]", true},
+		{Result{ExitCode: 139, signal: 11}, "[exit code: 139]\n[killed by signal 11: segmentation fault]", true},
+		{Result{TimedOut: true, ExitCode: 143, timeout: 30}, "Command timed out after 30 seconds", true},
+		{Result{TimedOut: true, timeout: 1, Stdout: "partial\n", Stderr: "e"}, "Command timed out after 1 second\n\npartial\n\n[stderr]\ne", true},
+		{Result{TimedOut: true, timeout: 0.25}, "Command timed out after 0.25 seconds", true},
+		{Result{cancelled: true, ExitCode: 143, Stdout: "x"}, "Command cancelled\n\nx", true},
+	}
+	for _, tt := range tests {
+		if got := tt.res.Text(); got != tt.want || tt.res.Failed() != tt.fail {
+			t.Errorf("%+v: got %q (failed %v), want %q (failed %v)", tt.res, got, tt.res.Failed(), tt.want, tt.fail)
+		}
+	}
+}
