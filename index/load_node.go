@@ -92,7 +92,7 @@ func (c *checker) document(data []byte, what, hint string) *yaml.Node {
 	}
 	root := deref(doc.Content[0])
 	if isNull(root) {
-		c.report(doc.Content[0], "", "%s file is empty: %s", what, hint)
+		c.report(nil, "", "%s file is empty: %s", what, hint)
 		return nil
 	}
 	if root.Kind != yaml.MappingNode {

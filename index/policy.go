@@ -99,7 +99,7 @@ func (c *checker) executor(n *yaml.Node) Executor {
 // toolPolicy checks one tool's entry under tools. A null entry enables the
 // tool without overrides.
 func (c *checker) toolPolicy(tf field) ToolPolicy {
-	ctx := fmt.Sprintf("tools: %q", tf.name)
+	ctx := fmt.Sprintf("tool %q", tf.name)
 	o := c.object(tf.value, ctx, toolPolicyKeys)
 	if o == nil {
 		return ToolPolicy{}

@@ -1,0 +1,83 @@
+package index_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/climax-mcp/climax/index"
+)
+
+// compatDir holds configs written for the earlier Python implementation.
+// They are third-party data: every one must load and validate unmodified.
+const compatDir = "../../shared/compat"
+
+func TestCompatConfigs(t *testing.T) {
+	if _, err := os.Stat(compatDir); err != nil {
+		t.Skipf("no compat configs: %v", err)
+	}
+	files, err := filepath.Glob(filepath.Join(compatDir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Skipf("no compat configs in %s", compatDir)
+	}
+	var configs []*index.Config
+	for _, f := range files {
+		c, err := index.LoadFile(f)
+		if err != nil {
+			t.Errorf("%s does not load:\n%v", f, err)
+			continue
+		}
+		if len(c.Tools) == 0 {
+			t.Errorf("%s: no tools", f)
+		}
+		configs = append(configs, c)
+	}
+	ix, _, err := index.New(configs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.Summary()) != len(configs) {
+		t.Errorf("Summary lists %d CLIs, want %d", len(ix.Summary()), len(configs))
+	}
+
+	// Values these files rely on keep their meaning.
+	args := func(tool string) map[string]index.Arg {
+		rt, ok := ix.Get(tool)
+		if !ok {
+			return nil
+		}
+		m := map[string]index.Arg{}
+		for _, a := range rt.Tool.Args {
+			m[a.Name] = a
+		}
+		return m
+	}
+	checks := []struct {
+		tool, arg string
+		check     func(a index.Arg) bool
+	}{
+		{"git_log", "max_count", func(a index.Arg) bool { return a.Type == index.TypeInteger && a.Default == 10 && a.Flag == "-n" }},
+		{"docker_logs", "tail", func(a index.Arg) bool { return a.Type == index.TypeString && a.Default == "50" }},
+		{"docker_compose_ps", "format", func(a index.Arg) bool { return len(a.Enum) == 2 }},
+		{"claude_ask", "print", func(a index.Arg) bool { return a.Type == index.TypeBoolean && a.Default == true }},
+		{"claude_ask", "prompt", func(a index.Arg) bool { return a.Stdin && a.Required }},
+		{"claude_ask", "directory", func(a index.Arg) bool { return a.Cwd }},
+		{"coreutils_echo", "message", func(a index.Arg) bool { return a.Positional && a.Required }},
+	}
+	for _, c := range checks {
+		m := args(c.tool)
+		if m == nil {
+			continue // that compat file is not present
+		}
+		if a, ok := m[c.arg]; !ok || !c.check(a) {
+			t.Errorf("%s.%s = %+v", c.tool, c.arg, a)
+		}
+	}
+	for _, c := range configs {
+		if c.Name == "obsidian-tools" {
+			if len(c.GlobalArgs) != 1 || c.GlobalArgs[0].Default != "$OBSIDIAN_VAULT" || c.GlobalArgs[0].Flag != "vault=" {
+				t.Errorf("obsidian global args = %+v", c.GlobalArgs)
+			}
+		}
+	}
+}

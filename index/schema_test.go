@@ -1,0 +1,89 @@
+package index_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/climax-mcp/climax/index"
+)
+
+func TestInputSchema(t *testing.T) {
+	tests := []struct {
+		name string
+		tool index.Tool
+		want string
+	}{
+		{
+			name: "no args",
+			tool: index.Tool{Name: "t"},
+			want: `{"type":"object","properties":{}}`,
+		},
+		{
+			name: "properties keep definition order",
+			tool: index.Tool{Args: []index.Arg{{Name: "zeta"}, {Name: "alpha"}, {Name: "mid"}}},
+			want: `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"string"},"mid":{"type":"string"}}}`,
+		},
+		{
+			name: "type, description, default, enum, required",
+			tool: index.Tool{Args: []index.Arg{
+				{Name: "format", Type: index.TypeString, Description: "Output format", Default: "json", Enum: []string{"json", "text"}},
+				{Name: "count", Type: index.TypeInteger, Default: 10, Required: true},
+				{Name: "ratio", Type: index.TypeNumber, Default: 0.5},
+				{Name: "all", Type: index.TypeBoolean, Default: false},
+				{Name: "zero", Type: index.TypeInteger, Default: 0},
+				{Name: "path", Required: true, Positional: true, Flag: "ignored-in-schema"},
+			}},
+			want: `{"type":"object","properties":{` +
+				`"format":{"type":"string","description":"Output format","default":"json","enum":["json","text"]},` +
+				`"count":{"type":"integer","default":10},` +
+				`"ratio":{"type":"number","default":0.5},` +
+				`"all":{"type":"boolean","default":false},` +
+				`"zero":{"type":"integer","default":0},` +
+				`"path":{"type":"string"}},` +
+				`"required":["count","path"]}`,
+		},
+		{
+			name: "names are escaped",
+			tool: index.Tool{Args: []index.Arg{{Name: `a"b<c>`}}},
+			want: `{"type":"object","properties":{"a\"b\u003cc\u003e":{"type":"string"}}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := json.Marshal(tt.tool.InputSchema())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("schema\n got %s\nwant %s", got, tt.want)
+			}
+			if !json.Valid(got) {
+				t.Errorf("invalid JSON %s", got)
+			}
+		})
+	}
+}
+
+// Schemas of loaded configs: defaults as typed values, global args left
+// out (callers do not set them).
+func TestInputSchemaFromYAML(t *testing.T) {
+	c, err := index.Parse([]byte(`command: git
+global_args:
+  - {name: vault, flag: "vault=", default: "$V"}
+tools:
+  - name: git_log
+    description: Show log
+    args:
+      - {name: max_count, type: integer, default: "10", description: Limit}
+      - {name: oneline, type: boolean, default: true}
+      - {name: tail, default: 50}
+`), "git.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(c.Tools[0].InputSchema())
+	want := `{"type":"object","properties":{"max_count":{"type":"integer","description":"Limit","default":10},"oneline":{"type":"boolean","default":true},"tail":{"type":"string","default":"50"}}}`
+	if string(got) != want {
+		t.Errorf("schema\n got %s\nwant %s", got, want)
+	}
+}
