@@ -257,8 +257,9 @@ func (ix *Index) Get(name string) (*ResolvedTool, bool) {
 	return ix.tools[i], true
 }
 
-// Summary returns one entry per loaded CLI that has at least one enabled
-// tool, in load order.
+// Summary returns one entry per loaded CLI, in load order: every CLI with
+// at least one enabled tool, and every CLI that defines no tools (with
+// ToolCount 0). A CLI whose tools the policy all disables is left out.
 func (ix *Index) Summary() []CLISummary {
 	return append([]CLISummary(nil), ix.summaries...)
 }

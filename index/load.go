@@ -11,12 +11,14 @@ import (
 
 // Problem is one thing wrong in a config or policy file.
 type Problem struct {
-	File    string
-	Line    int // 1-based; 0 when unknown
-	Column  int // 1-based; 0 when unknown
-	Message string
+	File    string // the file (or source name) the problem is in
+	Line    int    // 1-based; 0 when unknown
+	Column  int    // 1-based; 0 when unknown
+	Message string // what is wrong and how to fix it, lowercase
 }
 
+// String formats the problem as "file:line:column: message", leaving out
+// the parts that are unknown.
 func (p Problem) String() string {
 	switch {
 	case p.Line > 0 && p.Column > 0:
@@ -29,10 +31,11 @@ func (p Problem) String() string {
 
 // LoadError lists every problem found in one file.
 type LoadError struct {
-	File     string
-	Problems []Problem
+	File     string    // the file (or source name) loaded
+	Problems []Problem // sorted by position; never empty
 }
 
+// Error returns the problems, one per line.
 func (e *LoadError) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
@@ -44,10 +47,11 @@ func (e *LoadError) Error() string {
 // NotFoundError reports a config reference that is neither a file nor a
 // bundled config.
 type NotFoundError struct {
-	Ref     string
+	Ref     string   // the reference as given
 	Bundled []string // the bundled names, sorted
 }
 
+// Error names the reference and lists the bundled configs.
 func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("no config named %q: it is not a file and not a bundled config (bundled: %s)", e.Ref, strings.Join(e.Bundled, ", "))
 }

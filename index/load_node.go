@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -380,7 +381,11 @@ func (o *object) numberOf(key, what string) (float64, bool) {
 	v := f.val()
 	x, ok := decodeNumber(v)
 	if !ok {
-		o.c.report(f.value, o.ctx, "%s: expected %s, got %s", key, what, describe(v))
+		hint := ""
+		if d, err := time.ParseDuration(v.Value); err == nil && v.ShortTag() == "!!str" && what == "a number of seconds" {
+			hint = fmt.Sprintf("; write %s: %v", key, d.Seconds())
+		}
+		o.c.report(f.value, o.ctx, "%s: expected %s, got %s%s", key, what, describe(v), hint)
 		return 0, false
 	}
 	if math.IsInf(x, 0) || math.IsNaN(x) {
