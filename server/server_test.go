@@ -1,0 +1,600 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/metatools"
+	"github.com/climax-mcp/climax/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fakeEnv makes the test binary act as a fake CLI (see fakeCLI).
+const fakeEnv = "CLIMAX_SERVER_FAKE_CLI"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeEnv) != "" {
+		os.Exit(fakeCLI(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeCLI is the program the test config runs: "echo WORDS...", "fail"
+// (stderr, exit 3), "sleep SECONDS [PIDFILE]".
+func fakeCLI(args []string) int {
+	if len(args) == 0 {
+		return 0
+	}
+	switch args[0] {
+	case "echo":
+		fmt.Println(strings.Join(args[1:], " "))
+	case "fail":
+		fmt.Fprintln(os.Stderr, "something broke")
+		return 3
+	case "sleep":
+		if len(args) > 2 {
+			if err := os.WriteFile(args[2], []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+				return 9
+			}
+		}
+		d, _ := time.ParseDuration(args[1] + "s")
+		time.Sleep(d)
+		fmt.Println("slept", args[1])
+	}
+	return 0
+}
+
+func fakeConfig(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf(`name: fake-tools
+description: "A fake CLI for tests"
+command: %q
+env:
+  %s: "1"
+category: testing
+tags: [fake]
+tools:
+  - name: fake_echo
+    description: "Echo the message back"
+    command: echo
+    args:
+      - name: message
+        description: "Text to echo"
+        required: true
+        positional: true
+      - name: format
+        description: "Output format"
+        flag: --format
+        enum: [json, text, csv]
+      - name: count
+        type: integer
+        flag: --count
+  - name: fake_fail
+    description: "Always fails with exit code 3"
+    command: fail
+  - name: fake_sleep
+    description: "Sleeps for a while"
+    command: sleep
+    timeout: 60
+    args:
+      - name: seconds
+        positional: true
+        default: "0.3"
+      - name: pidfile
+        positional: true
+  - name: fake_timeout
+    description: "Sleeps beyond its timeout"
+    command: sleep
+    timeout: 0.5
+    args:
+      - name: seconds
+        positional: true
+        default: "10"
+`, exe, fakeEnv)
+}
+
+const gitConfig = `name: git-tools
+description: "MCP tools for Git"
+command: git
+category: vcs
+tags: [version-control]
+tools:
+  - name: git_status
+    description: "Show the working tree status"
+    command: status
+`
+
+func buildIndex(t *testing.T) *index.Index {
+	t.Helper()
+	var cfgs []*index.Config
+	for i, y := range []string{fakeConfig(t), gitConfig} {
+		c, err := index.Parse([]byte(y), fmt.Sprintf("config%d.yaml", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs = append(cfgs, c)
+	}
+	ix, _, err := index.New(cfgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// connect serves srv over an in-memory transport and returns a connected
+// client session.
+func connect(t *testing.T, srv *server.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+func newSession(t *testing.T, opts ...server.Option) *mcp.ClientSession {
+	t.Helper()
+	return connect(t, server.New(buildIndex(t), executor.New(), opts...), nil)
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("CallTool(%s): %v", name, err)
+	}
+	return res
+}
+
+func text(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	if len(res.Content) != 1 {
+		t.Fatalf("want 1 content, got %d", len(res.Content))
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("content is %T", res.Content[0])
+	}
+	return tc.Text
+}
+
+func TestDiscoveryListTools(t *testing.T) {
+	cs := newSession(t)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := metatools.Definitions()
+	if len(res.Tools) != len(defs) {
+		t.Fatalf("tools/list holds %d tools, want %d", len(res.Tools), len(defs))
+	}
+	for i, d := range defs {
+		tool := res.Tools[i]
+		if tool.Name != d.Name || tool.Description != d.Description {
+			t.Errorf("tool %d = %s %q, want %s %q", i, tool.Name, tool.Description, d.Name, d.Description)
+		}
+		if tool.OutputSchema != nil {
+			t.Errorf("%s has an output schema", tool.Name)
+		}
+	}
+	if got := cs.InitializeResult().Instructions; got != server.DiscoveryInstructions {
+		t.Errorf("instructions = %q", got)
+	}
+	if got := cs.InitializeResult().ServerInfo.Name; got != "climax" {
+		t.Errorf("server name = %q", got)
+	}
+}
+
+func TestClassicListTools(t *testing.T) {
+	ix := buildIndex(t)
+	cs := connect(t, server.New(ix, executor.New(), server.WithClassic(true), server.WithVersion("1.2.3")), nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for i, tool := range res.Tools {
+		names = append(names, tool.Name)
+		rt := ix.Tools()[i]
+		schema, _ := json.Marshal(tool.InputSchema)
+		var want any
+		json.Unmarshal(rt.Schema, &want)
+		wantJSON, _ := json.Marshal(want)
+		if tool.Description != rt.Tool.Description || string(schema) != string(wantJSON) {
+			t.Errorf("tool %s: %q %s\nwant %q %s", tool.Name, tool.Description, schema, rt.Tool.Description, wantJSON)
+		}
+	}
+	if got, want := strings.Join(names, ","), strings.Join(ix.Names(), ","); got != want {
+		t.Errorf("classic tools/list = %s\nwant (load order) %s", got, want)
+	}
+	if init := cs.InitializeResult(); init.Instructions != "" || init.ServerInfo.Version != "1.2.3" {
+		t.Errorf("initialize: instructions %q, version %q", init.Instructions, init.ServerInfo.Version)
+	}
+}
+
+func TestUnknownTool(t *testing.T) {
+	tests := []struct {
+		classic bool
+		name    string
+		want    string
+	}{
+		{false, "nonexistent_tool", "Unknown tool: nonexistent_tool\nThis server lists only climax_search and climax_call: find tools with climax_search, then run them with climax_call."},
+		{false, "fake_echo", "Unknown tool: fake_echo\nfake_echo is not listed directly: run it with climax_call (tool_name \"fake_echo\")."},
+		{true, "nonexistent_tool", "Unknown tool: nonexistent_tool"},
+		{true, "fake_ehco", "Unknown tool: fake_ehco\nDid you mean: fake_echo?"},
+		{true, "climax_call", "Unknown tool: climax_call"},
+		{true, "climax_search", "Unknown tool: climax_search"},
+	}
+	sessions := map[bool]*mcp.ClientSession{false: newSession(t), true: newSession(t, server.WithClassic(true))}
+	for _, tt := range tests {
+		res := call(t, sessions[tt.classic], tt.name, map[string]any{})
+		if got := text(t, res); !res.IsError || got != tt.want {
+			t.Errorf("classic=%v %s: %v %q\nwant error %q", tt.classic, tt.name, res.IsError, got, tt.want)
+		}
+	}
+	// climax_call of an unknown tool lists the available tools.
+	res := call(t, sessions[false], "climax_call", map[string]any{"tool_name": "nonexistent_tool"})
+	want := "Unknown tool: nonexistent_tool\nAvailable tools: fake_echo, fake_fail, fake_sleep, fake_timeout, git_status\nUse climax_search to find tools and their argument schemas."
+	if got := text(t, res); !res.IsError || got != want {
+		t.Errorf("climax_call unknown: %q\nwant %q", got, want)
+	}
+}
+
+func TestSearch(t *testing.T) {
+	cs := newSession(t)
+	res := call(t, cs, "climax_search", map[string]any{"cli": "git-tools", "limit": 5})
+	want := `{"mode":"search","results":[{"tool_name":"git_status","description":"Show the working tree status","cli_name":"git-tools","category":"vcs","tags":["version-control"],"input_schema":{"type":"object","properties":{}}}]}`
+	if got := text(t, res); res.IsError || got != want {
+		t.Errorf("search: %v %s\nwant %s", res.IsError, got, want)
+	}
+	if res.StructuredContent != nil {
+		t.Errorf("search has structured content %v", res.StructuredContent)
+	}
+	res = call(t, cs, "climax_search", nil)
+	if got := text(t, res); !strings.HasPrefix(got, `{"mode":"summary","summary":[{"name":"fake-tools"`) {
+		t.Errorf("summary: %s", got)
+	}
+	res = call(t, cs, "climax_search", map[string]any{"query": 1})
+	if got := text(t, res); !res.IsError || got != "Argument validation failed:\n  - Argument 'query' must be a string (got number)" {
+		t.Errorf("bad query: %v %q", res.IsError, got)
+	}
+}
+
+// Classic calls and climax_call share one execution path: same text, same
+// structured content, same isError.
+func TestCallParity(t *testing.T) {
+	t.Parallel()
+	disc, classic := newSession(t), newSession(t, server.WithClassic(true))
+	tests := []struct {
+		tool    string
+		args    map[string]any
+		want    string
+		isError bool
+	}{
+		{"fake_echo", map[string]any{"message": "hello", "format": "json", "count": "42"}, "hello --format json --count 42", false},
+		{"fake_echo", map[string]any{"message": "big", "count": 12345678901234}, "big --count 12345678901234", false},
+		{"fake_fail", nil, "[stderr]\nsomething broke\n\n[exit code: 3]", true},
+		{"fake_echo", map[string]any{}, "Argument validation failed:\n  - Missing required argument 'message'", true},
+		{"fake_echo", map[string]any{"message": "x", "format": "xml"}, "Argument validation failed:\n  - Argument 'format' must be one of: json, text, csv", true},
+		{"fake_echo", map[string]any{"message": "x", "count": "hello"}, "Argument validation failed:\n  - Argument 'count': cannot convert 'hello' to integer", true},
+		{"fake_timeout", nil, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			via := call(t, disc, "climax_call", map[string]any{"tool_name": tt.tool, "args": tt.args})
+			direct := call(t, classic, tt.tool, tt.args)
+			vt, dt := text(t, via), text(t, direct)
+			if vt != dt || via.IsError != direct.IsError {
+				t.Errorf("climax_call: %v %q\nclassic:     %v %q", via.IsError, vt, direct.IsError, dt)
+			}
+			if tt.want != "" && vt != tt.want || via.IsError != tt.isError {
+				t.Errorf("got %v %q\nwant %v %q", via.IsError, vt, tt.isError, tt.want)
+			}
+			vs, ds := structured(t, via), structured(t, direct)
+			if vs != ds {
+				t.Errorf("structured content differs:\n%s\n%s", vs, ds)
+			}
+			ranCommand := !strings.HasPrefix(vt, "Argument validation failed")
+			if ranCommand != (vs != "null") {
+				t.Errorf("structured content %s for %q", vs, vt)
+			}
+		})
+	}
+}
+
+// structured returns a call's structured content as JSON, without the
+// duration.
+func structured(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	if res.StructuredContent == nil {
+		return "null"
+	}
+	m, ok := res.StructuredContent.(map[string]any)
+	if !ok {
+		t.Fatalf("structured content is %T", res.StructuredContent)
+	}
+	for _, k := range []string{"exit_code", "stdout", "stderr", "timed_out", "truncated", "duration_ms"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("structured content lacks %s: %v", k, m)
+		}
+	}
+	delete(m, "duration_ms")
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func TestStructuredContent(t *testing.T) {
+	t.Parallel()
+	cs := newSession(t, server.WithClassic(true))
+	res := call(t, cs, "fake_fail", nil)
+	if got, want := structured(t, res), `{"exit_code":3,"stderr":"something broke\n","stdout":"","timed_out":false,"truncated":false}`; got != want {
+		t.Errorf("structured content %s\nwant %s", got, want)
+	}
+}
+
+func TestArgsNotAnObject(t *testing.T) {
+	for _, classic := range []bool{false, true} {
+		cs := newSession(t, server.WithClassic(classic))
+		name := "fake_echo"
+		if !classic {
+			name = "climax_call"
+		}
+		for _, args := range []any{[]any{1}, "text", 3, true} {
+			res := call(t, cs, name, args)
+			got := text(t, res)
+			if !res.IsError || !strings.HasPrefix(got, "Argument validation failed:\n  - Arguments must be a JSON object (got ") {
+				t.Errorf("classic=%v args %v: %v %q", classic, args, res.IsError, got)
+			}
+		}
+		// climax_call's own args must be an object too.
+		if !classic {
+			res := call(t, cs, name, map[string]any{"tool_name": "fake_echo", "args": []any{"x"}})
+			if got := text(t, res); got != "Argument validation failed:\n  - Argument 'args' must be an object (got array)" {
+				t.Errorf("climax_call args array: %q", got)
+			}
+		}
+	}
+}
+
+func TestCancellationKillsCommand(t *testing.T) {
+	t.Parallel()
+	for _, classic := range []bool{false, true} {
+		t.Run(fmt.Sprintf("classic=%v", classic), func(t *testing.T) {
+			cs := newSession(t, server.WithClassic(classic))
+			pidfile := filepath.Join(t.TempDir(), "pid")
+			name, args := "fake_sleep", any(map[string]any{"seconds": "30", "pidfile": pidfile})
+			if !classic {
+				name, args = "climax_call", map[string]any{"tool_name": "fake_sleep", "args": args}
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			errc := make(chan error, 1)
+			go func() {
+				_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+				errc <- err
+			}()
+			pid := waitPID(t, pidfile)
+			start := time.Now()
+			cancel()
+			if err := <-errc; !errors.Is(err, context.Canceled) {
+				t.Errorf("CallTool after cancel: %v", err)
+			}
+			for syscall.Kill(pid, 0) == nil {
+				if time.Since(start) > 5*time.Second {
+					t.Fatalf("process %d still alive 5s after cancellation", pid)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			// The session still works.
+			if res := call(t, cs, "climax_search", map[string]any{"query": "echo"}); classic != res.IsError {
+				t.Errorf("after cancel: %v %s", res.IsError, text(t, res))
+			}
+		})
+	}
+}
+
+func waitPID(t *testing.T, pidfile string) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(pidfile); err == nil && len(b) > 0 {
+			pid, err := strconv.Atoi(string(b))
+			if err == nil {
+				return pid
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("command did not start")
+	return 0
+}
+
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var got []*mcp.ProgressNotificationParams
+	cs := connect(t, server.New(buildIndex(t), executor.New()), &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			got = append(got, req.Params)
+			mu.Unlock()
+		},
+	})
+	params := &mcp.CallToolParams{Name: "climax_call", Arguments: map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "2.5"}}}
+	params.SetProgressToken("tok-1")
+	res, err := cs.CallTool(context.Background(), params)
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %v", err, res)
+	}
+	if txt := text(t, res); txt != "slept 2.5" {
+		t.Errorf("text %q", txt)
+	}
+	time.Sleep(50 * time.Millisecond) // notifications are delivered asynchronously
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) < 2 {
+		t.Fatalf("%d progress notifications, want at least 2", len(got))
+	}
+	last := 0.0
+	for i, p := range got {
+		if p.ProgressToken != "tok-1" || p.Progress <= last {
+			t.Errorf("notification %d: token %v, progress %v after %v", i, p.ProgressToken, p.Progress, last)
+		}
+		last = p.Progress
+		if !progressMessage.MatchString(p.Message) || i == 0 && p.Message != "running fake_sleep (1s)" {
+			t.Errorf("notification %d: message %q", i, p.Message)
+		}
+	}
+
+	// No token, no notifications.
+	n := len(got)
+	mu.Unlock()
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "1.2"}})
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	if len(got) != n {
+		t.Errorf("notifications without a progress token")
+	}
+}
+
+var progressMessage = regexp.MustCompile(`^running fake_sleep \([0-9]+s\)$`)
+
+func TestMaxConcurrentWaits(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cs := connect(t, server.New(buildIndex(t), executor.New(), server.WithClassic(true), server.WithMaxConcurrent(1), server.WithLogger(logger)), nil)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			res := call(t, cs, "fake_sleep", map[string]any{"seconds": "0.4"})
+			if res.IsError || text(t, res) != "slept 0.4" {
+				t.Errorf("call: %v %q", res.IsError, text(t, res))
+			}
+		})
+	}
+	wg.Wait()
+	if d := time.Since(start); d < 1200*time.Millisecond {
+		t.Errorf("3 calls of 0.4s with 1 slot took %v; they did not wait for each other", d)
+	}
+	if !strings.Contains(logs.String(), "waiting for a free command slot") {
+		t.Errorf("no wait logged:\n%s", logs.String())
+	}
+}
+
+func TestMaxConcurrentWaitCancelled(t *testing.T) {
+	t.Parallel()
+	cs := newSession(t, server.WithClassic(true), server.WithMaxConcurrent(1))
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "fake_sleep", Arguments: map[string]any{"seconds": "1.5", "pidfile": pidfile}})
+	waitPID(t, pidfile)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_echo", Arguments: map[string]any{"message": "x"}})
+	if err == nil || time.Since(start) > 2*time.Second {
+		t.Errorf("waiting call: %v after %v", err, time.Since(start))
+	}
+}
+
+func TestCallsAreLogged(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	cs := connect(t, server.New(buildIndex(t), executor.New(), server.WithLogger(logger)), nil)
+	long := strings.Repeat("a", 1000)
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": long}})
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_fail"})
+	call(t, cs, "climax_call", map[string]any{"tool_name": "nope"})
+	out := logs.String()
+	for _, want := range []string{
+		"msg=call tool=fake_echo via=climax_call",
+		strings.Repeat("a", 200) + "…(1000 bytes)",
+		"exit_code=0",
+		"msg=call tool=fake_fail via=climax_call",
+		"exit_code=3",
+		"duration_ms=",
+		`msg="call rejected" tool=climax_call tool_name=nope error="Unknown tool: nope`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, strings.Repeat("a", 201)) {
+		t.Errorf("long argument not shortened")
+	}
+}
+
+func TestMCPIsShared(t *testing.T) {
+	s := server.New(buildIndex(t), executor.New())
+	if s.MCP() != s.MCP() || s.Classic() {
+		t.Error("MCP() not shared or wrong mode")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestClassicWithoutTools(t *testing.T) {
+	c, err := index.Parse([]byte(gitConfig), "git.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.New([]*index.Config{c}, &index.Policy{Default: index.PolicyDisabled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, server.New(ix, executor.New(), server.WithClassic(true)), nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(res.Tools) != 0 {
+		t.Fatalf("tools/list: %v %v", res, err)
+	}
+	if r := call(t, cs, "git_status", nil); !r.IsError || text(t, r) != "Unknown tool: git_status" {
+		t.Errorf("disabled tool: %v %q", r.IsError, text(t, r))
+	}
+}

@@ -1,0 +1,213 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/metatools"
+	"github.com/climax-mcp/climax/server"
+)
+
+const (
+	initialize  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`
+	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+// response is a JSON-RPC response as read from the server's output.
+type response struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// serveLines serves input (lines, then EOF) over stdio and returns the
+// output's lines, each checked to be a JSON-RPC message.
+func serveLines(t *testing.T, srv *server.Server, input ...string) map[string]response {
+	t.Helper()
+	var out syncBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	in := strings.NewReader(strings.Join(input, "\n") + "\n")
+	if err := srv.ServeStdio(ctx, in, &out); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	byID := map[string]response{}
+	for line := range strings.Lines(out.String()) {
+		var r response
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("output line is not JSON: %q", line)
+		}
+		if r.Method == "" {
+			byID[string(r.ID)] = r
+		}
+	}
+	return byID
+}
+
+func callLine(id any, tool string, args map[string]any) string {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": tool, "arguments": args}})
+	return string(b)
+}
+
+// Piped requests followed by EOF are all answered, although they are
+// still running at EOF (go-sdk issue 1061).
+func TestServeStdioAnswersEverythingBeforeEOF(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	for run := range 5 {
+		input := []string{initialize, initialized}
+		for i := range 5 {
+			input = append(input, callLine(i+2, "climax_call", map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "0.3"}}))
+		}
+		input = append(input, `{"jsonrpc":"2.0","id":"list","method":"tools/list"}`)
+		got := serveLines(t, srv, input...)
+		if len(got) != 7 {
+			t.Fatalf("run %d: %d responses, want 7: ids %v", run, len(got), slices.Sorted(maps.Keys(got)))
+		}
+		for i := range 5 {
+			r, ok := got[fmt.Sprint(i+2)]
+			if !ok || !strings.Contains(string(r.Result), `"text":"slept 0.3"`) {
+				t.Errorf("run %d: response %d: %s", run, i+2, r.Result)
+			}
+		}
+		if _, ok := got[`"list"`]; !ok {
+			t.Errorf("run %d: no response to the string id", run)
+		}
+	}
+}
+
+// tools/list on the wire holds the contract's schemas byte for byte
+// (property order included) and in the contract's order.
+func TestServeStdioToolsListWire(t *testing.T) {
+	for _, classic := range []bool{false, true} {
+		ix := buildIndex(t)
+		got := serveLines(t, server.New(ix, executor.New(), server.WithClassic(classic)), initialize, initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		var list struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(got["2"].Result, &list); err != nil {
+			t.Fatal(err)
+		}
+		want := metatools.Definitions()
+		if classic {
+			want = metatools.ToolDefinitions(ix)
+		}
+		if len(list.Tools) != len(want) {
+			t.Fatalf("classic=%v: %d tools, want %d", classic, len(list.Tools), len(want))
+		}
+		for i, d := range want {
+			tool := list.Tools[i]
+			if tool.Name != d.Name || tool.Description != d.Description || string(tool.InputSchema) != string(d.InputSchema) {
+				t.Errorf("classic=%v tool %d:\n got %s %q %s\nwant %s %q %s", classic, i, tool.Name, tool.Description, tool.InputSchema, d.Name, d.Description, d.InputSchema)
+			}
+		}
+	}
+}
+
+// Requests that go-sdk answers with errors (before initialize, unknown
+// method) are answered, and EOF is not held back by them.
+func TestServeStdioErrorsAreAnswered(t *testing.T) {
+	srv := server.New(buildIndex(t), executor.New())
+	got := serveLines(t, srv,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+		initialize, initialized,
+		`{"jsonrpc":"2.0","id":8,"method":"no/such/method"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"git_status","arguments":{}}}`,
+	)
+	for _, id := range []string{"1", "7", "8", "9"} {
+		if _, ok := got[id]; !ok {
+			t.Errorf("no response to %s: ids %v", id, slices.Sorted(maps.Keys(got)))
+		}
+	}
+	if r := got["9"]; r.Error != nil || !strings.Contains(string(r.Result), `"isError":true`) || !strings.Contains(string(r.Result), "Unknown tool: git_status") {
+		t.Errorf("direct call in discovery mode: %s %v", r.Result, r.Error)
+	}
+}
+
+// A request the client cancelled is not waited for at EOF, and its
+// command is killed.
+func TestServeStdioCancelledRequest(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	pr, pw := io.Pipe()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(context.Background(), pr, &out) }()
+	fmt.Fprintln(pw, initialize)
+	fmt.Fprintln(pw, initialized)
+	fmt.Fprintln(pw, callLine(2, "climax_call", map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "30", "pidfile": pidfile}}))
+	pid := waitPID(t, pidfile)
+	fmt.Fprintln(pw, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"test"}}`)
+	pw.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("ServeStdio: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeStdio did not return after EOF with a cancelled request")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d survived the cancellation", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestServeStdioContextEnds(t *testing.T) {
+	srv := server.New(buildIndex(t), executor.New())
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(ctx, pr, io.Discard) }()
+	fmt.Fprintln(pw, initialize)
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("ServeStdio = %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeStdio did not return after ctx was cancelled")
+	}
+}
+
+// Logs go to the logger; stdout carries only protocol messages.
+func TestServeStdioLogsStayOffStdout(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv := server.New(buildIndex(t), executor.New(), server.WithLogger(logger))
+	got := serveLines(t, srv, initialize, initialized, callLine(2, "climax_call", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi"}}))
+	if len(got) != 2 {
+		t.Errorf("responses: %v", got)
+	}
+	if !strings.Contains(logs.String(), "msg=call tool=fake_echo") {
+		t.Errorf("call not logged:\n%s", logs.String())
+	}
+}
