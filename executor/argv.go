@@ -48,7 +48,10 @@ type Command struct {
 //     with neither flag nor positional gets "--" + name with "_" → "-";
 //  4. global args that have a default: the default env-expanded, skipped
 //     when it names an unset variable or expands to empty, rendered as in 3;
-//  5. stdin and cwd args go to Command.Stdin and Command.Dir instead.
+//  5. stdin and cwd args go to Command.Stdin and Command.Dir instead. Dir
+//     is the cwd arg's value (only a leading "~" expanded: a caller's value
+//     never reads the server's environment), else the config's
+//     working_dir ("~" and variables expanded), else empty (inherited).
 //
 // Absent values fall back to the argument's default, so Build also works on
 // unvalidated but well-typed values. Values are rendered with [Render].

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
@@ -72,5 +73,24 @@ func BenchmarkTrue(b *testing.B) {
 				b.Fatal(out.Text)
 			}
 		}
+	})
+	// Alternating the two in one loop cancels out load changes on a busy
+	// machine; the metric is the ratio of their total times.
+	b.Run("paired", func(b *testing.B) {
+		cmd := &executor.Command{Argv: []string{"true"}}
+		var tExec, tRunner time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			if err := exec.Command("true").Run(); err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			if _, err := r.Run(context.Background(), cmd); err != nil {
+				b.Fatal(err)
+			}
+			tExec += t1.Sub(t0)
+			tRunner += time.Since(t1)
+		}
+		b.ReportMetric(float64(tRunner)/float64(tExec), "runner/exec")
 	})
 }
