@@ -116,18 +116,6 @@ func Definitions() []Definition {
 	}
 }
 
-// ToolDefinitions returns every tool of ix as classic mode lists it, in
-// load order: its name, its (policy-overridden) description and its own
-// input schema.
-func ToolDefinitions(ix *index.Index) []Definition {
-	tools := ix.Tools()
-	defs := make([]Definition, len(tools))
-	for i, rt := range tools {
-		defs[i] = Definition{Name: rt.Tool.Name, Description: rt.Tool.Description, InputSchema: rt.Schema}
-	}
-	return defs
-}
-
 func compact(s string) json.RawMessage {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, []byte(s)); err != nil {

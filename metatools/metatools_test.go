@@ -149,9 +149,9 @@ func TestDefinitions(t *testing.T) {
 	}
 }
 
-func TestToolDefinitions(t *testing.T) {
+func TestClassicDefinitions(t *testing.T) {
 	ix := build(t, otherConfig, plainConfig)
-	got, err := json.Marshal(metatools.ToolDefinitions(ix))
+	got, err := json.Marshal(metatools.ClassicDefinitions(ix))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestToolDefinitions(t *testing.T) {
 		`{"name":"git_commit","description":"Record changes to the repository","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"Commit message"}},"required":["message"]}},` +
 		`{"name":"plain_run","description":"Runs \u003cthings\u003e \u0026 more","inputSchema":{"type":"object","properties":{}}}]`
 	if string(got) != want {
-		t.Errorf("ToolDefinitions:\n got %s\nwant %s", got, want)
+		t.Errorf("ClassicDefinitions:\n got %s\nwant %s", got, want)
 	}
 }
 

@@ -118,7 +118,7 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 	var defs []metatools.Definition
 	instructions := ""
 	if s.cfg.classic {
-		defs = metatools.ToolDefinitions(ix)
+		defs = metatools.ClassicDefinitions(ix)
 	} else {
 		defs = metatools.Definitions()
 		instructions = DiscoveryInstructions

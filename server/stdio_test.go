@@ -110,7 +110,7 @@ func TestServeStdioToolsListWire(t *testing.T) {
 		}
 		want := metatools.Definitions()
 		if classic {
-			want = metatools.ToolDefinitions(ix)
+			want = metatools.ClassicDefinitions(ix)
 		}
 		if len(list.Tools) != len(want) {
 			t.Fatalf("classic=%v: %d tools, want %d", classic, len(list.Tools), len(want))
