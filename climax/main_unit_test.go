@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runClimax runs the command in-process with buffers.
+func runClimax(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestHelp(t *testing.T) {
+	code, out, errOut := runClimax(t, "--help")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"Usage: climax <command>", "validate", "list", "skill", "Exit codes:", "2  usage error"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runClimax(t, "run", "--help")
+	if code != exitOK || !strings.Contains(out, "--classic") || !strings.Contains(out, "CLIMAX_LOG_LEVEL") {
+		t.Errorf("run --help: exit %d\n%s", code, out)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	old := version
+	version = "v9.8.7"
+	defer func() { version = old }()
+	code, out, _ := runClimax(t, "--version")
+	if code != exitOK || out != "v9.8.7\n" {
+		t.Errorf("--version: exit %d, output %q", code, out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "no config given"},
+		{[]string{"run"}, "bundled configs: "},
+		{[]string{"--bogus", "git"}, "unknown flag --bogus"},
+		{[]string{"--log-level", "loud", "git"}, `invalid log level "loud"`},
+		{[]string{"list", "--format", "xml"}, `must be one of "text","json"`},
+		{[]string{"skill", "--path", "--install"}, "can't be used together"},
+		{[]string{"skill", "--force"}, "--force only applies to --install"},
+		{[]string{"./does-not-exist.yaml"}, "config file ./does-not-exist.yaml does not exist"},
+		{[]string{"--policy", "nope.yaml", "git"}, "policy file nope.yaml does not exist"},
+		{[]string{"validate"}, `expected "<CONFIG> ..."`},
+	} {
+		code, out, errOut := runClimax(t, tc.args...)
+		if code != exitUsage {
+			t.Errorf("climax %q: exit %d, want %d", tc.args, code, exitUsage)
+		}
+		if !strings.Contains(errOut, tc.want) {
+			t.Errorf("climax %q: stderr %q lacks %q", tc.args, errOut, tc.want)
+		}
+		if out != "" {
+			t.Errorf("climax %q: stdout %q, want nothing", tc.args, out)
+		}
+	}
+}
+
+func TestUnknownConfigName(t *testing.T) {
+	code, _, errOut := runClimax(t, "lsit")
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d", code, exitUsage)
+	}
+	for _, want := range []string{
+		`no config named "lsit"`,
+		`did you mean "list" (subcommand)?`,
+		"bundled configs: ",
+		"git",
+		"subcommands: run, validate, list, skill",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	_, _, errOut = runClimax(t, "gti")
+	if !strings.Contains(errOut, `did you mean "git" (bundled config)?`) {
+		t.Errorf("no suggestion for gti:\n%s", errOut)
+	}
+}
+
+func TestLogLevel(t *testing.T) {
+	for in, want := range map[string]logLevel{"debug": "DEBUG", "Info": "INFO", "warn": "WARNING", "ERROR": "ERROR"} {
+		var l logLevel
+		if err := l.UnmarshalText([]byte(in)); err != nil || l != want {
+			t.Errorf("UnmarshalText(%q) = %q, %v; want %q", in, l, err, want)
+		}
+	}
+}
+
+const goodConfig = `name: good
+command: fakecli-not-installed-anywhere
+tools:
+  - name: good_one
+    description: "A fine tool"
+    args:
+      - name: n
+        type: integer
+        required: true
+`
+
+const badConfig = `name: bad
+command: echo
+tools:
+  - name: bad_one
+    description: "x"
+    args:
+      - name: a
+        tpye: string
+`
+
+func TestValidate(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFile(t, dir, "good.yaml", goodConfig)
+	writeFile(t, dir, "bad.yaml", badConfig)
+
+	code, out, _ := runClimax(t, "validate", "good.yaml")
+	if code != exitOK {
+		t.Errorf("good: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(out, "ok  good (good.yaml): 1 tools\n") {
+		t.Errorf("good: no ok line:\n%s", out)
+	}
+	if !strings.Contains(out, `good.yaml: warning: program "fakecli-not-installed-anywhere" is not on PATH`) {
+		t.Errorf("good: no missing-program warning:\n%s", out)
+	}
+
+	code, out, _ = runClimax(t, "validate", "bad.yaml", "good.yaml")
+	if code != exitError {
+		t.Errorf("bad: exit %d, want %d", code, exitError)
+	}
+	for _, want := range []string{`bad.yaml:8:9: `, `unknown key "tpye"`, "FAIL  bad.yaml: 1 error\n", "ok  good", "validation failed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bad: output lacks %q:\n%s", want, out)
+		}
+	}
+
+	code, out, _ = runClimax(t, "validate", "--format", "json", "bad.yaml")
+	if code != exitError {
+		t.Errorf("bad json: exit %d", code)
+	}
+	var rep validateReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("bad json: %v\n%s", err, out)
+	}
+	if rep.OK || len(rep.Configs) != 1 || len(rep.Configs[0].Errors) != 1 || rep.Configs[0].Errors[0].Line != 8 {
+		t.Errorf("bad json: unexpected report %+v", rep)
+	}
+
+	// Duplicate tool names across configs.
+	writeFile(t, dir, "dup.yaml", strings.ReplaceAll(goodConfig, "name: good\n", "name: dup\n"))
+	code, out, _ = runClimax(t, "validate", "good.yaml", "dup.yaml")
+	if code != exitError || !strings.Contains(out, `dup.yaml:4: tool "good_one" is also defined in good.yaml`) {
+		t.Errorf("dup: exit %d\n%s", code, out)
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, _ := runClimax(t, "list")
+	if code != exitOK || !strings.HasPrefix(out, "NAME") || !strings.Contains(out, "\ngit ") {
+		t.Errorf("list: exit %d\n%s", code, out)
+	}
+	code, out, _ = runClimax(t, "list", "--format", "json")
+	var bundled struct{ Configs []bundledEntry }
+	if err := json.Unmarshal([]byte(out), &bundled); code != exitOK || err != nil || len(bundled.Configs) == 0 {
+		t.Errorf("list json: exit %d, %v\n%s", code, err, out)
+	}
+
+	dir := t.TempDir()
+	p := writeFile(t, dir, "good.yaml", goodConfig)
+	code, out, _ = runClimax(t, "list", p)
+	want := "NAME      CLI   ARGS  DESCRIPTION\ngood_one  good  n     A fine tool\n1 tool\n"
+	if code != exitOK || out != want {
+		t.Errorf("list good: exit %d\n%s\nwant\n%s", code, out, want)
+	}
+	code, out, _ = runClimax(t, "list", "-f", "json", p)
+	var tools struct {
+		Tools []struct {
+			ToolName string `json:"tool_name"`
+			CLIName  string `json:"cli_name"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &tools); code != exitOK || err != nil || len(tools.Tools) != 1 || tools.Tools[0].ToolName != "good_one" {
+		t.Errorf("list good json: exit %d, %v\n%s", code, err, out)
+	}
+
+	pol := writeFile(t, dir, "policy.yaml", "default: disabled\n")
+	code, out, _ = runClimax(t, "list", "--policy", pol, p)
+	if code != exitOK || strings.Contains(out, "good_one") || !strings.Contains(out, "0 tools") {
+		t.Errorf("list with policy: exit %d\n%s", code, out)
+	}
+}
+
+func TestSkill(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	code, out, _ := runClimax(t, "skill")
+	if code != exitOK || out != skillGuide || !strings.Contains(out, "allow_leading_dash") {
+		t.Errorf("skill: exit %d, %d bytes", code, len(out))
+	}
+	dest := filepath.Join(dir, ".claude", "commands", "climax-config.md")
+	code, out, _ = runClimax(t, "skill", "--path")
+	if code != exitOK || out != dest+"\n" {
+		t.Errorf("skill --path: exit %d, %q, want %q", code, out, dest)
+	}
+	code, out, _ = runClimax(t, "skill", "--install")
+	if code != exitOK || !strings.HasPrefix(out, "installed "+dest) {
+		t.Errorf("skill --install: exit %d, %q", code, out)
+	}
+	if b, err := os.ReadFile(dest); err != nil || string(b) != skillGuide {
+		t.Errorf("installed file: %v", err)
+	}
+	code, out, _ = runClimax(t, "skill", "--install")
+	if code != exitOK || !strings.Contains(out, "already up to date") {
+		t.Errorf("second --install: exit %d, %q", code, out)
+	}
+	writeFile(t, filepath.Dir(dest), "climax-config.md", "mine\n")
+	code, _, errOut := runClimax(t, "skill", "--install")
+	if code != exitError || !strings.Contains(errOut, "--force") {
+		t.Errorf("--install over a changed file: exit %d, %q", code, errOut)
+	}
+	code, out, _ = runClimax(t, "skill", "--install", "--force")
+	if b, _ := os.ReadFile(dest); code != exitOK || string(b) != skillGuide || !strings.HasPrefix(out, "replaced ") {
+		t.Errorf("--install --force: exit %d, %q", code, out)
+	}
+}
+
+func TestShorten(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"a bit too long", 10, "a bit too…"},
+		{"two\nlines", 20, "two …"},
+	} {
+		if got := shorten(tc.in, tc.n); got != tc.want {
+			t.Errorf("shorten(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestBinaryOf(t *testing.T) {
+	t.Setenv("CLIMAX_TEST_PROG", "/opt/prog")
+	t.Setenv("HOME", "/home/u")
+	for in, want := range map[string]string{
+		"git":                   "git",
+		"python -m app":         "python",
+		"$CLIMAX_TEST_PROG sub": "/opt/prog",
+		"${CLIMAX_TEST_PROG}":   "/opt/prog",
+		"~/bin/tool --flag":     "/home/u/bin/tool",
+		"  ":                    "",
+	} {
+		if got := binaryOf(in); got != want {
+			t.Errorf("binaryOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
