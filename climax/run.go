@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,7 +17,7 @@ import (
 type runCmd struct {
 	Classic       bool     `help:"List every tool directly in tools/list instead of the two meta-tools climax_search and climax_call." env:"CLIMAX_CLASSIC"`
 	Policy        string   `help:"Policy file: which tools exist, argument constraints, executor." placeholder:"FILE" env:"CLIMAX_POLICY"`
-	LogLevel      logLevel `help:"Log level of the stderr log: DEBUG, INFO, WARNING or ERROR (case-insensitive)." default:"WARNING" placeholder:"LEVEL" env:"CLIMAX_LOG_LEVEL"`
+	LogLevel      logLevel `help:"Log level of the stderr log: DEBUG, INFO, WARNING or ERROR (case-insensitive). CLIMAX_LOG_FILE=PATH adds a file log at DEBUG." default:"WARNING" placeholder:"LEVEL" env:"CLIMAX_LOG_LEVEL"`
 	ConfigFiles   []string `name:"config" short:"c" help:"Config file to load (repeatable); the same as a positional path." placeholder:"PATH"`
 	MaxConcurrent int      `help:"Maximum number of commands running at once; further calls wait (0: the server's default)." default:"0" placeholder:"N" env:"CLIMAX_MAX_CONCURRENT"`
 	MaxOutput     int      `help:"Per-stream output limit in bytes for every tool, overriding each tool's max_output (0: per-tool limits)." default:"0" placeholder:"BYTES" env:"CLIMAX_MAX_OUTPUT"`
@@ -46,9 +45,9 @@ func (c *runCmd) Run(e *env) error {
 	if len(refs) == 0 {
 		return noConfigError("run")
 	}
-	logger, closeLog, err := newLogger(string(c.LogLevel), e.stderr)
+	logger, closeLog, err := server.NewLogger(string(c.LogLevel), e.stderr)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	defer closeLog()
 	if c.MaxOutput < 0 || c.MaxConcurrent < 0 {
@@ -102,26 +101,4 @@ func (l *logLevel) UnmarshalText(b []byte) error {
 	}
 	*l = logLevel(s)
 	return nil
-}
-
-// newLogger returns the stderr logger for level.
-//
-// TODO: use server.NewLogger (which adds the CLIMAX_LOG_FILE file log) once
-// it lands.
-func newLogger(level string, stderr interface{ Write([]byte) (int, error) }) (*slog.Logger, func() error, error) {
-	var l slog.Level
-	switch strings.ToUpper(level) {
-	case "DEBUG":
-		l = slog.LevelDebug
-	case "INFO":
-		l = slog.LevelInfo
-	case "", "WARNING", "WARN":
-		l = slog.LevelWarn
-	case "ERROR":
-		l = slog.LevelError
-	default:
-		return nil, nil, fmt.Errorf("invalid log level %q", level)
-	}
-	h := slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: l})
-	return slog.New(h), func() error { return nil }, nil
 }
