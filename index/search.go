@@ -1,36 +1,777 @@
 package index
 
-import "strings"
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
 
-// ranker orders tools by relevance to a query.
+// A searchField is one part of a tool that search looks at. Fields differ
+// in weight: a word in a tool's name says more about it than the same word
+// in an argument's description.
+type searchField uint8
+
+const (
+	fieldName        searchField = iota // tool name
+	fieldTags                           // CLI tags
+	fieldCategory                       // CLI category
+	fieldCLI                            // CLI name
+	fieldCommand                        // subcommand words
+	fieldDescription                    // tool description
+	fieldCLIDesc                        // CLI description
+	fieldArgs                           // argument names, descriptions and enum values
+	numFields
+)
+
+// Ranking parameters. fieldWeight and fieldB are the BM25F weight and
+// length normalisation of each field.
+var (
+	fieldWeight = [numFields]float64{3, 2.5, 2, 2, 1, 1, 0.5, 0.3}
+	fieldB      = [numFields]float64{0.5, 0.3, 0, 0.3, 0.3, 0.75, 0.5, 0.75}
+)
+
+const (
+	k1 = 1.2 // BM25 term-frequency saturation
+
+	synonymWeight = 0.6 // a synonym's match, relative to the word itself
+	prefixWeight  = 0.5 // a match of a longer or shorter form ("config" / "configuration")
+	bigramWeight  = 0.5 // two query terms next to each other in a name, description or tags
+	maxPrefixes   = 16  // longer forms tried per query term
+	maxQueryTerms = 32  // query terms beyond this are ignored for ranking
+
+	literalBoost     = 1.2 // the whole query occurs literally in a searchable field
+	literalNameBoost = 1.5 // … in the tool name
+	exactNameBoost   = 3   // the query is the tool name
+)
+
+// ranker orders tools by relevance to a query. It is built once by
+// [newRanker] and read-only afterwards, so any number of goroutines may
+// call rank at once; per-call scratch space comes from a sync.Pool.
 //
-// PLACEHOLDER: plain substring filter in load order; to be replaced by the
-// ranked search (foundation issue, part 2).
+// Ranking is BM25F over the fields above, using an inverted index from
+// stemmed term to postings whose scores are computed at build time (they
+// do not depend on the query). A query term also matches its synonyms and
+// longer or shorter forms at a lower weight; a tool's summed score is
+// scaled by the square of the (IDF-weighted) fraction of query terms it
+// matches, so tools that match more of the query come first. Adjacent
+// query terms that are adjacent in the tool's text add a bonus.
+//
+// Every tool whose searchable fields contain the query literally
+// (case-insensitively) is found too, with the help of [literalIndex];
+// such tools get a boost, and those that matched no term are ranked after
+// all term matches.
 type ranker struct {
-	docs []string
+	n int
+
+	termID   map[string]int32
+	vocab    []string // all terms, sorted, for prefix lookups
+	idf      []float32
+	postings [][]posting // by term ID, in load order
+
+	bigrams map[uint64][]posting // term IDs a<<32|b → postings
+
+	lit literalIndex
+
+	pool sync.Pool // *scratch
+}
+
+// A posting is one tool's score for one term.
+type posting struct {
+	doc   int32
+	score float32
+}
+
+// cliTerms are the term IDs of a CLI's fields.
+type cliTerms struct {
+	tags                 [][]int32
+	category, name, desc []int32
+}
+
+// occurrence counts one term in one field of the tool being indexed.
+type occurrence struct {
+	term  int32
+	field searchField
+	tf    uint16
 }
 
 func newRanker(tools []*ResolvedTool) *ranker {
-	r := &ranker{}
-	for _, t := range tools {
-		c := t.CLI
-		r.docs = append(r.docs, strings.ToLower(strings.Join([]string{t.Tool.Name, t.Tool.Description, c.Name, c.Category, strings.Join(c.Tags, "\x00")}, "\x00")))
+	r := &ranker{
+		n:       len(tools),
+		termID:  map[string]int32{},
+		bigrams: map[uint64][]posting{},
 	}
+	r.pool.New = func() any { return newScratch(r.n) }
+	r.lit.build(tools)
+
+	// Pass 1: count terms per field, field lengths and document frequencies.
+	var (
+		occs     []occurrence
+		occStart = make([]int, len(tools)+1)
+		fieldLen = make([][numFields]uint16, len(tools))
+		totalLen [numFields]float64
+		rawTerm  = map[string]int32{} // token as written (lowercase) → term ID
+		df       []int32
+		lastDoc  []int32 // by term: 1 + the last tool counted in df
+		slotDoc  []int32 // by term*numFields+field: 1 + the tool of slotOcc
+		slotOcc  []int32 // … and that tool's occurrence of the term in the field
+		seq      []int32 // the current field's terms, stop words left out, for bigrams
+		byCLI    = map[*Config]*cliTerms{}
+	)
+	// terms returns the term IDs of s, adding new terms to the vocabulary.
+	// The result is valid until the next call.
+	var termBuf []int32
+	terms := func(s string) []int32 {
+		ids := termBuf[:0]
+		defer func() { termBuf = ids }()
+		tokenize(s, func(tok []byte) {
+			id, ok := rawTerm[string(tok)]
+			if !ok {
+				term := stem(string(tok))
+				if id, ok = r.termID[term]; !ok {
+					id = int32(len(r.vocab))
+					r.termID[term] = id
+					r.vocab = append(r.vocab, term)
+					df = append(df, 0)
+					lastDoc = append(lastDoc, 0)
+					for range numFields {
+						slotDoc = append(slotDoc, 0)
+						slotOcc = append(slotOcc, 0)
+					}
+				}
+				rawTerm[string(tok)] = id
+			}
+			ids = append(ids, id)
+		})
+		return ids
+	}
+	for d, t := range tools {
+		// count adds the terms ids of field f to tool d.
+		count := func(f searchField, ids []int32) {
+			seq = seq[:0]
+			for _, id := range ids {
+				if lastDoc[id] != int32(d+1) {
+					lastDoc[id] = int32(d + 1)
+					df[id]++
+				}
+				if k := int(id)*int(numFields) + int(f); slotDoc[k] == int32(d+1) {
+					if o := &occs[slotOcc[k]]; o.tf < math.MaxUint16 {
+						o.tf++
+					}
+				} else {
+					slotDoc[k], slotOcc[k] = int32(d+1), int32(len(occs))
+					occs = append(occs, occurrence{term: id, field: f, tf: 1})
+				}
+				if fieldLen[d][f] < math.MaxUint16 {
+					fieldLen[d][f]++
+				}
+				if (f <= fieldCLI || f == fieldDescription) && !stopWords[r.vocab[id]] {
+					seq = append(seq, id)
+				}
+			}
+			for i := 1; i < len(seq); i++ {
+				k := uint64(seq[i-1])<<32 | uint64(seq[i])
+				ps := r.bigrams[k]
+				if n := len(ps); n > 0 && ps[n-1].doc == int32(d) {
+					ps[n-1].score = max(ps[n-1].score, float32(fieldWeight[f]))
+				} else {
+					r.bigrams[k] = append(ps, posting{doc: int32(d), score: float32(fieldWeight[f])})
+				}
+			}
+		}
+		c := t.CLI
+		ct := byCLI[c]
+		if ct == nil { // the CLI's fields are the same for all its tools
+			ct = &cliTerms{
+				category: slices.Clone(terms(c.Category)),
+				name:     slices.Clone(terms(c.Name)),
+				desc:     slices.Clone(terms(c.Description)),
+			}
+			for _, tag := range c.Tags {
+				ct.tags = append(ct.tags, slices.Clone(terms(tag)))
+			}
+			byCLI[c] = ct
+		}
+		count(fieldName, terms(t.Tool.Name))
+		for _, tag := range ct.tags {
+			count(fieldTags, tag)
+		}
+		count(fieldCategory, ct.category)
+		count(fieldCLI, ct.name)
+		count(fieldCommand, terms(t.Tool.Command))
+		count(fieldDescription, terms(t.Tool.Description))
+		count(fieldCLIDesc, ct.desc)
+		for _, a := range t.Tool.Args {
+			count(fieldArgs, terms(a.Name))
+			count(fieldArgs, terms(a.Description))
+			for _, e := range a.Enum {
+				count(fieldArgs, terms(e))
+			}
+		}
+		occStart[d+1] = len(occs)
+		for f := range numFields {
+			totalLen[f] += float64(fieldLen[d][f])
+		}
+	}
+
+	// Pass 2: BM25F scores into postings.
+	var avgLen [numFields]float64
+	for f := range numFields {
+		avgLen[f] = max(totalLen[f]/float64(max(len(tools), 1)), 1)
+	}
+	r.idf = make([]float32, len(r.vocab))
+	r.postings = make([][]posting, len(r.vocab))
+	var sum int
+	for id := range r.vocab {
+		sum += int(df[id])
+	}
+	flat := make([]posting, 0, sum) // one backing array, cut per term
+	for id := range r.vocab {
+		r.idf[id] = float32(idf(r.n, int(df[id])))
+		end := len(flat) + int(df[id])
+		r.postings[id] = flat[len(flat):len(flat):end]
+		flat = flat[:end]
+	}
+	tfs := make([]float64, len(r.vocab))
+	for d := range tools {
+		doc := occs[occStart[d]:occStart[d+1]]
+		for _, o := range doc {
+			f := o.field
+			norm := 1 - fieldB[f] + fieldB[f]*float64(fieldLen[d][f])/avgLen[f]
+			tfs[o.term] += fieldWeight[f] * float64(o.tf) / norm
+		}
+		for _, o := range doc {
+			if tf := tfs[o.term]; tf > 0 {
+				s := float64(r.idf[o.term]) * tf / (k1 + tf)
+				r.postings[o.term] = append(r.postings[o.term], posting{doc: int32(d), score: float32(s)})
+				tfs[o.term] = 0
+			}
+		}
+	}
+	for k, ps := range r.bigrams {
+		w := bigramWeight * idf(r.n, len(ps))
+		for i := range ps {
+			fw := float64(ps[i].score)
+			ps[i].score = float32(w * fw / (k1 + fw))
+		}
+		r.bigrams[k] = slices.Clip(ps)
+	}
+
+	slices.Sort(r.vocab) // after the postings, which are by ID
 	return r
 }
 
-// rank returns the indices of at most limit tools that keep accepts and
-// that match query, best first.
-func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
-	q := strings.ToLower(query)
-	var out []int
-	for i, d := range r.docs {
-		if len(out) == limit {
-			break
-		}
-		if keep(i) && strings.Contains(d, q) {
-			out = append(out, i)
+// idf is the BM25 inverse document frequency, always positive.
+func idf(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// scratch is the per-call working space of rank, indexed by tool.
+type scratch struct {
+	acc     []float32 // summed term scores
+	cov     []float32 // IDF-weighted query terms matched
+	best    []float32 // the current query term's best variant score
+	credit  []float32 // … and that variant's weight
+	flags   []uint8
+	touched []int32 // tools with flagSeen, to rank and reset
+	termHit []int32 // tools with best > 0, for the current term
+	cands   []candidate
+}
+
+const (
+	flagSeen    = 1 << iota // in touched
+	flagLiteral             // contains the query literally
+	flagLitName             // … in its name
+)
+
+type candidate struct {
+	score float64
+	tier  int8 // 0: matched terms; 1: literal match only
+	doc   int32
+}
+
+// better reports whether a ranks before b.
+func better(a, b candidate) bool {
+	if a.tier != b.tier {
+		return a.tier < b.tier
+	}
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.doc < b.doc
+}
+
+func newScratch(n int) *scratch {
+	return &scratch{
+		acc:    make([]float32, n),
+		cov:    make([]float32, n),
+		best:   make([]float32, n),
+		credit: make([]float32, n),
+		flags:  make([]uint8, n),
+	}
+}
+
+func (s *scratch) touch(d int32) {
+	if s.flags[d]&flagSeen == 0 {
+		s.flags[d] |= flagSeen
+		s.touched = append(s.touched, d)
+	}
+}
+
+func (s *scratch) reset() {
+	for _, d := range s.touched {
+		s.acc[d], s.cov[d], s.flags[d] = 0, 0, 0
+	}
+	s.touched = s.touched[:0]
+	s.cands = s.cands[:0]
+}
+
+// variant is a term that counts as a match for a query term, with weight.
+type variant struct {
+	id int32
+	w  float32
+}
+
+// queryTerms returns the stemmed terms of query without stop words (unless
+// that would leave none) and without duplicates.
+func queryTerms(query string) []string {
+	all := analyze(query)
+	var terms []string
+	for _, t := range all {
+		if !stopWords[t] && !slices.Contains(terms, t) {
+			terms = append(terms, t)
 		}
 	}
+	if len(terms) == 0 {
+		for _, t := range all {
+			if !slices.Contains(terms, t) {
+				terms = append(terms, t)
+			}
+		}
+	}
+	if len(terms) > maxQueryTerms {
+		terms = terms[:maxQueryTerms]
+	}
+	return terms
+}
+
+// variants appends to vs the terms of the index that match query term t.
+func (r *ranker) variants(vs []variant, t string) []variant {
+	if id, ok := r.termID[t]; ok {
+		vs = append(vs, variant{id, 1})
+	}
+	for _, s := range synonyms[t] {
+		if id, ok := r.termID[s]; ok {
+			vs = append(vs, variant{id, synonymWeight})
+		}
+	}
+	if len(t) >= 3 {
+		i, _ := slices.BinarySearch(r.vocab, t)
+		for n := 0; i < len(r.vocab) && n < maxPrefixes && strings.HasPrefix(r.vocab[i], t); i++ {
+			if r.vocab[i] != t {
+				vs = append(vs, variant{r.termID[r.vocab[i]], prefixWeight})
+				n++
+			}
+		}
+		for k := len(t) - 1; k >= 4; k-- {
+			if id, ok := r.termID[t[:k]]; ok {
+				vs = append(vs, variant{id, prefixWeight})
+				break
+			}
+		}
+	}
+	return vs
+}
+
+// rank returns the indices of at most limit tools that keep accepts and
+// that match query, best first; ties keep load order. An empty query
+// matches every tool, in load order.
+func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
+	var out []int
+	if strings.TrimSpace(query) == "" {
+		for i := 0; i < r.n && len(out) < limit; i++ {
+			if keep(i) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	s := r.pool.Get().(*scratch)
+	defer func() {
+		s.reset()
+		r.pool.Put(s)
+	}()
+
+	// Terms.
+	terms := queryTerms(query)
+	ids := make([]int32, len(terms)) // exact term IDs, -1 if not indexed
+	var total float32
+	var vs []variant
+	for i, t := range terms {
+		ids[i] = -1
+		if id, ok := r.termID[t]; ok {
+			ids[i] = id
+		}
+		vs = r.variants(vs[:0], t)
+		var qw float32
+		for _, v := range vs {
+			qw = max(qw, r.idf[v.id])
+		}
+		total += qw
+		for _, v := range vs {
+			for _, p := range r.postings[v.id] {
+				if sc := v.w * p.score; sc > s.best[p.doc] {
+					if s.best[p.doc] == 0 {
+						s.termHit = append(s.termHit, p.doc)
+					}
+					s.best[p.doc], s.credit[p.doc] = sc, v.w
+				}
+			}
+		}
+		for _, d := range s.termHit {
+			s.touch(d)
+			s.acc[d] += s.best[d]
+			s.cov[d] += qw * s.credit[d]
+			s.best[d], s.credit[d] = 0, 0
+		}
+		s.termHit = s.termHit[:0]
+	}
+	for i := 1; i < len(ids); i++ {
+		if ids[i-1] >= 0 && ids[i] >= 0 {
+			for _, p := range r.bigrams[uint64(ids[i-1])<<32|uint64(ids[i])] {
+				s.acc[p.doc] += p.score // the tool matched both terms: already touched
+			}
+		}
+	}
+
+	// Literal substring matches.
+	q := strings.ToLower(query)
+	r.lit.find(q, s)
+
+	// Score, then keep the best limit.
+	for _, d := range s.touched {
+		if !keep(int(d)) {
+			continue
+		}
+		c := candidate{doc: d}
+		fl := s.flags[d]
+		if s.acc[d] > 0 {
+			cov := float64(s.cov[d] / total)
+			c.score = float64(s.acc[d]) * cov * cov
+			switch {
+			case fl&flagLitName != 0 && r.lit.nameLen(d) == len(q):
+				c.score *= exactNameBoost
+			case fl&flagLitName != 0:
+				c.score *= literalNameBoost
+			case fl&flagLiteral != 0:
+				c.score *= literalBoost
+			}
+		} else {
+			c.tier = 1
+			if fl&flagLitName != 0 {
+				c.score = 1
+			}
+		}
+		s.cands = append(s.cands, c)
+	}
+	best := topK(s.cands, limit)
+	out = make([]int, len(best))
+	for i, c := range best {
+		out[i] = int(c.doc)
+	}
 	return out
+}
+
+// topK reorders cands so that its first min(k, len(cands)) elements are
+// the best, in order, and returns them.
+func topK(cands []candidate, k int) []candidate {
+	if k >= len(cands) {
+		slices.SortFunc(cands, cmpCandidates)
+		return cands
+	}
+	// A heap of the k best so far, worst at the root.
+	h := cands[:k]
+	worse := func(i, j int) bool { return better(h[j], h[i]) }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= k {
+				return
+			}
+			if r := l + 1; r < k && worse(r, l) {
+				l = r
+			}
+			if !worse(l, i) {
+				return
+			}
+			h[i], h[l] = h[l], h[i]
+			i = l
+		}
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, c := range cands[k:] {
+		if better(c, h[0]) {
+			h[0] = c
+			down(0)
+		}
+	}
+	slices.SortFunc(h, cmpCandidates)
+	return h
+}
+
+func cmpCandidates(a, b candidate) int {
+	switch {
+	case better(a, b):
+		return -1
+	case better(b, a):
+		return 1
+	}
+	return 0
+}
+
+// literalIndex finds the tools whose name, description, CLI name,
+// category or a tag contains a string, case-insensitively, without
+// scanning every tool.
+//
+// It holds each tool's searchable fields in lowercase, and an inverted
+// index of their words: maximal runs of letters and digits. A query word
+// with a non-word character on both sides in the query must be a whole
+// word of every tool that contains the query; one with such a character on
+// one side must begin or end a word; a query that is one word must lie
+// inside one. The words that qualify are found by scanning the
+// vocabulary; only their tools are then checked with strings.Contains.
+type literalIndex struct {
+	text     string  // tool i's fields, NUL-separated, at text[docStart[i]:docStart[i+1]]
+	docStart []int32 // len n+1
+	nameEnd  []int32 // tool i's name is text[docStart[i]:nameEnd[i]]
+
+	words     string  // "\x00" + every word + "\x00", NUL-separated
+	wordStart []int32 // word i is at words[wordStart[i]:], up to the next NUL
+	wordID    map[string]int32
+	wordDocs  [][]int32 // by word: the tools that have it, in load order
+	tools     []*ResolvedTool
+}
+
+func (li *literalIndex) build(tools []*ResolvedTool) {
+	li.tools = tools
+	li.docStart = make([]int32, len(tools)+1)
+	li.nameEnd = make([]int32, len(tools))
+	li.wordID = map[string]int32{}
+	var text, words strings.Builder
+	words.WriteByte(0)
+	var ids []int32
+	// addWords appends the IDs of the words of f to ids.
+	addWords := func(f string) {
+		eachWord(f, func(w string) {
+			id, ok := li.wordID[w]
+			if !ok {
+				id = int32(len(li.wordDocs))
+				li.wordID[w] = id
+				li.wordStart = append(li.wordStart, int32(words.Len()))
+				words.WriteString(w)
+				words.WriteByte(0)
+				li.wordDocs = append(li.wordDocs, nil)
+			}
+			ids = append(ids, id)
+		})
+	}
+	type cliPart struct {
+		text string // "\x00name\x00category\x00tag…"
+		ids  []int32
+	}
+	parts := map[*Config]cliPart{}
+	for d, t := range tools {
+		li.docStart[d] = int32(text.Len())
+		ids = ids[:0]
+		name := strings.ToLower(t.Tool.Name)
+		text.WriteString(name)
+		li.nameEnd[d] = int32(text.Len())
+		text.WriteByte(0)
+		desc := strings.ToLower(t.Tool.Description)
+		text.WriteString(desc)
+		addWords(name)
+		addWords(desc)
+		c := t.CLI
+		p, ok := parts[c]
+		if !ok {
+			var b strings.Builder
+			n := len(ids)
+			for _, f := range append([]string{c.Name, c.Category}, c.Tags...) {
+				f = strings.ToLower(f)
+				b.WriteByte(0)
+				b.WriteString(f)
+				addWords(f)
+			}
+			p = cliPart{text: b.String(), ids: slices.Clone(ids[n:])}
+			parts[c] = p
+		} else {
+			ids = append(ids, p.ids...)
+		}
+		text.WriteString(p.text)
+		text.WriteByte(0)
+		for _, id := range ids {
+			if ds := li.wordDocs[id]; len(ds) == 0 || ds[len(ds)-1] != int32(d) {
+				li.wordDocs[id] = append(ds, int32(d))
+			}
+		}
+	}
+	li.docStart[len(tools)] = int32(text.Len())
+	li.text = text.String()
+	li.words = words.String()
+}
+
+// eachWord calls fn with every maximal run of letters and digits of s.
+func eachWord(s string, fn func(w string)) {
+	start := -1
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if isAlnum(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			fn(s[start:i])
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		fn(s[start:])
+	}
+}
+
+func (li *literalIndex) nameLen(d int32) int { return int(li.nameEnd[d] - li.docStart[d]) }
+
+// find marks in s every tool that contains q (already lowercase).
+func (li *literalIndex) find(q string, s *scratch) {
+	if strings.IndexByte(q, 0) >= 0 {
+		li.findSlow(q, s)
+		return
+	}
+	check := func(d int32) {
+		doc := li.text[li.docStart[d]:li.docStart[d+1]]
+		if j := strings.Index(doc, q); j >= 0 {
+			s.touch(d)
+			s.flags[d] |= flagLiteral
+			if j+len(q) <= li.nameLen(d) {
+				s.flags[d] |= flagLitName
+			}
+		}
+	}
+
+	// Pick the most selective word of q.
+	var pattern string
+	var exact []int32
+	haveExact := false
+	forEachQueryWord(q, func(w string, left, right bool) {
+		switch {
+		case left && right:
+			id, ok := li.wordID[w]
+			var ds []int32
+			if ok {
+				ds = li.wordDocs[id]
+			}
+			if !haveExact || len(ds) < len(exact) {
+				exact, haveExact = ds, true
+			}
+		case len(w)+1 > len(pattern):
+			pattern = w
+			if left {
+				pattern = "\x00" + pattern
+			}
+			if right {
+				pattern += "\x00"
+			}
+		}
+	})
+	if haveExact {
+		for _, d := range exact {
+			check(d)
+		}
+		return
+	}
+	if pattern == "" { // no word at all: look everywhere
+		for d := range li.docStart[:len(li.docStart)-1] {
+			check(int32(d))
+		}
+		return
+	}
+	// The words that contain pattern, and their tools.
+	var docs []int32
+	for pos := 0; pos < len(li.words); {
+		j := strings.Index(li.words[pos:], pattern)
+		if j < 0 {
+			break
+		}
+		j += pos
+		if pattern[0] == 0 {
+			j++ // the word starts after the NUL
+		}
+		w, _ := slices.BinarySearch(li.wordStart, int32(j)+1)
+		w-- // the word that holds j
+		docs = append(docs, li.wordDocs[w]...)
+		if w+1 < len(li.wordStart) {
+			pos = int(li.wordStart[w+1]) - 1 // the NUL before the next word
+		} else {
+			break
+		}
+	}
+	if len(docs) == 0 {
+		return
+	}
+	slices.Sort(docs)
+	for i, d := range docs {
+		if i == 0 || d != docs[i-1] {
+			check(d)
+		}
+	}
+}
+
+// forEachQueryWord calls fn with each maximal run of letters and digits in
+// q, and whether another character comes before it (left) and after it
+// (right) in q.
+func forEachQueryWord(q string, fn func(w string, left, right bool)) {
+	start := -1
+	for i := 0; i < len(q); {
+		r, size := rune(q[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(q[i:])
+		}
+		if isAlnum(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			fn(q[start:i], start > 0, true)
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		fn(q[start:], start > 0, false)
+	}
+}
+
+// findSlow is find for a query holding a NUL byte, which the NUL-separated
+// text cannot answer: it compares field by field.
+func (li *literalIndex) findSlow(q string, s *scratch) {
+	for d, t := range li.tools {
+		c := t.CLI
+		for i, f := range append([]string{t.Tool.Name, t.Tool.Description, c.Name, c.Category}, c.Tags...) {
+			if strings.Contains(strings.ToLower(f), q) {
+				s.touch(int32(d))
+				s.flags[d] |= flagLiteral
+				if i == 0 {
+					s.flags[d] |= flagLitName
+				}
+				break
+			}
+		}
+	}
 }

@@ -1,0 +1,211 @@
+package index
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file holds the text analysis shared by indexing and querying:
+// tokenising, light stemming, query stop words and synonyms. Documents and
+// queries go through the same functions, so a word form normalised one way
+// is normalised the same way on both sides.
+
+// tokenize calls fn with each lowercase token of s. Tokens are runs of
+// letters and digits; they are split at every other character (so "_", "-",
+// ".", ":", "/", whitespace and punctuation separate words) and at case
+// changes: "dockerPs" gives "docker", "ps" and "HTTPServer" gives "http",
+// "server". Digits stay with the letters around them ("ipv6", "k8s").
+//
+// The token passed to fn is only valid during the call.
+func tokenize(s string, fn func(tok []byte)) {
+	var arr [64]byte
+	buf := arr[:0]
+	var prev rune // previous letter or digit in the current token; 0 at a boundary
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		if !isAlnum(r) {
+			if len(buf) > 0 {
+				fn(buf)
+				buf = buf[:0]
+			}
+			prev = 0
+			continue
+		}
+		if prev != 0 && isUpper(r) {
+			split := !isUpper(prev) // fooBar: split before B
+			if !split && i < len(s) {
+				next, _ := utf8.DecodeRuneInString(s[i:])
+				split = unicode.IsLower(next) // HTTPServer: split before S
+			}
+			if split && len(buf) > 0 {
+				fn(buf)
+				buf = buf[:0]
+			}
+		}
+		prev = r
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			buf = append(buf, byte(r))
+		} else {
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		}
+	}
+	if len(buf) > 0 {
+		fn(buf)
+	}
+}
+
+func isAlnum(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func isUpper(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsUpper(r)
+}
+
+// analyze returns the stemmed terms of s, in order, duplicates kept.
+func analyze(s string) []string {
+	var terms []string
+	tokenize(s, func(tok []byte) { terms = append(terms, stem(string(tok))) })
+	return terms
+}
+
+// stem removes common English inflections from a lowercase token, lightly:
+// plurals ("branches" → "branch", "dependencies" → "dependency"), "-ing"
+// and "-ed", a doubled final consonant ("running" → "run") and a final
+// silent "e" ("image", "images" and "imaging" all give "imag"). Tokens of
+// three letters or fewer, and tokens with anything but ASCII letters, are
+// returned as they are. Words ending in "ss", "us" and "is" ("process",
+// "status", "analysis") are not taken for plurals.
+//
+// The stems are not always words; they only need to be the same for the
+// forms of a word that a query and a description would use.
+func stem(w string) string {
+	if len(w) <= 3 || !isASCIILower(w) {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+	case strings.HasSuffix(w, "s"):
+		w = w[:len(w)-1]
+	}
+	switch {
+	case strings.HasSuffix(w, "ing") && len(w) >= 6 && hasVowel(w[:len(w)-3]):
+		w = w[:len(w)-3]
+	case strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") && len(w) >= 5 && hasVowel(w[:len(w)-2]):
+		w = w[:len(w)-2]
+		if strings.HasSuffix(w, "i") {
+			w = w[:len(w)-1] + "y" // copied → copy
+		}
+	}
+	if n := len(w); n > 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
+		w = w[:n-1] // running → run, committed → commit, diff → dif
+	}
+	if n := len(w); n > 3 && w[n-1] == 'e' && w[n-2] != 'e' {
+		w = w[:n-1] // image → imag, tree stays
+	}
+	return w
+}
+
+func isASCIILower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func hasVowel(s string) bool {
+	return strings.ContainsAny(s, "aeiouy")
+}
+
+// stopWords are query words too common to say anything about a tool. They
+// are dropped from queries (unless a query has nothing else), not from
+// documents.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the to of for in on at by with from into onto
+		and or but my me i is it its this that these those be are was were am
+		how do does can could would should will please some any all what which
+		where when who your you we our us let lets want`) {
+		stopWords[stem(w)] = true
+	}
+}
+
+// synonymGroups are sets of words an agent may use for one another. A
+// query term also matches the other members of its groups, at
+// [synonymWeight]. The groups are deliberately small and general.
+var synonymGroups = [][]string{
+	{"delete", "remove", "rm", "erase", "del", "destroy"},
+	{"list", "ls", "show", "enumerate"},
+	{"show", "display", "view", "print"},
+	{"download", "fetch", "pull", "retrieve"},
+	{"upload", "push", "publish"},
+	{"repo", "repository"},
+	{"commit", "revision", "rev", "changeset"},
+	{"history", "log"},
+	{"branch", "bookmark"},
+	{"diff", "difference", "compare"},
+	{"dependency", "dep", "deps", "requirement"},
+	{"package", "pkg"},
+	{"run", "execute", "exec", "launch", "start"},
+	{"stop", "kill", "terminate", "halt"},
+	{"create", "new", "init", "initialize"},
+	{"search", "find", "grep", "lookup", "locate"},
+	{"build", "compile"},
+	{"directory", "folder", "dir"},
+	{"config", "configuration", "settings", "preferences"},
+	{"info", "information", "details", "describe", "inspect", "metadata"},
+	{"http", "https", "url", "web"},
+	{"archive", "tarball", "tar", "zip"},
+	{"extract", "unpack", "decompress", "untar", "unzip"},
+	{"compress", "pack", "zip"},
+	{"database", "db"},
+	{"copy", "cp", "duplicate"},
+	{"move", "rename", "mv"},
+	{"environment", "env"},
+	{"format", "fmt", "reformat", "prettify"},
+	{"lint", "linter", "vet"},
+	{"update", "upgrade", "bump"},
+	{"undo", "revert", "restore"},
+	{"process", "ps", "proc"},
+	{"clean", "cleanup", "prune", "purge"},
+	{"status", "state"},
+	{"tag", "label"},
+	{"document", "doc", "docs", "documentation"},
+	{"cancel", "abort"},
+}
+
+// synonyms maps a stemmed word to the stemmed other members of its groups.
+var synonyms = map[string][]string{}
+
+func init() {
+	for _, g := range synonymGroups {
+		for _, w := range g {
+			sw := stem(w)
+			for _, o := range g {
+				if so := stem(o); so != sw && !slices.Contains(synonyms[sw], so) {
+					synonyms[sw] = append(synonyms[sw], so)
+				}
+			}
+		}
+	}
+}

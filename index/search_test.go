@@ -1,0 +1,365 @@
+package index
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"git_status", []string{"git", "status"}},
+		{"docker-tools", []string{"docker", "tools"}},
+		{"a.b:c/d e\tf", []string{"a", "b", "c", "d", "e", "f"}},
+		{"dockerPs", []string{"docker", "ps"}},
+		{"HTTPServer", []string{"http", "server"}},
+		{"getHTTP2Response", []string{"get", "http2", "response"}},
+		{"List running containers.", []string{"list", "running", "containers"}},
+		{"version-control", []string{"version", "control"}},
+		{"k8s ipv6 utf8", []string{"k8s", "ipv6", "utf8"}},
+		{"(a.b*) --all", []string{"a", "b", "all"}},
+		{"Größe ÄNDERN", []string{"größe", "ändern"}},
+		{"  __--  ", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		tokenize(tt.in, func(tok []byte) { got = append(got, string(tok)) })
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("tokenize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestStem(t *testing.T) {
+	// Each group's words must share one stem; the stems of different
+	// groups must differ.
+	groups := [][]string{
+		{"container", "containers"},
+		{"branch", "branches"},
+		{"dependency", "dependencies"},
+		{"run", "runs", "running"},
+		{"commit", "commits", "committed", "committing"},
+		{"image", "images", "imaging"},
+		{"create", "creates", "created", "creating"},
+		{"delete", "deleted", "deleting", "deletes"},
+		{"status", "statuses"},
+		{"process", "processes"},
+		{"cache", "caches", "caching"},
+		{"test", "tests", "testing", "tested"},
+		{"stop", "stops", "stopped", "stopping"},
+		{"copy", "copies", "copied"},
+		{"list", "lists", "listing", "listed"},
+		{"tree", "trees"},
+		{"http", "https"},
+		{"log", "logs", "logging"},
+		{"change", "changes", "changed"},
+		{"install", "installs", "installed", "installing"},
+	}
+	seen := map[string]string{}
+	for _, g := range groups {
+		s := stem(g[0])
+		for _, w := range g[1:] {
+			if got := stem(w); got != s {
+				t.Errorf("stem(%q) = %q, want %q (the stem of %q)", w, got, s, g[0])
+			}
+		}
+		if prev, ok := seen[s]; ok {
+			t.Errorf("%q and %q share stem %q", prev, g[0], s)
+		}
+		seen[s] = g[0]
+	}
+	// Words left alone.
+	for _, w := range []string{"ps", "ls", "go", "git", "jj", "string", "ping", "need", "k8s", "größe", "class", "analysis"} {
+		if got := stem(w); got != w {
+			t.Errorf("stem(%q) = %q, want it unchanged", w, got)
+		}
+	}
+}
+
+func TestQueryTerms(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"list running containers", []string{"list", "run", "container"}},
+		{"show me the status of my repo", []string{"show", "status", "repo"}},
+		{"the", []string{"the"}}, // nothing but stop words: keep them
+		{"test tests testing", []string{"test"}},
+	}
+	for _, tt := range tests {
+		if got := queryTerms(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("queryTerms(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// rankFixture builds an index of small in-memory configs.
+func rankFixture(t testing.TB, configs ...*Config) *Index {
+	t.Helper()
+	ix, _, err := New(configs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func names(es []Entry) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.ToolName
+	}
+	return out
+}
+
+func tools(specs ...string) []Tool {
+	var ts []Tool
+	for _, s := range specs {
+		name, desc, _ := strings.Cut(s, ": ")
+		ts = append(ts, Tool{Name: name, Description: desc})
+	}
+	return ts
+}
+
+func TestRankOrder(t *testing.T) {
+	ix := rankFixture(t,
+		&Config{Name: "vcs", Category: "vcs", Tags: []string{"version-control"}, Tools: tools(
+			"vcs_log: Show the history",
+			"vcs_branch: List, create or delete branches",
+			"vcs_status: Show the working tree status",
+			"vcs_diff: Show changes in the working tree",
+		)},
+		&Config{Name: "box", Category: "containers", Description: "Container runtime", Tools: tools(
+			"box_ps: List running containers",
+			"box_list_images: List images",
+			"box_stop: Stop one or more running containers",
+			"box_rm: Delete containers",
+			"box_history: Show image layers",
+		)},
+		&Config{Name: "same", Tools: tools(
+			"same_a: frobnicate the widget",
+			"same_b: frobnicate the widget",
+		)},
+	)
+	tests := []struct {
+		name, query string
+		want        []string // the first results, in order
+	}{
+		{"name beats description", "history", []string{"box_history", "vcs_log"}},
+		{"more terms matched first", "list running containers", []string{"box_ps"}},
+		{"all terms beat most", "stop running containers", []string{"box_stop", "box_ps"}},
+		{"terms across tags", "version control", []string{"vcs_log", "vcs_branch", "vcs_status", "vcs_diff"}},
+		{"word forms", "deleting a container", []string{"box_rm"}},
+		{"synonym", "remove container", []string{"box_rm"}},
+		{"CLI description, ties in load order", "runtime", []string{"box_ps", "box_list_images", "box_stop", "box_rm", "box_history"}},
+		{"exact name first", "box_list_images", []string{"box_list_images"}},
+		{"load order breaks ties", "frobnicate widget", []string{"same_a", "same_b"}},
+		{"case-insensitive", "BOX_PS", []string{"box_ps"}},
+		{"literal substring of a name", "x_sto", []string{"box_stop"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := names(ix.Search(tt.query, "", "", 20))
+			if len(got) < len(tt.want) || !slices.Equal(got[:len(tt.want)], tt.want) {
+				t.Errorf("Search(%q) = %q, want it to start with %q", tt.query, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRankFiltersAndLimits(t *testing.T) {
+	ix := rankFixture(t,
+		&Config{Name: "a", Category: "one", Tools: tools("a_x: do things", "a_y: do other things")},
+		&Config{Name: "b", Category: "two", Tools: tools("b_x: do things", "b_y: other")},
+	)
+	tests := []struct {
+		query, category, cli string
+		limit                int
+		want                 []string
+	}{
+		{"", "", "", 10, []string{"a_x", "a_y", "b_x", "b_y"}},
+		{"   ", "", "", 10, []string{"a_x", "a_y", "b_x", "b_y"}},
+		{"", "TWO", "", 10, []string{"b_x", "b_y"}},
+		{"", "", "A", 1, []string{"a_x"}},
+		{"things", "", "", 10, []string{"a_x", "b_x", "a_y"}},
+		{"things", "", "b", 10, []string{"b_x"}},
+		{"things", "two", "a", 10, []string{}},
+		{"things", "", "", 2, []string{"a_x", "b_x"}},
+		{"things", "", "", 0, []string{}},
+		{"nothing-like-this", "", "", 10, []string{}},
+	}
+	for _, tt := range tests {
+		got := ix.Search(tt.query, tt.category, tt.cli, tt.limit)
+		if got == nil || !slices.Equal(names(got), tt.want) {
+			t.Errorf("Search(%q, %q, %q, %d) = %q, want %q", tt.query, tt.category, tt.cli, tt.limit, names(got), tt.want)
+		}
+	}
+}
+
+func TestRankSpecialCharacters(t *testing.T) {
+	ix := rankFixture(t, &Config{Name: "sp", Category: "c++", Tags: []string{"a.b*"}, Tools: tools(
+		"sp_regex: match (a.b*) literally",
+		"sp_plain: matches aXbb",
+		"sp_nul: has a \x00 byte",
+		"sp_utf: Größe ändern",
+	)})
+	tests := []struct {
+		query string
+		first string // "" for no result
+	}{
+		{"(a.b*)", "sp_regex"},
+		{"(", "sp_regex"},
+		{"c++", "sp_regex"},
+		{"[", ""},
+		{`\`, ""},
+		{"\x00", "sp_nul"},
+		{"GRÖSSE", ""},
+		{"GRÖßE", "sp_utf"},
+		{"*", "sp_regex"}, // the tag a.b*: every tool, in load order
+		{"aXb", "sp_plain"},
+	}
+	for _, tt := range tests {
+		got := names(ix.Search(tt.query, "", "", 100))
+		if tt.first == "" && len(got) > 0 || tt.first != "" && (len(got) == 0 || got[0] != tt.first) {
+			t.Errorf("Search(%q) = %q, want first %q", tt.query, got, tt.first)
+		}
+		checkIncludesSubstringMatches(t, ix, tt.query)
+	}
+}
+
+// substringMatches is the plain rule: tools whose name, description, CLI
+// name, category or a tag contain query, case-insensitively.
+func substringMatches(ix *Index, query string) []string {
+	q := strings.ToLower(query)
+	var out []string
+	for _, rt := range ix.Tools() {
+		fields := append([]string{rt.Tool.Name, rt.Tool.Description, rt.CLI.Name, rt.CLI.Category}, rt.CLI.Tags...)
+		for _, f := range fields {
+			if strings.Contains(strings.ToLower(f), q) {
+				out = append(out, rt.Tool.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func checkIncludesSubstringMatches(t *testing.T, ix *Index, query string) {
+	t.Helper()
+	got := names(ix.Search(query, "", "", ix.Len()+1))
+	for _, name := range substringMatches(ix, query) {
+		if !slices.Contains(got, name) {
+			t.Errorf("Search(%q) lacks %s, which contains the query", query, name)
+		}
+	}
+	if len(got) != len(uniq(got)) {
+		t.Errorf("Search(%q) has duplicates: %q", query, got)
+	}
+}
+
+func uniq(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// compatIndex builds an index of the compatibility configs when present,
+// else of a small fixture.
+func compatIndex(t testing.TB) *Index {
+	t.Helper()
+	files, _ := filepath.Glob("/work/shared/compat/*.yaml")
+	var configs []*Config
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Parse(data, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		configs = append(configs, c)
+	}
+	if len(configs) == 0 {
+		configs = []*Config{
+			{Name: "git-tools", Category: "vcs", Tags: []string{"version-control"}, Tools: tools(
+				"git_status: Show the working tree status", "git_log: Show commit logs (history)")},
+			{Name: "docker-tools", Category: "containers", Tags: []string{"devops"}, Tools: tools(
+				"docker_ps: List running containers", "docker_image_ls: List images")},
+		}
+	}
+	return rankFixture(t, configs...)
+}
+
+// TestRankIncludesSubstringMatches checks the inclusion rule for random
+// substrings of the searchable fields (and random mutations of them).
+func TestRankIncludesSubstringMatches(t *testing.T) {
+	ix := compatIndex(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var texts []string
+	for _, rt := range ix.Tools() {
+		texts = append(texts, rt.Tool.Name, rt.Tool.Description, rt.CLI.Name, rt.CLI.Category)
+		texts = append(texts, rt.CLI.Tags...)
+	}
+	for range 300 {
+		s := []rune(texts[rng.IntN(len(texts))])
+		if len(s) == 0 {
+			continue
+		}
+		i := rng.IntN(len(s))
+		j := i + 1 + rng.IntN(min(len(s)-i, 12))
+		q := string(s[i:j])
+		if rng.IntN(3) == 0 {
+			q = strings.ToUpper(q)
+		}
+		checkIncludesSubstringMatches(t, ix, q)
+	}
+}
+
+func FuzzRankIncludesSubstringMatches(f *testing.F) {
+	for _, q := range []string{"git", "list running", "a.b*", "(", "", " ", "\x00", "ß", "_st", "Status"} {
+		f.Add(q)
+	}
+	ix := compatIndex(f)
+	f.Fuzz(func(t *testing.T, q string) {
+		checkIncludesSubstringMatches(t, ix, q)
+	})
+}
+
+func TestRankConcurrent(t *testing.T) {
+	ix := compatIndex(t)
+	queries := []string{"list running containers", "version control", "git", "show changes", "(", "delete", ""}
+	want := make([][]string, len(queries))
+	for i, q := range queries {
+		want[i] = names(ix.Search(q, "", "", 10))
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for n := range 50 {
+				i := (g + n) % len(queries)
+				if got := names(ix.Search(queries[i], "", "", 10)); !slices.Equal(got, want[i]) {
+					t.Errorf("concurrent Search(%q) = %q, want %q", queries[i], got, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestRankEmptyIndex(t *testing.T) {
+	ix := rankFixture(t)
+	for _, q := range []string{"", "x", "list things"} {
+		if got := ix.Search(q, "", "", 5); len(got) != 0 {
+			t.Errorf("Search(%q) on an empty index = %v", q, got)
+		}
+	}
+}
