@@ -458,3 +458,24 @@ tools:
 	// {"mode":"search","results":[{"tool_name":"git_log","description":"Show commit logs","cli_name":"git-tools","category":"vcs","tags":["version-control"],"input_schema":{"type":"object","properties":{"max_count":{"type":"integer","default":10}}}}]}
 	// {"mode":"search","results":[]}
 }
+
+func TestSearchKeepsHTMLCharactersInSchemas(t *testing.T) {
+	mt := metatools.New(build(t, `name: html
+command: html
+tools:
+  - name: html_tool
+    description: "a <b> & c"
+    args:
+      - name: path
+        description: 'Use <dir> & a > b; keep \u003c and \\ literally'
+`), executor.New())
+	out := mt.Search(map[string]any{"query": "html"})
+	want := `{"mode":"search","results":[{"tool_name":"html_tool","description":"a <b> & c","cli_name":"html","category":null,"tags":[],"input_schema":{"type":"object","properties":{"path":{"type":"string","description":"Use <dir> & a > b; keep \\u003c and \\\\ literally"}}}}]}`
+	if out.Text != want {
+		t.Errorf("got  %s\nwant %s", out.Text, want)
+	}
+	var v any
+	if err := json.Unmarshal([]byte(out.Text), &v); err != nil {
+		t.Error(err)
+	}
+}
