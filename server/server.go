@@ -169,7 +169,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		default: // climax_call
 			rt, toolArgs, err := s.meta.Resolve(args)
 			if err != nil {
-				s.log.Info("call rejected", "tool", name, "tool_name", args["tool_name"], "error", oneLine(err.Error()))
+				s.log.Info("call rejected", "tool", name, "tool_name", shorten(fmt.Sprint(args["tool_name"])), "error", oneLine(err.Error()))
 				return errorResult(err.Error()), nil
 			}
 			return s.run(ctx, req, rt, toolArgs, name), nil
@@ -266,7 +266,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
 				if _, listed := s.order[r.Params.Name]; !listed {
-					s.log.Info("call rejected", "tool", r.Params.Name, "error", "unknown tool")
+					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
 					return errorResult(s.unknownTool(r.Params.Name)), nil
 				}
 			}
