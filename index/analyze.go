@@ -144,8 +144,8 @@ var stopWords = map[string]bool{}
 func init() {
 	for _, w := range strings.Fields(`a an the to of for in on at by with from into onto
 		and or but my me i is it its this that these those be are was were am
-		how do does can could would should will please some any all what which
-		where when who your you we our us let lets want`) {
+		do does can could would should will please some any all your you we our
+		us let lets want`) {
 		stopWords[stem(w)] = true
 	}
 }

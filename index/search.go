@@ -30,13 +30,19 @@ const (
 var (
 	fieldWeight = [numFields]float64{3, 2.5, 2, 2, 1, 1, 0.5, 0.3}
 	fieldB      = [numFields]float64{0.5, 0.3, 0, 0.3, 0.3, 0.75, 0.5, 0.75}
+	// fieldCover is how much a term found only in the field counts
+	// towards a tool matching the query's terms: words of the CLI's
+	// description or of the arguments do not make a tool about them.
+	fieldCover = [numFields]float32{1, 1, 1, 1, 1, 1, 0.5, 0.35}
 )
 
 const (
 	k1 = 1.2 // BM25 term-frequency saturation
 
-	synonymWeight = 0.6 // a synonym's match, relative to the word itself
-	prefixWeight  = 0.5 // a match of a longer or shorter form ("config" / "configuration")
+	synonymWeight = 0.6 // a synonym's score, relative to the word itself
+	synonymCover  = 1   // how much a synonym counts as a match of the word
+	prefixWeight  = 0.5 // a longer or shorter form's score ("config" / "configuration")
+	prefixCover   = 0.7 // how much it counts as a match
 	bigramWeight  = 0.5 // two query terms next to each other in a name, description or tags
 	maxPrefixes   = 16  // longer forms tried per query term
 	maxQueryTerms = 32  // query terms beyond this are ignored for ranking
@@ -53,10 +59,12 @@ const (
 // Ranking is BM25F over the fields above, using an inverted index from
 // stemmed term to postings whose scores are computed at build time (they
 // do not depend on the query). A query term also matches its synonyms and
-// longer or shorter forms at a lower weight; a tool's summed score is
-// scaled by the square of the (IDF-weighted) fraction of query terms it
-// matches, so tools that match more of the query come first. Adjacent
-// query terms that are adjacent in the tool's text add a bonus.
+// longer or shorter forms at a lower weight. A tool's summed score is
+// scaled by the square of the fraction of query terms it matches, so tools
+// that match more of the query come first; a term found only in the CLI's
+// description or in argument text, or only as a longer or shorter form,
+// counts as partly matched. Adjacent query terms that are adjacent in the
+// tool's name, tags or description add a bonus.
 //
 // Every tool whose searchable fields contain the query literally
 // (case-insensitively) is found too, with the help of [literalIndex];
@@ -81,6 +89,7 @@ type ranker struct {
 type posting struct {
 	doc   int32
 	score float32
+	cover float32 // the largest fieldCover of the fields holding the term
 }
 
 // cliTerms are the term IDs of a CLI's fields.
@@ -234,18 +243,20 @@ func newRanker(tools []*ResolvedTool) *ranker {
 		flat = flat[:end]
 	}
 	tfs := make([]float64, len(r.vocab))
+	cover := make([]float32, len(r.vocab))
 	for d := range tools {
 		doc := occs[occStart[d]:occStart[d+1]]
 		for _, o := range doc {
 			f := o.field
 			norm := 1 - fieldB[f] + fieldB[f]*float64(fieldLen[d][f])/avgLen[f]
 			tfs[o.term] += fieldWeight[f] * float64(o.tf) / norm
+			cover[o.term] = max(cover[o.term], fieldCover[f])
 		}
 		for _, o := range doc {
 			if tf := tfs[o.term]; tf > 0 {
 				s := float64(r.idf[o.term]) * tf / (k1 + tf)
-				r.postings[o.term] = append(r.postings[o.term], posting{doc: int32(d), score: float32(s)})
-				tfs[o.term] = 0
+				r.postings[o.term] = append(r.postings[o.term], posting{doc: int32(d), score: float32(s), cover: cover[o.term]})
+				tfs[o.term], cover[o.term] = 0, 0
 			}
 		}
 	}
@@ -270,7 +281,7 @@ func idf(n, df int) float64 {
 // scratch is the per-call working space of rank, indexed by tool.
 type scratch struct {
 	acc     []float32 // summed term scores
-	cov     []float32 // IDF-weighted query terms matched
+	cov     []float32 // query terms matched, weighted by how well
 	best    []float32 // the current query term's best variant score
 	credit  []float32 // … and that variant's weight
 	flags   []uint8
@@ -327,10 +338,12 @@ func (s *scratch) reset() {
 	s.cands = s.cands[:0]
 }
 
-// variant is a term that counts as a match for a query term, with weight.
+// variant is a term that counts as a match for a query term, with the
+// weight of its score and how much it counts as a match of the term.
 type variant struct {
-	id int32
-	w  float32
+	id    int32
+	w     float32
+	cover float32
 }
 
 // queryTerms returns the stemmed terms of query without stop words (unless
@@ -359,24 +372,24 @@ func queryTerms(query string) []string {
 // variants appends to vs the terms of the index that match query term t.
 func (r *ranker) variants(vs []variant, t string) []variant {
 	if id, ok := r.termID[t]; ok {
-		vs = append(vs, variant{id, 1})
+		vs = append(vs, variant{id, 1, 1})
 	}
 	for _, s := range synonyms[t] {
 		if id, ok := r.termID[s]; ok {
-			vs = append(vs, variant{id, synonymWeight})
+			vs = append(vs, variant{id, synonymWeight, synonymCover})
 		}
 	}
 	if len(t) >= 3 {
 		i, _ := slices.BinarySearch(r.vocab, t)
 		for n := 0; i < len(r.vocab) && n < maxPrefixes && strings.HasPrefix(r.vocab[i], t); i++ {
 			if r.vocab[i] != t {
-				vs = append(vs, variant{r.termID[r.vocab[i]], prefixWeight})
+				vs = append(vs, variant{r.termID[r.vocab[i]], prefixWeight, prefixCover})
 				n++
 			}
 		}
 		for k := len(t) - 1; k >= 4; k-- {
 			if id, ok := r.termID[t[:k]]; ok {
-				vs = append(vs, variant{id, prefixWeight})
+				vs = append(vs, variant{id, prefixWeight, prefixCover})
 				break
 			}
 		}
@@ -406,7 +419,7 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 	// Terms.
 	terms := queryTerms(query)
 	ids := make([]int32, len(terms)) // exact term IDs, -1 if not indexed
-	var total float32
+	var total float32                // the query terms that some tool matches
 	var vs []variant
 	for i, t := range terms {
 		ids[i] = -1
@@ -414,25 +427,24 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 			ids[i] = id
 		}
 		vs = r.variants(vs[:0], t)
-		var qw float32
-		for _, v := range vs {
-			qw = max(qw, r.idf[v.id])
+		if len(vs) > 0 {
+			total++ // a term no tool has cannot tell tools apart
 		}
-		total += qw
 		for _, v := range vs {
 			for _, p := range r.postings[v.id] {
 				if sc := v.w * p.score; sc > s.best[p.doc] {
 					if s.best[p.doc] == 0 {
 						s.termHit = append(s.termHit, p.doc)
 					}
-					s.best[p.doc], s.credit[p.doc] = sc, v.w
+					s.best[p.doc] = sc
 				}
+				s.credit[p.doc] = max(s.credit[p.doc], v.cover*p.cover)
 			}
 		}
 		for _, d := range s.termHit {
 			s.touch(d)
 			s.acc[d] += s.best[d]
-			s.cov[d] += qw * s.credit[d]
+			s.cov[d] += s.credit[d]
 			s.best[d], s.credit[d] = 0, 0
 		}
 		s.termHit = s.termHit[:0]

@@ -1,0 +1,51 @@
+package index_test
+
+import (
+	"fmt"
+
+	"github.com/climax-mcp/climax/index"
+)
+
+// Search ranks tools by relevance: words of the query are matched as
+// terms (in any form: "containers", "running"), tool-name and tag hits
+// weigh more than description hits, and tools matching more of the query
+// come first.
+func ExampleIndex_Search() {
+	docker := &index.Config{
+		Name:     "docker",
+		Category: "containers",
+		Tags:     []string{"devops"},
+		Tools: []index.Tool{
+			{Name: "docker_ps", Description: "List running containers"},
+			{Name: "docker_images", Description: "List local images"},
+			{Name: "docker_stop", Description: "Stop a running container"},
+			{Name: "docker_rm", Description: "Remove a container"},
+		},
+	}
+	git := &index.Config{
+		Name:     "git",
+		Category: "vcs",
+		Tags:     []string{"version-control"},
+		Tools: []index.Tool{
+			{Name: "git_status", Description: "Show the working tree status"},
+			{Name: "git_log", Description: "Show the commit history"},
+		},
+	}
+	ix, _, err := index.New([]*index.Config{docker, git}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, q := range []string{"list running containers", "delete a container", "version control", "history"} {
+		fmt.Printf("%s:", q)
+		for _, e := range ix.Search(q, "", "", 3) {
+			fmt.Printf(" %s", e.ToolName)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// list running containers: docker_ps docker_stop docker_images
+	// delete a container: docker_rm docker_ps docker_stop
+	// version control: git_status git_log
+	// history: git_log
+}

@@ -1,0 +1,111 @@
+package index_test
+
+import (
+	"encoding/json"
+	"os"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/index"
+)
+
+// TestSearchQuality measures ranking on the bundled configs with the
+// queries of testdata/queries.json: each has the tools that count as
+// relevant (path.Match patterns such as "git_*" allowed). It reports hit@5
+// (a relevant tool among the first five) and MRR@5 (the mean of 1/rank of
+// the first relevant tool, 0 beyond five), lists the misses, and fails
+// below hit@5 0.90.
+//
+// Run with -v to see the figures.
+func TestSearchQuality(t *testing.T) {
+	dir := "../configs"
+	if d := os.Getenv("CONFIGS"); d != "" {
+		dir = d
+	}
+	bundled := os.DirFS(dir)
+	names, err := index.BundledNames(bundled)
+	if err != nil || len(names) == 0 {
+		t.Skip("no bundled configs in ../configs")
+	}
+	var configs []*index.Config
+	for _, name := range names {
+		c, err := index.LoadFS(bundled, name+".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		configs = append(configs, c)
+	}
+	ix, _, err := index.New(configs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	qf := "testdata/queries.json"
+	if f := os.Getenv("QUERIES"); f != "" {
+		qf = f
+	}
+	data, err := os.ReadFile(qf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var queries []struct {
+		Query    string   `json:"query"`
+		Relevant []string `json:"relevant"`
+	}
+	if err := json.Unmarshal(data, &queries); err != nil {
+		t.Fatal(err)
+	}
+
+	const k = 5
+	var hits, rr float64
+	var missed int
+	for _, q := range queries {
+		for _, pat := range q.Relevant {
+			if !matchesAny(ix.Names(), pat) {
+				t.Errorf("query %q: no bundled tool matches %q", q.Query, pat)
+			}
+		}
+		got := ix.Search(q.Query, "", "", k)
+		rank := 0
+		for i, e := range got {
+			if matchesAny(q.Relevant, e.ToolName) {
+				rank = i + 1
+				break
+			}
+		}
+		if rank > 1 && testing.Verbose() {
+			t.Logf("rank %d: %q", rank, q.Query)
+		}
+		if rank > 0 {
+			hits++
+			rr += 1 / float64(rank)
+		} else {
+			missed++
+			var top []string
+			for _, e := range got {
+				top = append(top, e.ToolName)
+			}
+			t.Logf("miss: %q: want %s, got %s", q.Query, strings.Join(q.Relevant, " "), strings.Join(top, " "))
+		}
+	}
+	n := float64(len(queries))
+	t.Logf("%d queries over %d tools: hit@%d %.3f, MRR@%d %.3f, %d missed", len(queries), ix.Len(), k, hits/n, k, rr/n, missed)
+	if hits/n < 0.90 {
+		t.Errorf("hit@%d = %.3f, want at least 0.90", k, hits/n)
+	}
+}
+
+// matchesAny reports whether name matches one of patterns, or (the other
+// way around) whether the pattern name matches one of the names.
+func matchesAny(list []string, s string) bool {
+	for _, x := range list {
+		if ok, _ := path.Match(x, s); ok {
+			return true
+		}
+		if ok, _ := path.Match(s, x); ok {
+			return true
+		}
+	}
+	return false
+}
