@@ -6,6 +6,29 @@
 // applies the policy and builds an immutable [Index] with [Index.Search],
 // [Index.Summary] and [Index.Get].
 //
+// # Search
+//
+// [Index.Search] ranks tools by relevance to the query rather than
+// filtering by substring. Names, descriptions, tags, category, CLI name and
+// description and argument text are split into words (at "_", "-", ".",
+// "/", punctuation, spaces and camelCase), lowercased and lightly stemmed,
+// so "containers", "running" and "listed" match "container", "run" and
+// "list". A tool scores by BM25F: the tool name and tags weigh most, then
+// category and CLI name, then the description, then arguments. A query word
+// also matches a few common synonyms ("remove" for "delete", "repository"
+// for "repo") and longer or shorter forms ("config", "configuration") at a
+// lower weight; small words such as "the" or "my" are ignored. Tools that
+// match more of the query's words rank first, two query words next to each
+// other in a tool's text add a bonus, and ties keep load order.
+//
+// Every tool whose name, description, CLI name, category or a tag contains
+// the whole query as a case-insensitive substring (special characters taken
+// literally) is always in the result, ranked after the word matches when it
+// matches no word. An empty query lists every tool in load order.
+//
+// The index is built once and is safe for concurrent searches; a search
+// looks only at the tools that share a word with the query.
+//
 // This module depends on the standard library and the YAML library only,
 // so that other projects can use it without pulling in an MCP SDK.
 package index
