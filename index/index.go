@@ -166,7 +166,7 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 			rt.Constraints[name] = ac
 		}
 	}
-	schema, err := json.Marshal(rt.Tool.InputSchema())
+	schema, err := rt.Tool.InputSchema().JSON()
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: tool %s: input schema: %w", c.Source, t.Name, err)
 	}

@@ -35,13 +35,13 @@ func (ps Properties) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		name, err := json.Marshal(p.Name)
+		name, err := marshalJSON(p.Name)
 		if err != nil {
 			return nil, err
 		}
 		buf.Write(name)
 		buf.WriteByte(':')
-		body, err := json.Marshal(p)
+		body, err := marshalJSON(p)
 		if err != nil {
 			return nil, err
 		}
@@ -74,4 +74,20 @@ func (t *Tool) InputSchema() Schema {
 		}
 	}
 	return s
+}
+
+// JSON returns the schema as compact JSON, with "<", ">" and "&" left as
+// written (json.Marshal would escape them as \u003c and so on).
+func (s Schema) JSON() (json.RawMessage, error) { return marshalJSON(s) }
+
+// marshalJSON is json.Marshal without HTML escaping, so that "<", ">" and
+// "&" in descriptions reach clients as written.
+func marshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -45,12 +45,12 @@ func TestInputSchema(t *testing.T) {
 		{
 			name: "names are escaped",
 			tool: index.Tool{Args: []index.Arg{{Name: `a"b<c>`}}},
-			want: `{"type":"object","properties":{"a\"b\u003cc\u003e":{"type":"string"}}}`,
+			want: `{"type":"object","properties":{"a\"b<c>":{"type":"string"}}}`,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := json.Marshal(tt.tool.InputSchema())
+			got, err := tt.tool.InputSchema().JSON()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -178,11 +178,7 @@ func (t *Tools) Search(args map[string]any) executor.Outcome {
 		}
 		resp = summaryResponse{Mode: "summary", Summary: summary}
 	} else {
-		results := t.ix.Search(query, category, cli, limit)
-		for i := range results {
-			results[i].InputSchema = unescapeHTML(results[i].InputSchema)
-		}
-		resp = searchResponse{Mode: "search", Results: results}
+		resp = searchResponse{Mode: "search", Results: t.ix.Search(query, category, cli, limit)}
 	}
 	text, err := marshal(resp)
 	if err != nil {
@@ -237,42 +233,6 @@ func marshal(v any) (string, error) {
 		return "", err
 	}
 	return strings.TrimSuffix(buf.String(), "\n"), nil
-}
-
-// unescapeHTML undoes encoding/json's HTML escaping (\u003c, \u003e,
-// \u0026) in JSON text, so that search results show <, > and & as they
-// are. Other escapes are kept. It returns b itself when there is nothing to
-// undo, and a new slice otherwise.
-func unescapeHTML(b json.RawMessage) json.RawMessage {
-	if !bytes.Contains(b, []byte(`\u00`)) {
-		return b
-	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' || i+1 >= len(b) {
-			out = append(out, b[i])
-			continue
-		}
-		if b[i+1] == 'u' && i+6 <= len(b) {
-			switch string(b[i+2 : i+6]) {
-			case "003c", "003C":
-				out = append(out, '<')
-				i += 5
-				continue
-			case "003e", "003E":
-				out = append(out, '>')
-				i += 5
-				continue
-			case "0026":
-				out = append(out, '&')
-				i += 5
-				continue
-			}
-		}
-		out = append(out, b[i], b[i+1]) // any other escape, kept whole
-		i++
-	}
-	return out
 }
 
 // Call answers climax_call: it looks the tool up and runs it through the
