@@ -1,0 +1,637 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/climax-mcp/climax/configs"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/metatools"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Targets of the performance table.
+const (
+	coldStartTarget = 1.5 // climax cold start against the minimal server
+	callTarget      = 1.5 // climax_call of echo against running echo
+)
+
+// echoConfig is the config of the call-overhead measurement.
+const echoConfig = `name: bench
+description: "Benchmark config: one tool that prints hello"
+command: echo
+tools:
+  - name: echo_hello
+    description: "Print hello"
+    command: hello
+`
+
+// A perfRow is one line of the performance table.
+type perfRow struct {
+	what     string
+	value    string
+	baseline string
+	ratio    string
+	target   string
+}
+
+// A perfReport holds the performance table.
+type perfReport struct {
+	cpus      int
+	goVersion string
+	rows      []perfRow
+	notes     []string
+}
+
+func (rep *perfReport) write(w io.Writer) error {
+	t := table{
+		header: []string{"Measurement", "CLImax", "Baseline", "Ratio", "Target"},
+		aligns: []align{left, right, left, right, left},
+	}
+	for _, r := range rep.rows {
+		t.addRow(r.what, r.value, r.baseline, r.ratio, r.target)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Performance on %d cores (runtime.NumCPU), %s.\n\n", rep.cpus, rep.goVersion)
+	if err := t.write(&b); err != nil {
+		return err
+	}
+	if len(rep.notes) > 0 {
+		b.WriteString("\n")
+		for _, n := range rep.notes {
+			b.WriteString(n + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ratioRow compares value with baseline against a target ratio.
+func ratioRow(what string, value, baseline time.Duration, baselineName string, target float64) perfRow {
+	ratio := float64(value) / float64(baseline)
+	verdict := "met"
+	if ratio > target {
+		verdict = "missed"
+	}
+	return perfRow{
+		what:     what,
+		value:    formatDuration(value),
+		baseline: formatDuration(baseline) + " " + baselineName,
+		ratio:    formatRatio(float64(value), float64(baseline)),
+		target:   fmt.Sprintf("≤ %.1f× (%s)", target, verdict),
+	}
+}
+
+// runPerf builds the binaries, measures and prints the performance table.
+// Progress goes to stderr.
+func runPerf(o options, stdout, stderr io.Writer) error {
+	ctx := context.Background()
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
+
+	dir, err := os.MkdirTemp("", "climax-benchmark-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+
+	climaxBin, minimalBin, err := buildBinaries(dir, o.climax, logf)
+	if err != nil {
+		return err
+	}
+	refs := []string(o.configs)
+	if len(refs) == 0 {
+		if refs, err = index.BundledNames(configs.FS); err != nil {
+			return err
+		}
+	}
+	cfgs, err := loadConfigs(refs)
+	if err != nil {
+		return err
+	}
+	tools := 0
+	for _, c := range cfgs {
+		tools += len(c.Tools)
+	}
+
+	rep := &perfReport{cpus: runtime.NumCPU(), goVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
+
+	// Cold start, interleaved with the minimal server.
+	logf("cold start: %d runs each of climax (%d configs) and the minimal server", o.runs, len(refs))
+	climaxStart, minimalStart, err := compareColdStarts(ctx, o.runs,
+		command{climaxBin, refs}, command{minimalBin, nil})
+	if err != nil {
+		return err
+	}
+	rep.rows = append(rep.rows, ratioRow(
+		fmt.Sprintf("cold start: spawn, initialize, tools/list, close; %d configs, %d tools (median of %d)", len(refs), tools, o.runs),
+		climaxStart, minimalStart, "minimal go-sdk server, 2 tools", coldStartTarget))
+
+	// Call overhead.
+	echoPath := filepath.Join(dir, "echo.yaml")
+	if err := os.WriteFile(echoPath, []byte(echoConfig), 0o644); err != nil {
+		return err
+	}
+	logf("call overhead: %d calls each of climax_call echo_hello and exec echo hello", o.calls)
+	call, direct, err := compareCalls(ctx, o.calls, command{climaxBin, []string{echoPath}})
+	if err != nil {
+		return err
+	}
+	rep.rows = append(rep.rows, ratioRow(
+		fmt.Sprintf("climax_call of `echo hello`, round trip on an open stdio session (median of %d)", o.calls),
+		call, direct, "exec `echo hello`", callTarget))
+
+	// Search and index build at generated sizes.
+	var gen10k []genConfig
+	for _, n := range []int{1_000, 10_000} {
+		logf("index build and search: %s generated tools", formatInt(n))
+		gcs := generateConfigs(n)
+		if n == 10_000 {
+			gen10k = gcs
+		}
+		build, p50, p99, samples, err := measureIndex(gcs)
+		if err != nil {
+			return err
+		}
+		rep.rows = append(rep.rows,
+			perfRow{what: fmt.Sprintf("index build (index.New), %s tools (median of %d)", formatInt(n), buildRuns), value: formatDuration(build)},
+			perfRow{what: fmt.Sprintf("search latency p50 / p99, %s tools (Index.Search, limit %d; %d searches)", formatInt(n), metatools.DefaultLimit, samples),
+				value: formatDuration(p50) + " / " + formatDuration(p99)})
+	}
+
+	// Resident memory.
+	logf("resident memory")
+	rssClimax, err := residentMemory(ctx, command{climaxBin, refs})
+	if err != nil {
+		return err
+	}
+	rssMinimal, err := residentMemory(ctx, command{minimalBin, nil})
+	if err != nil {
+		return err
+	}
+	rep.rows = append(rep.rows, perfRow{
+		what:     fmt.Sprintf("resident memory (VmRSS) after initialize and tools/list, %d configs", len(refs)),
+		value:    formatRSS(rssClimax),
+		baseline: formatRSS(rssMinimal) + " minimal go-sdk server",
+		ratio:    formatRatio(float64(rssClimax), float64(rssMinimal)),
+	})
+	var paths []string
+	for _, g := range gen10k {
+		p := filepath.Join(dir, g.name+".yaml")
+		if err := os.WriteFile(p, g.yaml, 0o644); err != nil {
+			return err
+		}
+		paths = append(paths, p)
+	}
+	rss10k, err := residentMemory(ctx, command{climaxBin, paths})
+	if err != nil {
+		return err
+	}
+	rep.rows = append(rep.rows, perfRow{
+		what:  "resident memory (VmRSS) after initialize and tools/list, 10,000 generated tools",
+		value: formatRSS(rss10k),
+	})
+	const bigRuns = 5
+	logf("cold start: %d runs at 10,000 tools", bigRuns)
+	big, err := medianColdStart(ctx, bigRuns, command{climaxBin, paths})
+	if err != nil {
+		return err
+	}
+	rep.rows = append(rep.rows, perfRow{
+		what:  fmt.Sprintf("cold start, 10,000 generated tools (median of %d)", bigRuns),
+		value: formatDuration(big),
+	})
+
+	// The token table's serialisation against the real wire.
+	logf("tools/list bytes against the token table")
+	for _, classic := range []bool{false, true} {
+		note, err := checkWire(ctx, climaxBin, refs, cfgs, classic)
+		if err != nil {
+			return err
+		}
+		rep.notes = append(rep.notes, note)
+	}
+	return rep.write(stdout)
+}
+
+// A command is a program and its arguments.
+type command struct {
+	bin  string
+	args []string
+}
+
+func (c command) cmd() *exec.Cmd { return exec.Command(c.bin, c.args...) }
+
+// buildBinaries builds climax (unless prebuilt is set) and the minimal
+// server into dir.
+func buildBinaries(dir, prebuilt string, logf func(string, ...any)) (climaxBin, minimalBin string, err error) {
+	root, err := workspaceRoot()
+	if err != nil {
+		return "", "", err
+	}
+	build := func(pkgDir, out string) error {
+		logf("go build %s", pkgDir)
+		cmd := exec.Command("go", "build", "-o", out, ".")
+		cmd.Dir = pkgDir
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build in %s: %v\n%s", pkgDir, err, msg)
+		}
+		return nil
+	}
+	climaxBin = prebuilt
+	if climaxBin == "" {
+		climaxBin = filepath.Join(dir, "climax")
+		if err := build(filepath.Join(root, "climax"), climaxBin); err != nil {
+			return "", "", err
+		}
+	}
+	minimalBin = filepath.Join(dir, "minimal")
+	if err := build(filepath.Join(root, "benchmark", "internal", "minimal"), minimalBin); err != nil {
+		return "", "", err
+	}
+	return climaxBin, minimalBin, nil
+}
+
+// workspaceRoot returns the first directory at or above the working
+// directory that holds both the climax and the benchmark module.
+func workspaceRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		_, err1 := os.Stat(filepath.Join(dir, "climax", "go.mod"))
+		_, err2 := os.Stat(filepath.Join(dir, "benchmark", "go.mod"))
+		if err1 == nil && err2 == nil {
+			return dir, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("no CLImax workspace (climax/go.mod and benchmark/go.mod) at or above %s", wd)
+		}
+	}
+}
+
+// connect spawns c and initializes an MCP session with it.
+func connect(ctx context.Context, c *exec.Cmd) (*mcp.ClientSession, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "climax-benchmark", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: c}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", c.Path, err)
+	}
+	return cs, nil
+}
+
+// coldStart spawns c, initializes, lists the tools and closes the session
+// (which waits for the process to exit), and returns how long that took.
+func coldStart(ctx context.Context, c command) (time.Duration, error) {
+	start := time.Now()
+	cs, err := connect(ctx, c.cmd())
+	if err != nil {
+		return 0, err
+	}
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		cs.Close()
+		return 0, fmt.Errorf("tools/list of %s: %w", c.bin, err)
+	}
+	if len(res.Tools) == 0 {
+		cs.Close()
+		return 0, fmt.Errorf("tools/list of %s: no tools", c.bin)
+	}
+	if err := cs.Close(); err != nil {
+		return 0, fmt.Errorf("close %s: %w", c.bin, err)
+	}
+	return time.Since(start), nil
+}
+
+// compareColdStarts measures runs cold starts of a and of b, alternating
+// which goes first, after one unmeasured warm-up each, and returns the
+// medians.
+func compareColdStarts(ctx context.Context, runs int, a, b command) (time.Duration, time.Duration, error) {
+	var as, bs []time.Duration
+	for i := -1; i < runs; i++ {
+		first, second := a, b
+		if i%2 != 0 {
+			first, second = b, a
+		}
+		d1, err := coldStart(ctx, first)
+		if err != nil {
+			return 0, 0, err
+		}
+		d2, err := coldStart(ctx, second)
+		if err != nil {
+			return 0, 0, err
+		}
+		if i < 0 {
+			continue
+		}
+		if i%2 != 0 {
+			d1, d2 = d2, d1
+		}
+		as, bs = append(as, d1), append(bs, d2)
+	}
+	return median(as), median(bs), nil
+}
+
+// medianColdStart returns the median of runs cold starts of c after one
+// warm-up.
+func medianColdStart(ctx context.Context, runs int, c command) (time.Duration, error) {
+	var ds []time.Duration
+	for i := -1; i < runs; i++ {
+		d, err := coldStart(ctx, c)
+		if err != nil {
+			return 0, err
+		}
+		if i >= 0 {
+			ds = append(ds, d)
+		}
+	}
+	return median(ds), nil
+}
+
+// compareCalls measures, on one initialized session with c, calls
+// round trips of climax_call echo_hello, alternating with running echo
+// hello directly, and returns both medians.
+func compareCalls(ctx context.Context, calls int, c command) (call, direct time.Duration, err error) {
+	cs, err := connect(ctx, c.cmd())
+	if err != nil {
+		return 0, 0, err
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: metatools.CallName, Arguments: map[string]any{"tool_name": "echo_hello"}}
+	viaClimax := func() (time.Duration, error) {
+		start := time.Now()
+		res, err := cs.CallTool(ctx, params)
+		d := time.Since(start)
+		if err != nil {
+			return 0, fmt.Errorf("climax_call echo_hello: %w", err)
+		}
+		if res.IsError || len(res.Content) == 0 {
+			return 0, fmt.Errorf("climax_call echo_hello failed: %s", contentText(res))
+		}
+		if text := contentText(res); !strings.Contains(text, "hello") {
+			return 0, fmt.Errorf("climax_call echo_hello: unexpected output %q", text)
+		}
+		return d, nil
+	}
+	viaExec := func() (time.Duration, error) {
+		start := time.Now()
+		out, err := exec.Command("echo", "hello").Output()
+		d := time.Since(start)
+		if err != nil || string(out) != "hello\n" {
+			return 0, fmt.Errorf("echo hello: %q, %v", out, err)
+		}
+		return d, nil
+	}
+	const warmup = 5
+	var cs1, ds []time.Duration
+	for i := -warmup; i < calls; i++ {
+		first, second := viaClimax, viaExec
+		if i%2 != 0 {
+			first, second = viaExec, viaClimax
+		}
+		d1, err := first()
+		if err != nil {
+			return 0, 0, err
+		}
+		d2, err := second()
+		if err != nil {
+			return 0, 0, err
+		}
+		if i < 0 {
+			continue
+		}
+		if i%2 != 0 {
+			d1, d2 = d2, d1
+		}
+		cs1, ds = append(cs1, d1), append(ds, d2)
+	}
+	return median(cs1), median(ds), nil
+}
+
+func contentText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// buildRuns is how many index builds measureIndex times.
+const buildRuns = 5
+
+// searchRounds is how many times measureIndex runs each generated query.
+const searchRounds = 5
+
+// measureIndex parses generated configs, then times index builds and
+// searches: the median build time and the p50 and p99 search latency.
+func measureIndex(gcs []genConfig) (build, p50, p99 time.Duration, samples int, err error) {
+	cfgs, err := parseGenerated(gcs)
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	var builds []time.Duration
+	var ix *index.Index
+	for range buildRuns {
+		runtime.GC()
+		start := time.Now()
+		ix, _, err = index.New(cfgs, nil)
+		builds = append(builds, time.Since(start))
+		if err != nil {
+			return 0, 0, 0, 0, fmt.Errorf("index generated tools: %w", err)
+		}
+	}
+	queries := generateQueries(200, len(gcs))
+	for _, q := range queries { // warm-up
+		ix.Search(q.query, "", q.cli, metatools.DefaultLimit)
+	}
+	runtime.GC()
+	var lat []time.Duration
+	for range searchRounds {
+		for _, q := range queries {
+			start := time.Now()
+			ix.Search(q.query, "", q.cli, metatools.DefaultLimit)
+			lat = append(lat, time.Since(start))
+		}
+	}
+	slices.Sort(lat)
+	return median(builds), percentile(lat, 50), percentile(lat, 99), len(lat), nil
+}
+
+// residentMemory starts c, initializes and lists the tools, and returns
+// the process's resident set size in bytes; -1 where /proc is missing.
+func residentMemory(ctx context.Context, c command) (int64, error) {
+	cmd := c.cmd()
+	cs, err := connect(ctx, cmd)
+	if err != nil {
+		return 0, err
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		return 0, fmt.Errorf("tools/list of %s: %w", c.bin, err)
+	}
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		return -1, nil
+	}
+	return vmRSS(data)
+}
+
+// vmRSS returns the VmRSS line of a /proc/PID/status file in bytes.
+func vmRSS(status []byte) (int64, error) {
+	for line := range strings.Lines(string(status)) {
+		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) != 2 || f[1] != "kB" {
+			break
+		}
+		kb, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			break
+		}
+		return kb * 1024, nil
+	}
+	return 0, errors.New("no VmRSS line in /proc status")
+}
+
+func formatRSS(n int64) string {
+	if n < 0 {
+		return "n/a"
+	}
+	return formatBytes(n)
+}
+
+// checkWire compares the tools/list result climax sends over stdio with
+// the token table's serialisation of the same configs, and says whether
+// they are byte-identical.
+func checkWire(ctx context.Context, bin string, refs []string, cfgs []*index.Config, classic bool) (string, error) {
+	mode, args := "discovery", refs
+	defs := metatools.Definitions()
+	if classic {
+		mode, args = "classic", append([]string{"--classic"}, refs...)
+		ix, _, err := index.New(cfgs, nil)
+		if err != nil {
+			return "", err
+		}
+		defs = metatools.ClassicDefinitions(ix)
+	}
+	want, err := listResult(defs)
+	if err != nil {
+		return "", err
+	}
+	got, err := rawToolsList(ctx, command{bin, args})
+	if err != nil {
+		return "", err
+	}
+	if bytes.Equal(got, want) {
+		return fmt.Sprintf("The %s tools/list climax sends (%s bytes) is byte-identical to the token table's.", mode, formatInt(len(got))), nil
+	}
+	i := 0
+	for i < min(len(got), len(want)) && got[i] == want[i] {
+		i++
+	}
+	return fmt.Sprintf("MISMATCH: the %s tools/list climax sends (%d bytes) differs from the token table's (%d bytes) at byte %d: %q",
+		mode, len(got), len(want), i, got[max(0, i-40):min(len(got), i+40)]), nil
+}
+
+// rawToolsList speaks JSON-RPC to c over stdio by hand and returns the
+// bytes of the tools/list result as they arrive.
+func rawToolsList(ctx context.Context, c command) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.bin, c.args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	send := func(msg string) error { _, err := io.WriteString(stdin, msg+"\n"); return err }
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 64<<20)
+	await := func(id int) (json.RawMessage, error) {
+		for sc.Scan() {
+			var msg struct {
+				ID     *int            `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+				return nil, fmt.Errorf("%s: bad JSON-RPC line: %w", c.bin, err)
+			}
+			if msg.ID == nil || *msg.ID != id {
+				continue
+			}
+			if msg.Error != nil {
+				return nil, fmt.Errorf("%s: request %d: %s", c.bin, id, msg.Error)
+			}
+			return msg.Result, nil
+		}
+		if err := sc.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: no reply to request %d", c.bin, id)
+	}
+	if err := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"climax-benchmark","version":"1"}}}`); err != nil {
+		return nil, err
+	}
+	if _, err := await(1); err != nil {
+		return nil, err
+	}
+	if err := send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+		return nil, err
+	}
+	if err := send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); err != nil {
+		return nil, err
+	}
+	return await(2)
+}
+
+// median returns the median of ds (the mean of the middle two for an even
+// count); zero for none. ds is not modified.
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// percentile returns the p-th percentile (nearest rank) of sorted; zero
+// for none.
+func percentile(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := (p*len(sorted) + 99) / 100 // ceil(p/100 × n)
+	return sorted[min(max(rank, 1), len(sorted))-1]
+}

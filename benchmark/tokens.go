@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/climax-mcp/climax/configs"
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/metatools"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// Encodings the token table can count with.
+const (
+	cl100kBase = "cl100k_base"
+	o200kBase  = "o200k_base"
+)
+
+// searchLimit is the number of results of the climax_search responses the
+// "find and call" row counts.
+const searchLimit = 5
+
+// searchQueries are what an agent might type into climax_search before
+// calling a tool; the "find and call" row averages their responses.
+var searchQueries = []string{
+	"show uncommitted changes",
+	"commit staged files",
+	"create a new branch",
+	"list running containers",
+	"view pod logs",
+	"run go tests",
+	"install npm package",
+	"build rust project",
+	"run make target",
+	"extract tar archive",
+	"filter json",
+	"http get request",
+	"list database tables",
+	"describe the current change",
+}
+
+// A counter counts the tokens of a text.
+type counter interface {
+	Count(text string) (int, error)
+}
+
+// The codecs are built at most once per process: building one takes tens
+// of milliseconds.
+var (
+	cl100k = sync.OnceValue(func() counter { return codec.NewCl100kBase() })
+	o200k  = sync.OnceValue(func() counter { return codec.NewO200kBase() })
+)
+
+// newCounter returns the tokenizer of the named encoding.
+func newCounter(encoding string) (counter, error) {
+	switch encoding {
+	case cl100kBase:
+		return cl100k(), nil
+	case o200kBase:
+		return o200k(), nil
+	}
+	return nil, fmt.Errorf("unknown encoding %q (want %s or %s)", encoding, cl100kBase, o200kBase)
+}
+
+// loadConfigs resolves config references (bundled names or paths); no
+// references means every bundled config, in name order.
+func loadConfigs(refs []string) ([]*index.Config, error) {
+	if len(refs) == 0 {
+		names, err := index.BundledNames(configs.FS)
+		if err != nil {
+			return nil, fmt.Errorf("list bundled configs: %w", err)
+		}
+		refs = names
+	}
+	cfgs := make([]*index.Config, 0, len(refs))
+	for _, ref := range refs {
+		c, err := index.Resolve(ref, configs.FS)
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w", ref, err)
+		}
+		cfgs = append(cfgs, c)
+	}
+	return cfgs, nil
+}
+
+// listResult returns the tools/list result for defs exactly as the server
+// puts it on the wire: go-sdk's ListToolsResult of raw tools, encoded like
+// its JSON-RPC layer encodes results (no HTML escaping, no trailing
+// newline), with the cache fields go-sdk fills in ("ttlMs":0 and
+// "cacheScope":"public").
+func listResult(defs []metatools.Definition) ([]byte, error) {
+	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, len(defs))}
+	for _, d := range defs {
+		res.Tools = append(res.Tools, &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
+	}
+	res.CacheScope = "public" // what go-sdk's Cacheable.normalize sets
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(res); err != nil {
+		return nil, fmt.Errorf("encode tools/list: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// A tokenRow compares the tools/list of one tool set in both modes.
+type tokenRow struct {
+	label     string
+	tools     int
+	classic   int // tokens of the classic tools/list
+	discovery int // tokens of the discovery tools/list (plus searches, for "find and call")
+}
+
+func (r tokenRow) saved() int { return r.classic - r.discovery }
+
+// A searchRow is one climax_search response of the "find and call" row.
+type searchRow struct {
+	query   string
+	results int
+	tokens  int
+}
+
+// A tokenReport holds every figure the token table prints.
+type tokenReport struct {
+	encoding    string
+	configs     []tokenRow // one per config, in load order
+	total       tokenRow   // every config loaded together
+	searches    []searchRow
+	findAndCall tokenRow
+}
+
+// measureTokens counts the tokens of the classic and discovery tools/list
+// of each config alone and of all of them together, and of climax_search
+// responses over [searchQueries] against all of them.
+func measureTokens(cfgs []*index.Config, encoding string) (*tokenReport, error) {
+	tok, err := newCounter(encoding)
+	if err != nil {
+		return nil, err
+	}
+	count := func(data []byte) (int, error) { return tok.Count(string(data)) }
+
+	discoveryList, err := listResult(metatools.Definitions())
+	if err != nil {
+		return nil, err
+	}
+	discovery, err := count(discoveryList)
+	if err != nil {
+		return nil, err
+	}
+	row := func(label string, cs []*index.Config) (tokenRow, *index.Index, error) {
+		ix, _, err := index.New(cs, nil)
+		if err != nil {
+			return tokenRow{}, nil, fmt.Errorf("index %s: %w", label, err)
+		}
+		list, err := listResult(metatools.ClassicDefinitions(ix))
+		if err != nil {
+			return tokenRow{}, nil, err
+		}
+		classic, err := count(list)
+		if err != nil {
+			return tokenRow{}, nil, err
+		}
+		return tokenRow{label: label, tools: ix.Len(), classic: classic, discovery: discovery}, ix, nil
+	}
+
+	rep := &tokenReport{encoding: encoding}
+	for _, c := range cfgs {
+		r, _, err := row(c.Name, []*index.Config{c})
+		if err != nil {
+			return nil, err
+		}
+		rep.configs = append(rep.configs, r)
+	}
+	total, ix, err := row(fmt.Sprintf("all %d configs", len(cfgs)), cfgs)
+	if err != nil {
+		return nil, err
+	}
+	rep.total = total
+
+	mt := metatools.New(ix, executor.New())
+	sum := 0
+	for _, q := range searchQueries {
+		out := mt.Search(map[string]any{"query": q, "limit": searchLimit})
+		if out.IsError {
+			return nil, fmt.Errorf("climax_search %q: %s", q, out.Text)
+		}
+		var resp struct {
+			Results []json.RawMessage `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(out.Text), &resp); err != nil {
+			return nil, fmt.Errorf("climax_search %q: %w", q, err)
+		}
+		n, err := tok.Count(out.Text)
+		if err != nil {
+			return nil, err
+		}
+		rep.searches = append(rep.searches, searchRow{query: q, results: len(resp.Results), tokens: n})
+		sum += n
+	}
+	rep.findAndCall = tokenRow{
+		label:     "find and call",
+		tools:     total.tools,
+		classic:   total.classic,
+		discovery: discovery + roundDiv(sum, len(searchQueries)),
+	}
+	return rep, nil
+}
+
+// roundDiv returns a/b rounded half up, for non-negative a and positive b.
+func roundDiv(a, b int) int { return (2*a + b) / (2 * b) }
+
+// write prints the report as Markdown: the token table, then the
+// climax_search responses behind its "find and call" row.
+func (rep *tokenReport) write(w io.Writer) error {
+	t := table{
+		header: []string{"Config", "Tools", "Classic tokens", "Discovery tokens", "Saved tokens", "Saved"},
+		aligns: []align{left, right, right, right, right, right},
+	}
+	add := func(r tokenRow) {
+		t.addRow(r.label, formatInt(r.tools), formatInt(r.classic), formatInt(r.discovery), formatInt(r.saved()), formatPercent(r.saved(), r.classic))
+	}
+	for _, r := range rep.configs {
+		add(r)
+	}
+	add(rep.total)
+	add(rep.findAndCall)
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "Tokens of the tools/list result, classic mode against discovery mode (%s).\n\n", rep.encoding)
+	if err := t.write(&b); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "\n\"find and call\": the discovery tools/list plus the average climax_search response (limit %d) over the %d queries below, against the classic tools/list of all configs.\n\n", searchLimit, len(rep.searches))
+
+	s := table{header: []string{"climax_search query", "Results", "Tokens"}, aligns: []align{left, right, right}}
+	sum, results := 0, 0
+	for _, r := range rep.searches {
+		s.addRow(r.query, formatInt(r.results), formatInt(r.tokens))
+		sum += r.tokens
+		results += r.results
+	}
+	if n := len(rep.searches); n > 0 {
+		s.addRow("average", fmt.Sprintf("%.1f", float64(results)/float64(n)), formatInt(roundDiv(sum, n)))
+	}
+	if err := s.write(&b); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
