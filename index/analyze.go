@@ -20,8 +20,13 @@ import (
 //
 // The token passed to fn is only valid during the call.
 func tokenize(s string, fn func(tok []byte)) {
-	var arr [64]byte
-	buf := arr[:0]
+	tokenizeBuf(s, nil, fn)
+}
+
+// tokenizeBuf is tokenize using buf as working space; it returns buf,
+// possibly grown, for the next call.
+func tokenizeBuf(s string, buf []byte, fn func(tok []byte)) []byte {
+	buf = buf[:0]
 	var prev rune // previous letter or digit in the current token; 0 at a boundary
 	for i := 0; i < len(s); {
 		r, size := rune(s[i]), 1
@@ -61,6 +66,7 @@ func tokenize(s string, fn func(tok []byte)) {
 	if len(buf) > 0 {
 		fn(buf)
 	}
+	return buf
 }
 
 func isAlnum(r rune) bool {

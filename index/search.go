@@ -116,7 +116,7 @@ func newRanker(tools []*ResolvedTool) *ranker {
 
 	// Pass 1: count terms per field, field lengths and document frequencies.
 	var (
-		occs     []occurrence
+		occs     = make([]occurrence, 0, 32*len(tools))
 		occStart = make([]int, len(tools)+1)
 		fieldLen = make([][numFields]uint16, len(tools))
 		totalLen [numFields]float64
@@ -126,15 +126,17 @@ func newRanker(tools []*ResolvedTool) *ranker {
 		slotDoc  []int32 // by term*numFields+field: 1 + the tool of slotOcc
 		slotOcc  []int32 // … and that tool's occurrence of the term in the field
 		seq      []int32 // the current field's terms, stop words left out, for bigrams
+		isStop   []bool  // by term
 		byCLI    = map[*Config]*cliTerms{}
 	)
 	// terms returns the term IDs of s, adding new terms to the vocabulary.
 	// The result is valid until the next call.
 	var termBuf []int32
+	var tokBuf []byte
 	terms := func(s string) []int32 {
 		ids := termBuf[:0]
 		defer func() { termBuf = ids }()
-		tokenize(s, func(tok []byte) {
+		tokBuf = tokenizeBuf(s, tokBuf, func(tok []byte) {
 			id, ok := rawTerm[string(tok)]
 			if !ok {
 				term := stem(string(tok))
@@ -144,6 +146,7 @@ func newRanker(tools []*ResolvedTool) *ranker {
 					r.vocab = append(r.vocab, term)
 					df = append(df, 0)
 					lastDoc = append(lastDoc, 0)
+					isStop = append(isStop, stopWords[term])
 					for range numFields {
 						slotDoc = append(slotDoc, 0)
 						slotOcc = append(slotOcc, 0)
@@ -175,7 +178,7 @@ func newRanker(tools []*ResolvedTool) *ranker {
 				if fieldLen[d][f] < math.MaxUint16 {
 					fieldLen[d][f]++
 				}
-				if (f <= fieldCLI || f == fieldDescription) && !stopWords[r.vocab[id]] {
+				if (f <= fieldCLI || f == fieldDescription) && !isStop[id] {
 					seq = append(seq, id)
 				}
 			}
