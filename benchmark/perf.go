@@ -570,8 +570,15 @@ func rawToolsList(ctx context.Context, c command) ([]byte, error) {
 	}
 	defer cmd.Wait()
 	defer stdin.Close()
-	send := func(msg string) error { _, err := io.WriteString(stdin, msg+"\n"); return err }
-	sc := bufio.NewScanner(stdout)
+	return toolsListDialogue(stdin, stdout, c.bin)
+}
+
+// toolsListDialogue initializes a server by writing JSON-RPC lines to w
+// and reading its replies from r, asks for tools/list and returns the
+// bytes of the result as they arrive. name names the server in errors.
+func toolsListDialogue(w io.Writer, r io.Reader, name string) (json.RawMessage, error) {
+	send := func(msg string) error { _, err := io.WriteString(w, msg+"\n"); return err }
+	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 64<<20)
 	await := func(id int) (json.RawMessage, error) {
 		for sc.Scan() {
@@ -581,20 +588,20 @@ func rawToolsList(ctx context.Context, c command) ([]byte, error) {
 				Error  json.RawMessage `json:"error"`
 			}
 			if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
-				return nil, fmt.Errorf("%s: bad JSON-RPC line: %w", c.bin, err)
+				return nil, fmt.Errorf("%s: bad JSON-RPC line: %w", name, err)
 			}
 			if msg.ID == nil || *msg.ID != id {
 				continue
 			}
 			if msg.Error != nil {
-				return nil, fmt.Errorf("%s: request %d: %s", c.bin, id, msg.Error)
+				return nil, fmt.Errorf("%s: request %d: %s", name, id, msg.Error)
 			}
 			return msg.Result, nil
 		}
 		if err := sc.Err(); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%s: no reply to request %d", c.bin, id)
+		return nil, fmt.Errorf("%s: no reply to request %d", name, id)
 	}
 	if err := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"climax-benchmark","version":"1"}}}`); err != nil {
 		return nil, err

@@ -35,6 +35,9 @@ func (t *table) write(w io.Writer) error {
 		n = max(n, len(r))
 	}
 	widths := make([]int, n)
+	for i := range widths {
+		widths[i] = 3 // a separator needs at least three characters
+	}
 	cell := func(r []string, i int) string {
 		if i < len(r) {
 			return strings.ReplaceAll(r[i], "|", `\|`)
@@ -74,9 +77,7 @@ func (t *table) write(w io.Writer) error {
 	line(t.header)
 	b.WriteString("|")
 	for i := range n {
-		// A separator needs at least three characters; widths of at least
-		// three keep it aligned with the cells.
-		w := max(widths[i], 3)
+		w := widths[i]
 		if alignOf(i) == right {
 			b.WriteString(" " + strings.Repeat("-", w-1) + ": |")
 		} else {
