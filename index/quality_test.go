@@ -10,23 +10,39 @@ import (
 	"github.com/climax-mcp/climax/index"
 )
 
-// TestSearchQuality measures ranking on the bundled configs with the
-// queries of testdata/queries.json: each has the tools that count as
-// relevant (path.Match patterns such as "git_*" allowed). It reports hit@5
-// (a relevant tool among the first five) and MRR@5 (the mean of 1/rank of
-// the first relevant tool, 0 beyond five), lists the misses, and fails
-// below hit@5 0.90.
+// TestSearchQuality measures ranking with sets of natural-language
+// queries, each with the tools that count as relevant (path.Match patterns
+// such as "git_*" allowed): testdata/queries.json over the bundled configs
+// and, when the compatibility configs of the original project are present,
+// testdata/queries_compat.json over those. It reports hit@5 (a relevant
+// tool among the first five) and MRR@5 (the mean of 1/rank of the first
+// relevant tool, 0 beyond five), lists the misses, and fails below the
+// set's minimum hit@5.
 //
-// Run with -v to see the figures.
+// Run with -v to see the figures. QUERIES and CONFIGS (a query file and a
+// config directory) evaluate another set.
 func TestSearchQuality(t *testing.T) {
-	dir := "../configs"
-	if d := os.Getenv("CONFIGS"); d != "" {
-		dir = d
+	sets := []struct{ name, configs, queries string }{
+		{"bundled", "../configs", "testdata/queries.json"},
+		{"compat", "/work/shared/compat", "testdata/queries_compat.json"},
 	}
+	if q := os.Getenv("QUERIES"); q != "" {
+		sets = sets[:1]
+		sets[0].name, sets[0].queries = "custom", q
+		if d := os.Getenv("CONFIGS"); d != "" {
+			sets[0].configs = d
+		}
+	}
+	for _, set := range sets {
+		t.Run(set.name, func(t *testing.T) { searchQuality(t, set.configs, set.queries) })
+	}
+}
+
+func searchQuality(t *testing.T, dir, queryFile string) {
 	bundled := os.DirFS(dir)
 	names, err := index.BundledNames(bundled)
 	if err != nil || len(names) == 0 {
-		t.Skip("no bundled configs in ../configs")
+		t.Skipf("no configs in %s", dir)
 	}
 	var configs []*index.Config
 	for _, name := range names {
@@ -41,11 +57,7 @@ func TestSearchQuality(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	qf := "testdata/queries.json"
-	if f := os.Getenv("QUERIES"); f != "" {
-		qf = f
-	}
-	data, err := os.ReadFile(qf)
+	data, err := os.ReadFile(queryFile)
 	if err != nil {
 		t.Fatal(err)
 	}
