@@ -111,7 +111,7 @@ func rankFixture(t testing.TB, configs ...*Config) *Index {
 	return ix
 }
 
-func names(es []Entry) []string {
+func entryNames(es []Entry) []string {
 	out := make([]string, len(es))
 	for i, e := range es {
 		out[i] = e.ToolName
@@ -119,7 +119,7 @@ func names(es []Entry) []string {
 	return out
 }
 
-func tools(specs ...string) []Tool {
+func fixtureTools(specs ...string) []Tool {
 	var ts []Tool
 	for _, s := range specs {
 		name, desc, _ := strings.Cut(s, ": ")
@@ -130,20 +130,20 @@ func tools(specs ...string) []Tool {
 
 func TestRankOrder(t *testing.T) {
 	ix := rankFixture(t,
-		&Config{Name: "vcs", Category: "vcs", Tags: []string{"version-control"}, Tools: tools(
+		&Config{Name: "vcs", Category: "vcs", Tags: []string{"version-control"}, Tools: fixtureTools(
 			"vcs_log: Show the history",
 			"vcs_branch: List, create or delete branches",
 			"vcs_status: Show the working tree status",
 			"vcs_diff: Show changes in the working tree",
 		)},
-		&Config{Name: "box", Category: "containers", Description: "Container runtime", Tools: tools(
+		&Config{Name: "box", Category: "containers", Description: "Container runtime", Tools: fixtureTools(
 			"box_ps: List running containers",
 			"box_list_images: List images",
 			"box_stop: Stop one or more running containers",
 			"box_rm: Delete containers",
 			"box_history: Show image layers",
 		)},
-		&Config{Name: "same", Tools: tools(
+		&Config{Name: "same", Tools: fixtureTools(
 			"same_a: frobnicate the widget",
 			"same_b: frobnicate the widget",
 		)},
@@ -166,7 +166,7 @@ func TestRankOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := names(ix.Search(tt.query, "", "", 20))
+			got := entryNames(ix.Search(tt.query, "", "", 20))
 			if len(got) < len(tt.want) || !slices.Equal(got[:len(tt.want)], tt.want) {
 				t.Errorf("Search(%q) = %q, want it to start with %q", tt.query, got, tt.want)
 			}
@@ -176,8 +176,8 @@ func TestRankOrder(t *testing.T) {
 
 func TestRankFiltersAndLimits(t *testing.T) {
 	ix := rankFixture(t,
-		&Config{Name: "a", Category: "one", Tools: tools("a_x: do things", "a_y: do other things")},
-		&Config{Name: "b", Category: "two", Tools: tools("b_x: do things", "b_y: other")},
+		&Config{Name: "a", Category: "one", Tools: fixtureTools("a_x: do things", "a_y: do other things")},
+		&Config{Name: "b", Category: "two", Tools: fixtureTools("b_x: do things", "b_y: other")},
 	)
 	tests := []struct {
 		query, category, cli string
@@ -197,14 +197,14 @@ func TestRankFiltersAndLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := ix.Search(tt.query, tt.category, tt.cli, tt.limit)
-		if got == nil || !slices.Equal(names(got), tt.want) {
-			t.Errorf("Search(%q, %q, %q, %d) = %q, want %q", tt.query, tt.category, tt.cli, tt.limit, names(got), tt.want)
+		if got == nil || !slices.Equal(entryNames(got), tt.want) {
+			t.Errorf("Search(%q, %q, %q, %d) = %q, want %q", tt.query, tt.category, tt.cli, tt.limit, entryNames(got), tt.want)
 		}
 	}
 }
 
 func TestRankSpecialCharacters(t *testing.T) {
-	ix := rankFixture(t, &Config{Name: "sp", Category: "c++", Tags: []string{"a.b*"}, Tools: tools(
+	ix := rankFixture(t, &Config{Name: "sp", Category: "c++", Tags: []string{"a.b*"}, Tools: fixtureTools(
 		"sp_regex: match (a.b*) literally",
 		"sp_plain: matches aXbb",
 		"sp_nul: has a \x00 byte",
@@ -226,7 +226,7 @@ func TestRankSpecialCharacters(t *testing.T) {
 		{"aXb", "sp_plain"},
 	}
 	for _, tt := range tests {
-		got := names(ix.Search(tt.query, "", "", 100))
+		got := entryNames(ix.Search(tt.query, "", "", 100))
 		if tt.first == "" && len(got) > 0 || tt.first != "" && (len(got) == 0 || got[0] != tt.first) {
 			t.Errorf("Search(%q) = %q, want first %q", tt.query, got, tt.first)
 		}
@@ -253,18 +253,18 @@ func substringMatches(ix *Index, query string) []string {
 
 func checkIncludesSubstringMatches(t *testing.T, ix *Index, query string) {
 	t.Helper()
-	got := names(ix.Search(query, "", "", ix.Len()+1))
+	got := entryNames(ix.Search(query, "", "", ix.Len()+1))
 	for _, name := range substringMatches(ix, query) {
 		if !slices.Contains(got, name) {
 			t.Errorf("Search(%q) lacks %s, which contains the query", query, name)
 		}
 	}
-	if len(got) != len(uniq(got)) {
+	if len(got) != len(sortedUniq(got)) {
 		t.Errorf("Search(%q) has duplicates: %q", query, got)
 	}
 }
 
-func uniq(s []string) []string {
+func sortedUniq(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return slices.Compact(s)
@@ -289,9 +289,9 @@ func compatIndex(t testing.TB) *Index {
 	}
 	if len(configs) == 0 {
 		configs = []*Config{
-			{Name: "git-tools", Category: "vcs", Tags: []string{"version-control"}, Tools: tools(
+			{Name: "git-tools", Category: "vcs", Tags: []string{"version-control"}, Tools: fixtureTools(
 				"git_status: Show the working tree status", "git_log: Show commit logs (history)")},
-			{Name: "docker-tools", Category: "containers", Tags: []string{"devops"}, Tools: tools(
+			{Name: "docker-tools", Category: "containers", Tags: []string{"devops"}, Tools: fixtureTools(
 				"docker_ps: List running containers", "docker_image_ls: List images")},
 		}
 	}
@@ -338,14 +338,14 @@ func TestRankConcurrent(t *testing.T) {
 	queries := []string{"list running containers", "version control", "git", "show changes", "(", "delete", ""}
 	want := make([][]string, len(queries))
 	for i, q := range queries {
-		want[i] = names(ix.Search(q, "", "", 10))
+		want[i] = entryNames(ix.Search(q, "", "", 10))
 	}
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for n := range 50 {
 				i := (g + n) % len(queries)
-				if got := names(ix.Search(queries[i], "", "", 10)); !slices.Equal(got, want[i]) {
+				if got := entryNames(ix.Search(queries[i], "", "", 10)); !slices.Equal(got, want[i]) {
 					t.Errorf("concurrent Search(%q) = %q, want %q", queries[i], got, want[i])
 					return
 				}
