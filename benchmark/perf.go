@@ -29,6 +29,9 @@ const (
 	callTarget      = 1.5 // climax_call of echo against running echo
 )
 
+// minimalName describes the baseline server in the table.
+const minimalName = "minimal go-sdk server, 2 tools"
+
 // echoConfig is the config of the call-overhead measurement.
 const echoConfig = `name: bench
 description: "Benchmark config: one tool that prints hello"
@@ -128,30 +131,47 @@ func runPerf(o options, stdout, stderr io.Writer) error {
 
 	rep := &perfReport{cpus: runtime.NumCPU(), goVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
 
-	// Cold start, interleaved with the minimal server.
-	logf("cold start: %d runs each of climax (%d configs) and the minimal server", o.runs, len(refs))
-	climaxStart, minimalStart, err := compareColdStarts(ctx, o.runs,
-		command{climaxBin, refs}, command{minimalBin, nil})
+	// Cold start, interleaved with the minimal server and with climax on
+	// its smallest config alone (the fixed cost of climax).
+	small := 0
+	for i, c := range cfgs {
+		if len(c.Tools) < len(cfgs[small].Tools) {
+			small = i
+		}
+	}
+	logf("cold start: %d runs each of climax (%d configs), the minimal server and climax %s", o.runs, len(refs), refs[small])
+	starts, err := interleave(o.runs, 1,
+		func() (time.Duration, error) { return coldStart(ctx, command{climaxBin, refs}) },
+		func() (time.Duration, error) { return coldStart(ctx, command{minimalBin, nil}) },
+		func() (time.Duration, error) { return coldStart(ctx, command{climaxBin, refs[small : small+1]}) })
 	if err != nil {
 		return err
 	}
 	rep.rows = append(rep.rows, ratioRow(
 		fmt.Sprintf("cold start: spawn, initialize, tools/list, close; %d configs, %d tools (median of %d)", len(refs), tools, o.runs),
-		climaxStart, minimalStart, "minimal go-sdk server, 2 tools", coldStartTarget))
+		starts[0], starts[1], minimalName, coldStartTarget))
+	one := ratioRow(fmt.Sprintf("cold start, 1 config (%s, %s) (median of %d)", cfgs[small].Name, plural(len(cfgs[small].Tools), "tool"), o.runs),
+		starts[2], starts[1], minimalName, coldStartTarget)
+	one.target = ""
+	rep.rows = append(rep.rows, one)
 
 	// Call overhead.
 	echoPath := filepath.Join(dir, "echo.yaml")
 	if err := os.WriteFile(echoPath, []byte(echoConfig), 0o644); err != nil {
 		return err
 	}
-	logf("call overhead: %d calls each of climax_call echo_hello and exec echo hello", o.calls)
-	call, direct, err := compareCalls(ctx, o.calls, command{climaxBin, []string{echoPath}})
+	logf("call overhead: %d rounds of climax_call echo_hello, exec echo hello and a minimal-server call", o.calls)
+	call, direct, protocol, err := compareCalls(ctx, o.calls, command{climaxBin, []string{echoPath}}, command{minimalBin, nil})
 	if err != nil {
 		return err
 	}
 	rep.rows = append(rep.rows, ratioRow(
 		fmt.Sprintf("climax_call of `echo hello`, round trip on an open stdio session (median of %d)", o.calls),
 		call, direct, "exec `echo hello`", callTarget))
+	rep.rows = append(rep.rows, perfRow{
+		what:  fmt.Sprintf("for reference: tools/call round trip of the minimal server, protocol only (median of %d)", o.calls),
+		value: formatDuration(protocol),
+	})
 
 	// Search and index build at generated sizes.
 	var gen10k []genConfig
@@ -184,7 +204,7 @@ func runPerf(o options, stdout, stderr io.Writer) error {
 	rep.rows = append(rep.rows, perfRow{
 		what:     fmt.Sprintf("resident memory (VmRSS) after initialize and tools/list, %d configs", len(refs)),
 		value:    formatRSS(rssClimax),
-		baseline: formatRSS(rssMinimal) + " minimal go-sdk server",
+		baseline: formatRSS(rssMinimal) + " " + minimalName,
 		ratio:    formatRatio(float64(rssClimax), float64(rssMinimal)),
 	})
 	var paths []string
@@ -316,33 +336,28 @@ func coldStart(ctx context.Context, c command) (time.Duration, error) {
 	return time.Since(start), nil
 }
 
-// compareColdStarts measures runs cold starts of a and of b, alternating
-// which goes first, after one unmeasured warm-up each, and returns the
-// medians.
-func compareColdStarts(ctx context.Context, runs int, a, b command) (time.Duration, time.Duration, error) {
-	var as, bs []time.Duration
-	for i := -1; i < runs; i++ {
-		first, second := a, b
-		if i%2 != 0 {
-			first, second = b, a
+// interleave runs every measurement once per round, rotating which goes
+// first, for warmup unmeasured rounds and then n measured ones, and returns
+// the median of each.
+func interleave(n, warmup int, measures ...func() (time.Duration, error)) ([]time.Duration, error) {
+	samples := make([][]time.Duration, len(measures))
+	for round := -warmup; round < n; round++ {
+		for k := range measures {
+			i := (k + max(round, 0)) % len(measures)
+			d, err := measures[i]()
+			if err != nil {
+				return nil, err
+			}
+			if round >= 0 {
+				samples[i] = append(samples[i], d)
+			}
 		}
-		d1, err := coldStart(ctx, first)
-		if err != nil {
-			return 0, 0, err
-		}
-		d2, err := coldStart(ctx, second)
-		if err != nil {
-			return 0, 0, err
-		}
-		if i < 0 {
-			continue
-		}
-		if i%2 != 0 {
-			d1, d2 = d2, d1
-		}
-		as, bs = append(as, d1), append(bs, d2)
 	}
-	return median(as), median(bs), nil
+	medians := make([]time.Duration, len(measures))
+	for i, s := range samples {
+		medians[i] = median(s)
+	}
+	return medians, nil
 }
 
 // medianColdStart returns the median of runs cold starts of c after one
@@ -361,30 +376,34 @@ func medianColdStart(ctx context.Context, runs int, c command) (time.Duration, e
 	return median(ds), nil
 }
 
-// compareCalls measures, on one initialized session with c, calls
-// round trips of climax_call echo_hello, alternating with running echo
-// hello directly, and returns both medians.
-func compareCalls(ctx context.Context, calls int, c command) (call, direct time.Duration, err error) {
+// compareCalls measures round trips on initialized sessions, interleaved:
+// a climax_call of echo_hello to c, running echo hello directly, and a
+// tools/call of the minimal server's echo tool (no process: the protocol
+// alone). It returns the three medians.
+func compareCalls(ctx context.Context, calls int, c, minimal command) (call, direct, protocol time.Duration, err error) {
 	cs, err := connect(ctx, c.cmd())
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	defer cs.Close()
-	params := &mcp.CallToolParams{Name: metatools.CallName, Arguments: map[string]any{"tool_name": "echo_hello"}}
-	viaClimax := func() (time.Duration, error) {
-		start := time.Now()
-		res, err := cs.CallTool(ctx, params)
-		d := time.Since(start)
-		if err != nil {
-			return 0, fmt.Errorf("climax_call echo_hello: %w", err)
+	ms, err := connect(ctx, minimal.cmd())
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer ms.Close()
+	roundTrip := func(s *mcp.ClientSession, params *mcp.CallToolParams, want string) func() (time.Duration, error) {
+		return func() (time.Duration, error) {
+			start := time.Now()
+			res, err := s.CallTool(ctx, params)
+			d := time.Since(start)
+			if err != nil {
+				return 0, fmt.Errorf("call %s: %w", params.Name, err)
+			}
+			if text := contentText(res); res.IsError || !strings.Contains(text, want) {
+				return 0, fmt.Errorf("call %s: unexpected result %q (isError %v)", params.Name, text, res.IsError)
+			}
+			return d, nil
 		}
-		if res.IsError || len(res.Content) == 0 {
-			return 0, fmt.Errorf("climax_call echo_hello failed: %s", contentText(res))
-		}
-		if text := contentText(res); !strings.Contains(text, "hello") {
-			return 0, fmt.Errorf("climax_call echo_hello: unexpected output %q", text)
-		}
-		return d, nil
 	}
 	viaExec := func() (time.Duration, error) {
 		start := time.Now()
@@ -395,30 +414,14 @@ func compareCalls(ctx context.Context, calls int, c command) (call, direct time.
 		}
 		return d, nil
 	}
-	const warmup = 5
-	var cs1, ds []time.Duration
-	for i := -warmup; i < calls; i++ {
-		first, second := viaClimax, viaExec
-		if i%2 != 0 {
-			first, second = viaExec, viaClimax
-		}
-		d1, err := first()
-		if err != nil {
-			return 0, 0, err
-		}
-		d2, err := second()
-		if err != nil {
-			return 0, 0, err
-		}
-		if i < 0 {
-			continue
-		}
-		if i%2 != 0 {
-			d1, d2 = d2, d1
-		}
-		cs1, ds = append(cs1, d1), append(ds, d2)
+	m, err := interleave(calls, 5,
+		roundTrip(cs, &mcp.CallToolParams{Name: metatools.CallName, Arguments: map[string]any{"tool_name": "echo_hello"}}, "hello"),
+		viaExec,
+		roundTrip(ms, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hello"}}, "hello"))
+	if err != nil {
+		return 0, 0, 0, err
 	}
-	return median(cs1), median(ds), nil
+	return m[0], m[1], m[2], nil
 }
 
 func contentText(res *mcp.CallToolResult) string {
@@ -616,6 +619,14 @@ func toolsListDialogue(w io.Writer, r io.Reader, name string) (json.RawMessage, 
 		return nil, err
 	}
 	return await(2)
+}
+
+// plural returns "1 tool", "2 tools".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return formatInt(n) + " " + noun + "s"
 }
 
 // median returns the median of ds (the mean of the middle two for an even

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -54,5 +55,34 @@ func TestVMRSS(t *testing.T) {
 	}
 	if _, err := vmRSS([]byte("Name:\tx\n")); err == nil {
 		t.Error("no VmRSS line: no error")
+	}
+}
+
+func TestInterleave(t *testing.T) {
+	var order []int
+	measure := func(i int) func() (time.Duration, error) {
+		return func() (time.Duration, error) { order = append(order, i); return time.Duration(10*i + len(order)), nil }
+	}
+	m, err := interleave(3, 1, measure(0), measure(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One warm-up round, then rounds starting with 0, 1, 0.
+	want := []int{0, 1, 0, 1, 1, 0, 0, 1}
+	if !slices.Equal(order, want) {
+		t.Errorf("order %v, want %v", order, want)
+	}
+	// Samples of 0: 3, 6, 7; of 1: 14, 15, 18.
+	if m[0] != 6 || m[1] != 15 {
+		t.Errorf("medians %v, want [6 15]", m)
+	}
+}
+
+func TestPlural(t *testing.T) {
+	if got := plural(1, "tool"); got != "1 tool" {
+		t.Errorf("plural(1) = %q", got)
+	}
+	if got := plural(1000, "tool"); got != "1,000 tools" {
+		t.Errorf("plural(1000) = %q", got)
 	}
 }
