@@ -75,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Var(&o.configs, "config", "config to measure: a bundled name (git) or a YAML file; repeatable (default: every bundled config)")
 	fs.StringVar(&o.encoding, "encoding", cl100kBase, "tokenizer encoding: "+cl100kBase+" or "+o200kBase)
-	fs.BoolVar(&o.perf, "perf", false, "print the performance table instead of the token table (builds and spawns processes; takes about a minute)")
+	fs.BoolVar(&o.perf, "perf", false, "print the performance table instead of the token table (builds climax, spawns processes; about 15 seconds)")
 	fs.IntVar(&o.runs, "runs", 21, "with -perf: cold starts per server (at least 20 makes a stable median)")
 	fs.IntVar(&o.calls, "calls", 201, "with -perf: calls per side for the call overhead")
 	fs.StringVar(&o.climax, "climax", "", "with -perf: the climax binary to measure (default: build it from the workspace)")
