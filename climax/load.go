@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/index"
@@ -69,17 +70,30 @@ func noConfigError(cmd string) error {
 		cmd, cmd, cmd, strings.Join(bundledNames(), ", "))
 }
 
-// loadAll loads every reference in order, stopping at the first error.
+// loadAll loads every reference, in parallel, and returns the configs in
+// reference order, or the error of the first reference (in order) that
+// failed.
 func loadAll(refs []string) ([]*index.Config, error) {
-	cfgs := make([]*index.Config, 0, len(refs))
-	for _, ref := range refs {
-		c, err := loadConfig(ref)
-		if err != nil {
-			return nil, err
-		}
-		cfgs = append(cfgs, c)
+	cfgs := make([]*index.Config, len(refs))
+	errs := make([]error, len(refs))
+	var wg sync.WaitGroup
+	for i, ref := range refs {
+		wg.Go(func() { cfgs[i], errs[i] = loadConfig(ref) })
+	}
+	wg.Wait()
+	if err := firstNonNil(errs); err != nil {
+		return nil, err
 	}
 	return cfgs, nil
+}
+
+func firstNonNil(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // loadPolicy loads the policy file name; "" means no policy (nil).

@@ -136,6 +136,7 @@ func mustNew(b *testing.B, configs []*Config) *Index {
 	if err != nil {
 		b.Fatal(err)
 	}
+	ix.ranker() // wait for the background part of the build: it counts
 	return ix
 }
 

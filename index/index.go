@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ResolvedTool is a tool ready to run: its definition (with the policy's
@@ -65,7 +66,11 @@ type Index struct {
 	entries   []Entry         // parallel to tools
 	byName    map[string]int
 	summaries []CLISummary
-	ranker    *ranker
+
+	// ranker is built in the background by New, so that a server can
+	// answer initialize and tools/list while it is still being built;
+	// Search waits for it. It is immutable once built.
+	ranker func() *ranker
 }
 
 // New builds an index from configs, in order, applying policy (which may be
@@ -129,7 +134,8 @@ func New(configs []*Config, policy *Policy) (*Index, []string, error) {
 	if policy != nil {
 		warnings = append(warnings, policyWarnings(policy, known)...)
 	}
-	ix.ranker = newRanker(ix.tools)
+	ix.ranker = sync.OnceValue(func() *ranker { return newRanker(ix.tools) })
+	go ix.ranker()
 	return ix, warnings, nil
 }
 
@@ -282,7 +288,7 @@ func (ix *Index) Search(query, category, cli string, limit int) []Entry {
 		return (category == "" || strings.EqualFold(c.Category, category)) &&
 			(cli == "" || strings.EqualFold(c.Name, cli))
 	}
-	for _, i := range ix.ranker.rank(query, keep, limit) {
+	for _, i := range ix.ranker().rank(query, keep, limit) {
 		out = append(out, ix.entries[i])
 	}
 	return out

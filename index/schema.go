@@ -30,22 +30,22 @@ type Properties []Property
 // MarshalJSON writes the properties as one JSON object, in order.
 func (ps Properties) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
 	buf.WriteByte('{')
 	for i, p := range ps {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		name, err := marshalJSON(p.Name)
-		if err != nil {
+		// Encode ends each value with a newline; JSON allows whitespace
+		// between tokens, and the caller's encoder compacts it away.
+		if err := enc.Encode(p.Name); err != nil {
 			return nil, err
 		}
-		buf.Write(name)
 		buf.WriteByte(':')
-		body, err := marshalJSON(p)
-		if err != nil {
+		if err := enc.Encode(p); err != nil {
 			return nil, err
 		}
-		buf.Write(body)
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
