@@ -1,0 +1,495 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Paths served over HTTP.
+const (
+	// MCPPath is the streamable HTTP endpoint (MCP 2025-03-26 and later).
+	MCPPath = "/mcp"
+	// SSEPath is the HTTP+SSE endpoint of MCP 2024-11-05, for older
+	// clients ([HTTPOptions.SSE]): a GET opens the event stream, POSTs to
+	// the endpoint it names carry the client's messages.
+	SSEPath = "/sse"
+	// HealthPath answers GET with 200 "ok", without authentication, for
+	// load balancer and orchestrator probes.
+	HealthPath = "/healthz"
+)
+
+// DefaultHTTPAddr is the address served when none is given: loopback only.
+const DefaultHTTPAddr = "127.0.0.1:8080"
+
+// DefaultMaxBodyBytes bounds the size of a request body (4 MiB); larger
+// requests get 413.
+const DefaultMaxBodyBytes = 4 << 20
+
+// Limits of the HTTP server. There is deliberately no ReadTimeout or
+// WriteTimeout: a tools/call answer is streamed (server-sent events with
+// progress notifications) for as long as the command runs — up to the
+// tool's own timeout, minutes for some — and a standalone GET stream stays
+// open for the whole session. An http.Server WriteTimeout would cut such
+// responses off mid-stream, and a ReadTimeout cancels a request's context
+// when it expires. Slow clients are bounded by ReadHeaderTimeout (headers),
+// the body size limit and IdleTimeout (keep-alive connections).
+const (
+	readHeaderTimeout = 10 * time.Second
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+
+	// callDrainTimeout bounds how long shutdown waits for cancelled calls
+	// to return (the executor needs its grace period to kill a process
+	// group that ignores SIGTERM).
+	callDrainTimeout = 10 * time.Second
+	// shutdownGrace is how long shutdown waits for the handlers of
+	// cancelled requests to return before closing every connection.
+	shutdownGrace = time.Second
+)
+
+// HTTPOptions configure [Server.HTTPHandler] and [Server.ServeHTTP]. The
+// zero value serves streamable HTTP at [MCPPath], stateful, without a
+// token, to loopback and allowed origins only.
+type HTTPOptions struct {
+	// SSE serves the older HTTP+SSE transport at [SSEPath] instead of
+	// streamable HTTP at [MCPPath].
+	SSE bool
+
+	// Stateless serves streamable HTTP without sessions: no Mcp-Session-Id,
+	// every POST stands alone, so that replicas behind a load balancer need
+	// no session affinity. Server-to-client requests are impossible in this
+	// mode (CLImax makes none); progress notifications still reach the
+	// client on the POST's own stream. Ignored with SSE.
+	Stateless bool
+
+	// AuthToken, when not empty, is the bearer token every request to the
+	// MCP endpoint must carry ("Authorization: Bearer TOKEN"); others get
+	// 401. [HealthPath] stays open.
+	AuthToken string
+
+	// AllowedOrigins are the browser origins ("https://app.example.com",
+	// scheme://host[:port]) accepted besides loopback ones; "*" accepts
+	// any. A request with any other Origin header gets 403.
+	AllowedOrigins []string
+
+	// AllowedHosts are the host names (any port) accepted in the Host
+	// header of a request that arrives on a loopback address, besides
+	// localhost, 127.0.0.1 and [::1] — for a reverse proxy on the same
+	// machine that forwards the public name. Others get 403.
+	AllowedHosts []string
+
+	// MaxBodyBytes bounds a request body; 0 means [DefaultMaxBodyBytes].
+	MaxBodyBytes int64
+
+	// SessionTimeout closes a stateful session that has seen no request
+	// for that long; 0 keeps sessions until the client ends them.
+	SessionTimeout time.Duration
+}
+
+// ErrNoToken is returned (wrapped) when a server would listen on an
+// address other than loopback without an auth token.
+var ErrNoToken = errors.New("an auth token is required to listen beyond loopback")
+
+// IsLoopbackAddr reports whether a listen address (host:port) reaches this
+// machine only: its host is "localhost" or a loopback IP (127.0.0.0/8,
+// ::1). An empty host (":8080"), 0.0.0.0, :: and any other name or address
+// are public.
+func IsLoopbackAddr(addr string) (bool, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("address %q: want HOST:PORT, e.g. %s", addr, DefaultHTTPAddr)
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return false, fmt.Errorf("address %q: bad port %q", addr, port)
+	}
+	return isLoopbackHost(host), nil
+}
+
+// CheckAddr returns an error wrapping [ErrNoToken] when addr is not a
+// loopback address (see [IsLoopbackAddr]) and token is empty, and an
+// error when addr is malformed.
+func CheckAddr(addr, token string) error {
+	loopback, err := IsLoopbackAddr(addr)
+	if err != nil {
+		return err
+	}
+	if !loopback && token == "" {
+		return fmt.Errorf("refusing to listen on %s: %w; set one with --auth-token or CLIMAX_AUTH_TOKEN (clients then send \"Authorization: Bearer TOKEN\"), or listen on a loopback address such as %s", addr, ErrNoToken, DefaultHTTPAddr)
+	}
+	return nil
+}
+
+// isLoopbackHost reports whether a host (no port; IPv6 with or without
+// brackets) is "localhost" or a loopback IP.
+func isLoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// URL returns the URL of the MCP endpoint served on addr (a listener's
+// address): http://HOST:PORT/mcp, or /sse with opts.SSE.
+func (o HTTPOptions) URL(addr net.Addr) string {
+	path := MCPPath
+	if o.SSE {
+		path = SSEPath
+	}
+	return (&url.URL{Scheme: "http", Host: addr.String(), Path: path}).String()
+}
+
+// ServeHTTP serves MCP over HTTP on ln (see [Server.HTTPHandler]) until
+// ctx is done, then shuts down: it stops accepting connections, cancels
+// the running tool calls (killing their commands' process groups), waits
+// for them to return, ends the open streams and returns nil. It refuses,
+// with an error wrapping [ErrNoToken], to serve on a listener whose
+// address is not loopback without opts.AuthToken. ln is closed on return.
+func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
+	if err := CheckAddr(ln.Addr().String(), opts.AuthToken); err != nil {
+		ln.Close()
+		return err
+	}
+	// conns is the base of every request's context: cancelling it ends the
+	// requests still open (long-lived GET streams) at shutdown.
+	conns, endConns := context.WithCancel(context.WithoutCancel(ctx))
+	defer endConns()
+	lt := newLifetime(context.WithoutCancel(ctx))
+	defer lt.end()
+	var reqs inflight // HTTP requests being handled
+	h := s.httpHandler(lt, opts)
+	hs := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			reqs.enter()
+			defer reqs.leave()
+			h.ServeHTTP(w, r)
+		}),
+		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		BaseContext:       func(net.Listener) context.Context { return conns },
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	s.log.Info("serving MCP over HTTP", "url", opts.URL(ln.Addr()), "stateless", opts.Stateless && !opts.SSE, "auth", opts.AuthToken != "")
+
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve http: %w", err)
+	case <-ctx.Done():
+	}
+
+	s.log.Info("shutting down", "reason", context.Cause(ctx))
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(context.Background()) }() // closes the listener at once
+	lt.end()                                                  // cancel running calls
+	if !lt.calls.wait(callDrainTimeout) {
+		s.log.Warn("tool calls still running after the shutdown timeout", "timeout", callDrainTimeout)
+	}
+	// End the requests still open (streams), give their handlers a moment
+	// to return, then close every connection: Shutdown alone would wait up
+	// to 5 s for connections that never sent a request (a client's spare
+	// keep-alive connections).
+	endConns()
+	reqs.wait(shutdownGrace)
+	hs.Close()
+	<-shut
+	<-served
+	return nil
+}
+
+// HTTPHandler returns the HTTP handler of the server: the MCP endpoint
+// ([MCPPath], or [SSEPath] with opts.SSE) behind the access rules below,
+// and [HealthPath]. Tool calls made through it are cancelled when ctx is
+// done.
+//
+// Access rules, in order, for the MCP endpoint:
+//
+//   - Host: a request that arrives on a loopback address must name
+//     localhost, a loopback IP or one of opts.AllowedHosts in its Host
+//     header (any port), else 403. This defeats DNS rebinding, where a web
+//     page's own host name is made to resolve to 127.0.0.1.
+//   - Origin: a request with an Origin header (sent by browsers) must come
+//     from a loopback origin (http or https, localhost, 127.0.0.1 or
+//     [::1], any port) or one of opts.AllowedOrigins, else 403.
+//   - Token: with opts.AuthToken set, "Authorization: Bearer TOKEN" is
+//     required (compared in constant time), else 401 with
+//     WWW-Authenticate: Bearer.
+//   - Size: a body larger than opts.MaxBodyBytes gets 413.
+//
+// go-sdk's own localhost protection is turned off: the Host rule above
+// is the same check, with room for allowed hosts.
+func (s *Server) HTTPHandler(ctx context.Context, opts HTTPOptions) http.Handler {
+	return s.httpHandler(newLifetime(ctx), opts)
+}
+
+func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
+	s.installLifetime()
+	limit := opts.MaxBodyBytes
+	if limit <= 0 {
+		limit = DefaultMaxBodyBytes
+	}
+	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	var endpoint string
+	var h http.Handler
+	if opts.SSE {
+		endpoint = SSEPath
+		h = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{
+			DisableLocalhostProtection: true, // the guard checks Host itself
+			MaxRequestBodyBytes:        limit,
+		})
+	} else {
+		endpoint = MCPPath
+		h = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+			Stateless:                  opts.Stateless,
+			Logger:                     s.log.With("component", "go-sdk"),
+			DisableLocalhostProtection: true, // the guard checks Host itself
+			MaxRequestBodyBytes:        limit,
+			SessionTimeout:             opts.SessionTimeout,
+		})
+	}
+	g := &guard{
+		next:    h,
+		log:     s.log,
+		lt:      lt,
+		limit:   limit,
+		origins: map[string]bool{},
+		hosts:   map[string]bool{},
+	}
+	if opts.AuthToken != "" {
+		sum := sha256.Sum256([]byte(opts.AuthToken))
+		g.token = sum[:]
+	}
+	for _, o := range opts.AllowedOrigins {
+		if o == "*" {
+			g.anyOrigin = true
+		}
+		g.origins[normalizeOrigin(o)] = true
+	}
+	for _, h := range opts.AllowedHosts {
+		g.hosts[strings.ToLower(stripPort(h))] = true
+	}
+
+	mux := http.NewServeMux()
+	mux.Handle(endpoint, g)
+	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprintln(w, "ok")
+	})
+	return mux
+}
+
+// guard applies the access rules of [Server.HTTPHandler] before the MCP
+// handler.
+type guard struct {
+	next      http.Handler
+	log       *slog.Logger
+	lt        *lifetime
+	limit     int64
+	token     []byte // SHA-256 of the token; nil: no token required
+	anyOrigin bool
+	origins   map[string]bool // normalised allowed origins
+	hosts     map[string]bool // lower-case allowed host names
+}
+
+func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !g.hostAllowed(r) {
+		g.reject(w, r, http.StatusForbidden, "Forbidden: Host header not allowed", "host", r.Host)
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !g.originAllowed(origin) {
+		g.reject(w, r, http.StatusForbidden, "Forbidden: Origin not allowed", "origin", origin)
+		return
+	}
+	if g.token != nil && !g.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="climax"`)
+		g.reject(w, r, http.StatusUnauthorized, "Unauthorized: send Authorization: Bearer TOKEN", "auth", "missing or wrong bearer token")
+		return
+	}
+	if r.ContentLength > g.limit {
+		g.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body exceeds %d bytes", g.limit), "content_length", r.ContentLength)
+		return
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, g.limit)
+	}
+	// Sessions, and the tool calls they run, keep the values of the
+	// request that opened them: this is how calls learn of shutdown.
+	g.next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), lifetimeKey{}, g.lt)))
+}
+
+func (g *guard) reject(w http.ResponseWriter, r *http.Request, code int, msg string, attrs ...any) {
+	attrs = append(attrs, "status", code, "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+	g.log.Info("http request rejected", attrs...)
+	http.Error(w, msg, code)
+}
+
+// hostAllowed applies the Host rule: only requests that arrive on a
+// loopback address are checked.
+func (g *guard) hostAllowed(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil {
+		return true
+	}
+	ap, err := netip.ParseAddrPort(local.String())
+	if err != nil || !ap.Addr().Unmap().IsLoopback() {
+		return true
+	}
+	host := stripPort(r.Host)
+	return isLoopbackHost(host) || g.hosts[strings.ToLower(host)]
+}
+
+// originAllowed applies the Origin rule to a non-empty Origin header.
+func (g *guard) originAllowed(origin string) bool {
+	if g.anyOrigin || g.origins[normalizeOrigin(origin)] {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false
+	}
+	return isLoopbackHost(u.Hostname())
+}
+
+// authorized reports whether r carries the bearer token.
+func (g *guard) authorized(r *http.Request) bool {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	// Hashing first makes the comparison constant-time in the token's
+	// length too.
+	sum := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	return subtle.ConstantTimeCompare(sum[:], g.token) == 1
+}
+
+// normalizeOrigin lower-cases an origin and drops a trailing slash.
+func normalizeOrigin(o string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(o)), "/")
+}
+
+// stripPort returns the host of "host:port", "[v6]:port", "[v6]" or
+// "host".
+func stripPort(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
+}
+
+// lifetimeKey is the context key of the *lifetime a request was served
+// under.
+type lifetimeKey struct{}
+
+// A lifetime tracks the MCP requests (tool calls above all) served through
+// one HTTP handler so that shutdown can cancel them and wait for them.
+type lifetime struct {
+	ctx   context.Context // done when the handler is shutting down
+	stop  context.CancelFunc
+	calls inflight
+}
+
+func newLifetime(parent context.Context) *lifetime {
+	ctx, stop := context.WithCancel(parent)
+	return &lifetime{ctx: ctx, stop: stop}
+}
+
+// end cancels the calls running under l, and those to come.
+func (l *lifetime) end() { l.stop() }
+
+// inflight counts things in progress. The zero value is ready.
+type inflight struct {
+	mu   sync.Mutex
+	n    int
+	idle chan struct{} // closed when n drops to 0; nil: not created yet
+}
+
+func (f *inflight) enter() {
+	f.mu.Lock()
+	if f.n == 0 {
+		f.idle = make(chan struct{})
+	}
+	f.n++
+	f.mu.Unlock()
+}
+
+func (f *inflight) leave() {
+	f.mu.Lock()
+	f.n--
+	if f.n == 0 {
+		close(f.idle)
+	}
+	f.mu.Unlock()
+}
+
+// wait reports whether the count was or dropped to zero within d.
+func (f *inflight) wait(d time.Duration) bool {
+	f.mu.Lock()
+	n, idle := f.n, f.idle
+	f.mu.Unlock()
+	if n == 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-idle:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// installed holds the go-sdk servers that have the lifetime middleware.
+var installed sync.Map // *mcp.Server → struct{}
+
+// installLifetime adds, once per server, the receiving middleware that
+// ties each MCP request served over HTTP to its handler's lifetime: the
+// request's context is cancelled when the handler shuts down, and
+// shutdown waits for the request to return. go-sdk detaches request
+// handlers from the HTTP request's cancellation, but keeps its values.
+func (s *Server) installLifetime() {
+	if _, loaded := installed.LoadOrStore(s.mcp, struct{}{}); loaded {
+		return
+	}
+	s.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			lt, ok := ctx.Value(lifetimeKey{}).(*lifetime)
+			if !ok {
+				return next(ctx, method, req)
+			}
+			lt.calls.enter()
+			defer lt.calls.leave()
+			ctx, cancel := context.WithCancelCause(ctx)
+			defer cancel(nil)
+			stop := context.AfterFunc(lt.ctx, func() { cancel(errShuttingDown) })
+			defer stop()
+			return next(ctx, method, req)
+		}
+	})
+}
+
+// errShuttingDown is the cause of the cancellation of calls at shutdown.
+var errShuttingDown = errors.New("server shutting down")

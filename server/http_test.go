@@ -1,0 +1,523 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/server"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// httpServer is a server.ServeHTTP running on a loopback port.
+type httpServer struct {
+	url  string // the MCP endpoint
+	base string // http://127.0.0.1:PORT
+	stop func() error
+}
+
+// serveHTTP serves a test server over HTTP with opts until the test ends
+// or stop is called; stop returns ServeHTTP's result.
+func serveHTTP(t *testing.T, opts server.HTTPOptions, sopts ...server.Option) *httpServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(buildIndex(t), executor.New(), sopts...)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeHTTP(ctx, ln, opts) }()
+	var once sync.Once
+	var result error
+	stop := func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case result = <-done:
+			case <-time.After(30 * time.Second):
+				result = errors.New("ServeHTTP did not return 30s after cancel")
+			}
+		})
+		return result
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	base := "http://" + ln.Addr().String()
+	return &httpServer{url: opts.URL(ln.Addr()), base: base, stop: stop}
+}
+
+// bearer adds an Authorization header to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// connectHTTP connects a go-sdk client to url (streamable HTTP, or SSE).
+func connectHTTP(t *testing.T, url string, sse bool, token string) (*mcp.ClientSession, error) {
+	t.Helper()
+	hc := &http.Client{}
+	if token != "" {
+		hc.Transport = bearer{token}
+	}
+	var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1}
+	if sse {
+		tr = &mcp.SSEClientTransport{Endpoint: url, HTTPClient: hc}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), tr, nil)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, nil
+}
+
+func mustConnectHTTP(t *testing.T, url string, sse bool, token string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := connectHTTP(t, url, sse, token)
+	if err != nil {
+		t.Fatalf("connect %s: %v", url, err)
+	}
+	return cs
+}
+
+func echoCall(t *testing.T, cs *mcp.ClientSession, msg string) string {
+	t.Helper()
+	res := call(t, cs, "climax_call", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": msg}})
+	if res.IsError {
+		t.Fatalf("fake_echo: %s", text(t, res))
+	}
+	return text(t, res)
+}
+
+func TestHTTPListAndCall(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		opts server.HTTPOptions
+	}{
+		{"stateful", server.HTTPOptions{}},
+		{"stateless", server.HTTPOptions{Stateless: true}},
+		{"sse", server.HTTPOptions{SSE: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hs := serveHTTP(t, tc.opts)
+			cs := mustConnectHTTP(t, hs.url, tc.opts.SSE, "")
+			res, err := cs.ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tool := range res.Tools {
+				names = append(names, tool.Name)
+			}
+			if got := strings.Join(names, ","); got != "climax_search,climax_call" {
+				t.Errorf("tools/list: %s", got)
+			}
+			if got := echoCall(t, cs, "hello over http"); !strings.Contains(got, "hello over http") {
+				t.Errorf("call result: %q", got)
+			}
+			// The same result as over any other transport: structuredContent too.
+			r := call(t, cs, "climax_call", map[string]any{"tool_name": "fake_fail"})
+			if !r.IsError || !strings.Contains(structured(t, r), `"exit_code":3`) {
+				t.Errorf("fake_fail: %v %s", r.IsError, structured(t, r))
+			}
+		})
+	}
+}
+
+func TestHTTPClassic(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{}, server.WithClassic(true))
+	cs := mustConnectHTTP(t, hs.url, false, "")
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(res.Tools) != 5 {
+		t.Fatalf("tools/list: %d tools, %v", len(res.Tools), err)
+	}
+	r := call(t, cs, "fake_echo", map[string]any{"message": "classic"})
+	if r.IsError || !strings.Contains(text(t, r), "classic") {
+		t.Errorf("fake_echo: %v %s", r.IsError, text(t, r))
+	}
+}
+
+func TestHTTPConcurrentClients(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless, AuthToken: "a-long-enough-test-token"})
+			const clients = 50
+			var wg sync.WaitGroup
+			errs := make(chan error, clients)
+			for i := range clients {
+				wg.Go(func() {
+					cs, err := connectHTTP(t, hs.url, false, "a-long-enough-test-token")
+					if err != nil {
+						errs <- err
+						return
+					}
+					if _, err := cs.ListTools(context.Background(), nil); err != nil {
+						errs <- err
+						return
+					}
+					msg := fmt.Sprintf("client %d", i)
+					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "climax_call",
+						Arguments: map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": msg}}})
+					if err != nil {
+						errs <- err
+						return
+					}
+					if got := res.Content[0].(*mcp.TextContent).Text; res.IsError || !strings.Contains(got+"\n", msg+"\n") {
+						errs <- fmt.Errorf("%s: got %q", msg, got)
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// post sends a raw initialize request to url with the given extra headers
+// ("Host" sets the Host header) and returns the response status and, for
+// errors, the body and WWW-Authenticate header.
+func post(t *testing.T, url string, headers map[string]string) (int, string) {
+	t.Helper()
+	const body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 {
+		return resp.StatusCode, strings.TrimSpace(string(b)) + " | " + resp.Header.Get("WWW-Authenticate")
+	}
+	return resp.StatusCode, ""
+}
+
+func TestHTTPToken(t *testing.T) {
+	t.Parallel()
+	const token = "s3cret-token-for-the-tests"
+	hs := serveHTTP(t, server.HTTPOptions{AuthToken: token})
+	for _, tc := range []struct {
+		name, auth string
+		want       int
+	}{
+		{"none", "", http.StatusUnauthorized},
+		{"wrong", "Bearer not-the-token", http.StatusUnauthorized},
+		{"prefix", "Bearer " + token[:5], http.StatusUnauthorized},
+		{"longer", "Bearer " + token + "x", http.StatusUnauthorized},
+		{"basic", "Basic " + token, http.StatusUnauthorized},
+		{"right", "Bearer " + token, http.StatusOK},
+		{"scheme case", "bearer " + token, http.StatusOK},
+	} {
+		h := map[string]string{}
+		if tc.auth != "" {
+			h["Authorization"] = tc.auth
+		}
+		code, body := post(t, hs.url, h)
+		if code != tc.want {
+			t.Errorf("%s: status %d, want %d (%s)", tc.name, code, tc.want, body)
+		}
+		if code == http.StatusUnauthorized && !strings.Contains(body, "| Bearer") {
+			t.Errorf("%s: 401 without WWW-Authenticate: Bearer (%s)", tc.name, body)
+		}
+	}
+	// A go-sdk client with the token works; without it, it cannot connect.
+	cs := mustConnectHTTP(t, hs.url, false, token)
+	if got := echoCall(t, cs, "authorized"); !strings.Contains(got, "authorized") {
+		t.Errorf("call: %q", got)
+	}
+	if _, err := connectHTTP(t, hs.url, false, ""); err == nil {
+		t.Error("client without token connected")
+	}
+	// /healthz stays open.
+	if code := get(t, hs.base+server.HealthPath); code != http.StatusOK {
+		t.Errorf("/healthz without token: %d", code)
+	}
+}
+
+func TestHTTPTokenSSE(t *testing.T) {
+	t.Parallel()
+	const token = "s3cret-token-for-the-tests"
+	hs := serveHTTP(t, server.HTTPOptions{SSE: true, AuthToken: token})
+	if _, err := connectHTTP(t, hs.url, true, "wrong"); err == nil {
+		t.Error("SSE client with a wrong token connected")
+	}
+	cs := mustConnectHTTP(t, hs.url, true, token)
+	if got := echoCall(t, cs, "sse ok"); !strings.Contains(got, "sse ok") {
+		t.Errorf("call: %q", got)
+	}
+	// The message endpoint (POST /sse?sessionid=...) needs the token too.
+	if code, _ := post(t, hs.url+"?sessionid=x", nil); code != http.StatusUnauthorized {
+		t.Errorf("POST without token: %d", code)
+	}
+}
+
+func get(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusOK && strings.HasSuffix(url, server.HealthPath) && string(b) != "ok\n" {
+		t.Errorf("%s body %q", url, b)
+	}
+	return resp.StatusCode
+}
+
+func TestHTTPOrigin(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{AllowedOrigins: []string{"https://app.example.com"}})
+	for origin, want := range map[string]int{
+		"":                         http.StatusOK, // not a browser
+		"http://localhost":         http.StatusOK,
+		"http://localhost:6274":    http.StatusOK,
+		"https://127.0.0.1:9":      http.StatusOK,
+		"http://[::1]:3000":        http.StatusOK,
+		"https://app.example.com":  http.StatusOK,
+		"https://APP.example.com/": http.StatusOK,
+		"http://app.example.com":   http.StatusForbidden, // scheme differs
+		"http://evil.example.com":  http.StatusForbidden,
+		"http://localhost.evil.io": http.StatusForbidden,
+		"null":                     http.StatusForbidden,
+		"file://localhost":         http.StatusForbidden,
+	} {
+		h := map[string]string{}
+		if origin != "" {
+			h["Origin"] = origin
+		}
+		if code, body := post(t, hs.url, h); code != want {
+			t.Errorf("Origin %q: status %d, want %d (%s)", origin, code, want, body)
+		}
+	}
+	any := serveHTTP(t, server.HTTPOptions{AllowedOrigins: []string{"*"}})
+	if code, body := post(t, any.url, map[string]string{"Origin": "https://anywhere.example"}); code != http.StatusOK {
+		t.Errorf("--allow-origin '*': %d %s", code, body)
+	}
+}
+
+func TestHTTPHost(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{AllowedHosts: []string{"mcp.example.com"}})
+	port := hs.base[strings.LastIndex(hs.base, ":")+1:]
+	for host, want := range map[string]int{
+		"localhost:" + port:        http.StatusOK,
+		"localhost":                http.StatusOK,
+		"127.0.0.1:" + port:        http.StatusOK,
+		"[::1]:" + port:            http.StatusOK,
+		"mcp.example.com":          http.StatusOK,
+		"MCP.example.com:443":      http.StatusOK,
+		"evil.example.com":         http.StatusForbidden,
+		"evil.example.com:" + port: http.StatusForbidden,
+		"localhost.evil.io":        http.StatusForbidden,
+	} {
+		if code, body := post(t, hs.url, map[string]string{"Host": host}); code != want {
+			t.Errorf("Host %q: status %d, want %d (%s)", host, code, want, body)
+		}
+	}
+	// The conformance scenario dns-rebinding-protection: both headers foreign.
+	if code, _ := post(t, hs.url, map[string]string{"Host": "evil.example.com", "Origin": "http://evil.example.com"}); code != http.StatusForbidden {
+		t.Errorf("rebinding: %d", code)
+	}
+	if code, _ := post(t, hs.url, map[string]string{"Host": "localhost:" + port, "Origin": "http://localhost:" + port}); code != http.StatusOK {
+		t.Errorf("valid localhost: %d", code)
+	}
+}
+
+func TestHTTPBodyLimit(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{MaxBodyBytes: 1024})
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2048) + `"}}`
+	for _, chunked := range []bool{false, true} {
+		var body io.Reader = strings.NewReader(big)
+		if chunked {
+			body = io.MultiReader(body) // unknown length: sent chunked
+		}
+		req, _ := http.NewRequest(http.MethodPost, hs.url, body)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("chunked=%v: status %d, want 413", chunked, resp.StatusCode)
+		}
+	}
+	// Below the limit all is well.
+	if code, body := post(t, hs.url, nil); code != http.StatusOK {
+		t.Errorf("small request: %d %s", code, body)
+	}
+}
+
+func TestHTTPHealthz(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{AuthToken: "a-long-enough-test-token"})
+	if code := get(t, hs.base+server.HealthPath); code != http.StatusOK {
+		t.Errorf("/healthz: %d", code)
+	}
+	if code := get(t, hs.base+"/nope"); code != http.StatusNotFound {
+		t.Errorf("/nope: %d", code)
+	}
+	resp, err := http.Post(hs.base+server.HealthPath, "text/plain", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /healthz: %d", resp.StatusCode)
+	}
+}
+
+// TestHTTPShutdownKillsCall checks that ending ServeHTTP's context
+// cancels a running call (its process dies) and that ServeHTTP returns
+// nil promptly.
+func TestHTTPShutdownKillsCall(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless})
+			cs := mustConnectHTTP(t, hs.url, false, "")
+			pidfile := filepath.Join(t.TempDir(), "pid")
+			go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "climax_call",
+				Arguments: map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "30", "pidfile": pidfile}}})
+			pid := waitPID(t, pidfile)
+			start := time.Now()
+			if err := hs.stop(); err != nil {
+				t.Fatalf("ServeHTTP: %v", err)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("shutdown took %v", d)
+			}
+			if err := syscall.Kill(pid, 0); err == nil {
+				t.Errorf("process %d still alive after shutdown", pid)
+			}
+			if _, err := http.Get(hs.base + server.HealthPath); err == nil {
+				t.Error("still accepting connections after shutdown")
+			}
+		})
+	}
+}
+
+// fakeListener is a listener that claims an address and accepts nothing.
+type fakeListener struct{ addr net.Addr }
+
+func (l fakeListener) Accept() (net.Conn, error) { return nil, net.ErrClosed }
+func (l fakeListener) Close() error              { return nil }
+func (l fakeListener) Addr() net.Addr            { return l.addr }
+
+func TestServeHTTPRefusesPublicWithoutToken(t *testing.T) {
+	srv := server.New(buildIndex(t), executor.New())
+	ln := fakeListener{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}}
+	err := srv.ServeHTTP(context.Background(), ln, server.HTTPOptions{})
+	if !errors.Is(err, server.ErrNoToken) {
+		t.Fatalf("ServeHTTP on 0.0.0.0 without token: %v", err)
+	}
+}
+
+func TestCheckAddr(t *testing.T) {
+	for addr, loopback := range map[string]bool{
+		"127.0.0.1:8080":       true,
+		"127.1.2.3:80":         true,
+		"localhost:8080":       true,
+		"LOCALHOST:1":          true,
+		"[::1]:8080":           true,
+		"[::ffff:127.0.0.1]:1": true,
+		":8080":                false,
+		"0.0.0.0:8080":         false,
+		"[::]:8080":            false,
+		"192.168.1.10:8080":    false,
+		"example.com:8080":     false,
+		"localhost.evil.io:80": false,
+	} {
+		got, err := server.IsLoopbackAddr(addr)
+		if err != nil || got != loopback {
+			t.Errorf("IsLoopbackAddr(%q) = %v, %v; want %v", addr, got, err, loopback)
+		}
+		err = server.CheckAddr(addr, "")
+		if loopback != (err == nil) {
+			t.Errorf("CheckAddr(%q, no token) = %v", addr, err)
+		}
+		if !loopback && (!errors.Is(err, server.ErrNoToken) || !strings.Contains(err.Error(), "CLIMAX_AUTH_TOKEN")) {
+			t.Errorf("CheckAddr(%q): %v", addr, err)
+		}
+		if err := server.CheckAddr(addr, "tok"); err != nil {
+			t.Errorf("CheckAddr(%q, token) = %v", addr, err)
+		}
+	}
+	for _, bad := range []string{"8080", "localhost", "127.0.0.1:http", "1.2.3.4:99999", ""} {
+		if _, err := server.IsLoopbackAddr(bad); err == nil {
+			t.Errorf("IsLoopbackAddr(%q): no error", bad)
+		}
+	}
+}
+
+// TestHTTPHandler uses the handler alone, under httptest: cancelling its
+// context cancels running calls.
+func TestHTTPHandler(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ts := httptest.NewServer(srv.HTTPHandler(ctx, server.HTTPOptions{}))
+	t.Cleanup(ts.Close) // after the client has closed its session
+	cs := mustConnectHTTP(t, ts.URL+server.MCPPath, false, "")
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	res := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		r, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "climax_call",
+			Arguments: map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "30", "pidfile": pidfile}}})
+		res <- r
+	}()
+	pid := waitPID(t, pidfile)
+	cancel()
+	select {
+	case r := <-res:
+		if r == nil || !r.IsError {
+			t.Errorf("cancelled call: %+v", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("call not cancelled")
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("process %d still alive", pid)
+	}
+}
