@@ -13,8 +13,10 @@ import (
 	"github.com/climax-mcp/climax/server"
 )
 
-// runCmd serves MCP over stdin/stdout.
+// runCmd serves MCP over stdin/stdout, or over HTTP (see httpFlags).
 type runCmd struct {
+	httpFlags `embed:""`
+
 	Classic       bool     `help:"List every tool directly in tools/list instead of the two meta-tools climax_search and climax_call." env:"CLIMAX_CLASSIC"`
 	Policy        string   `help:"Policy file: which tools exist, argument constraints, executor." placeholder:"FILE" env:"CLIMAX_POLICY"`
 	LogLevel      logLevel `help:"Log level of the stderr log: DEBUG, INFO, WARNING or ERROR (case-insensitive). CLIMAX_LOG_FILE=PATH adds a file log at DEBUG." default:"WARNING" placeholder:"LEVEL" env:"CLIMAX_LOG_LEVEL"`
@@ -39,7 +41,8 @@ func (c *runCmd) refs() []string {
 }
 
 // Run loads the configs and the policy, builds the index and serves MCP on
-// stdin/stdout until stdin ends or SIGINT/SIGTERM arrives.
+// stdin/stdout until stdin ends, or over HTTP, until SIGINT/SIGTERM
+// arrives.
 func (c *runCmd) Run(e *env) error {
 	refs := c.refs()
 	if len(refs) == 0 {
@@ -52,6 +55,9 @@ func (c *runCmd) Run(e *env) error {
 	defer closeLog()
 	if c.MaxOutput < 0 || c.MaxConcurrent < 0 {
 		return usagef("--max-output and --max-concurrent must not be negative")
+	}
+	if err := c.httpFlags.check(); err != nil {
+		return err
 	}
 
 	ix, warnings, err := buildIndex(refs, c.Policy)
@@ -73,7 +79,11 @@ func (c *runCmd) Run(e *env) error {
 		server.WithLogger(logger),
 		server.WithVersion(versionString()),
 	)
-	err = srv.ServeStdio(ctx, e.stdin, e.stdout)
+	if c.isHTTP() {
+		err = c.serveHTTP(ctx, e, srv, logger)
+	} else {
+		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
+	}
 	if ctx.Err() != nil {
 		// Interrupted or terminated: a normal way to stop a server.
 		logger.Info("stopped by signal")
