@@ -521,3 +521,41 @@ func TestHTTPHandler(t *testing.T) {
 		t.Errorf("process %d still alive", pid)
 	}
 }
+
+// TestHTTPProgress checks that progress notifications reach the client
+// over streamable HTTP, stateless too (they ride on the POST's stream).
+func TestHTTPProgress(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			t.Parallel()
+			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless})
+			var mu sync.Mutex
+			n := 0
+			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+				ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+					mu.Lock()
+					n++
+					mu.Unlock()
+				},
+			})
+			cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.url, MaxRetries: -1}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			params := &mcp.CallToolParams{Name: "climax_call",
+				Arguments: map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "1.6"}}}
+			params.SetProgressToken("p1")
+			res, err := cs.CallTool(context.Background(), params)
+			if err != nil || res.IsError {
+				t.Fatalf("call: %v %+v", err, res)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if n == 0 {
+				t.Error("no progress notification")
+			}
+		})
+	}
+}
