@@ -47,6 +47,8 @@ const (
 	maxPrefixes   = 16  // longer forms tried per query term
 	maxQueryTerms = 32  // query terms beyond this are ignored for ranking
 
+	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
+
 	literalBoost     = 1.2 // the whole query occurs literally in a searchable field
 	literalNameBoost = 1.5 // … in the tool name
 	exactNameBoost   = 3   // the query is the tool name
@@ -90,6 +92,7 @@ type posting struct {
 	doc   int32
 	score float32
 	cover float32 // the largest fieldCover of the fields holding the term
+	named bool    // the term is in the tool's name or subcommand
 }
 
 // cliTerms are the term IDs of a CLI's fields.
@@ -247,6 +250,7 @@ func newRanker(tools []*ResolvedTool) *ranker {
 	}
 	tfs := make([]float64, len(r.vocab))
 	cover := make([]float32, len(r.vocab))
+	named := make([]bool, len(r.vocab))
 	for d := range tools {
 		doc := occs[occStart[d]:occStart[d+1]]
 		for _, o := range doc {
@@ -254,12 +258,13 @@ func newRanker(tools []*ResolvedTool) *ranker {
 			norm := 1 - fieldB[f] + fieldB[f]*float64(fieldLen[d][f])/avgLen[f]
 			tfs[o.term] += fieldWeight[f] * float64(o.tf) / norm
 			cover[o.term] = max(cover[o.term], fieldCover[f])
+			named[o.term] = named[o.term] || f == fieldName || f == fieldCommand
 		}
 		for _, o := range doc {
 			if tf := tfs[o.term]; tf > 0 {
 				s := float64(r.idf[o.term]) * tf / (k1 + tf)
-				r.postings[o.term] = append(r.postings[o.term], posting{doc: int32(d), score: float32(s), cover: cover[o.term]})
-				tfs[o.term], cover[o.term] = 0, 0
+				r.postings[o.term] = append(r.postings[o.term], posting{doc: int32(d), score: float32(s), cover: cover[o.term], named: named[o.term]})
+				tfs[o.term], cover[o.term], named[o.term] = 0, 0, false
 			}
 		}
 	}
@@ -287,6 +292,8 @@ type scratch struct {
 	cov     []float32 // query terms matched, weighted by how well
 	best    []float32 // the current query term's best variant score
 	credit  []float32 // … and that variant's weight
+	inName  []float32 // … and the best weight of a variant in its name
+	named   []float32 // query terms found in the tool's name, weighted
 	flags   []uint8
 	touched []int32 // tools with flagSeen, to rank and reset
 	termHit []int32 // tools with best > 0, for the current term
@@ -322,6 +329,8 @@ func newScratch(n int) *scratch {
 		cov:    make([]float32, n),
 		best:   make([]float32, n),
 		credit: make([]float32, n),
+		inName: make([]float32, n),
+		named:  make([]float32, n),
 		flags:  make([]uint8, n),
 	}
 }
@@ -335,7 +344,7 @@ func (s *scratch) touch(d int32) {
 
 func (s *scratch) reset() {
 	for _, d := range s.touched {
-		s.acc[d], s.cov[d], s.flags[d] = 0, 0, 0
+		s.acc[d], s.cov[d], s.named[d], s.flags[d] = 0, 0, 0, 0
 	}
 	s.touched = s.touched[:0]
 	s.cands = s.cands[:0]
@@ -442,13 +451,17 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 					s.best[p.doc] = sc
 				}
 				s.credit[p.doc] = max(s.credit[p.doc], v.cover*p.cover)
+				if p.named {
+					s.inName[p.doc] = max(s.inName[p.doc], v.w)
+				}
 			}
 		}
 		for _, d := range s.termHit {
 			s.touch(d)
 			s.acc[d] += s.best[d]
 			s.cov[d] += s.credit[d]
-			s.best[d], s.credit[d] = 0, 0
+			s.named[d] += s.inName[d]
+			s.best[d], s.credit[d], s.inName[d] = 0, 0, 0
 		}
 		s.termHit = s.termHit[:0]
 	}
@@ -473,7 +486,7 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 		fl := s.flags[d]
 		if s.acc[d] > 0 {
 			cov := float64(s.cov[d] / total)
-			c.score = float64(s.acc[d]) * cov * cov
+			c.score = float64(s.acc[d]) * cov * cov * (1 + nameBoost*float64(s.named[d]/total))
 			switch {
 			case fl&flagLitName != 0 && r.lit.nameLen(d) == len(q):
 				c.score *= exactNameBoost
