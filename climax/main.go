@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	climax [run] [flags] CONFIG...       serve the configs' tools over MCP (stdio)
+//	climax [run] [flags] CONFIG...       serve the configs' tools over MCP (stdio, or HTTP with --transport)
 //	climax validate [flags] CONFIG...    check configs and a policy
 //	climax list [flags] [CONFIG...]      list bundled configs, or the tools of configs
 //	climax skill [--path | --install]    print or install the config-writing guide
@@ -43,7 +43,7 @@ func main() {
 type cli struct {
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
-	Run      runCmd      `cmd:"" default:"withargs" help:"Serve the tools of CONFIG... over MCP on stdin/stdout (the default command: 'climax git' is 'climax run git')."`
+	Run      runCmd      `cmd:"" default:"withargs" help:"Serve the tools of CONFIG... over MCP on stdin/stdout, or over HTTP with --transport http (the default command: 'climax git' is 'climax run git')."`
 	Validate validateCmd `cmd:"" help:"Check configs (and a policy): every problem with file and line, missing binaries, duplicate tool names."`
 	List     listCmd     `cmd:"" help:"List the bundled configs, or the tools of CONFIG... with the policy applied."`
 	Skill    skillCmd    `cmd:"" help:"Print the config-writing guide for coding agents, or install it as a Claude Code command."`
