@@ -41,21 +41,10 @@ func (c *listCmd) Run(e *env) error {
 	for _, w := range warnings {
 		fmt.Fprintf(e.stderr, "climax: warning: policy: %s\n", w)
 	}
-	tools := ix.Tools()
 	if c.Format == "json" {
-		entries := make([]index.Entry, len(tools))
-		for i, rt := range tools {
-			entries[i] = index.Entry{
-				ToolName:    rt.Tool.Name,
-				Description: rt.Tool.Description,
-				CLIName:     rt.CLI.Name,
-				Category:    optional(rt.CLI.Category),
-				Tags:        nonNil(rt.CLI.Tags),
-				InputSchema: rt.Schema,
-			}
-		}
-		return writeJSON(e.stdout, map[string]any{"tools": entries})
+		return writeJSON(e.stdout, map[string]any{"tools": ix.Entries()})
 	}
+	tools := ix.Tools()
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tCLI\tARGS\tDESCRIPTION")
 	for _, rt := range tools {
@@ -75,13 +64,14 @@ func (c *listCmd) listBundled(e *env) error {
 		if err != nil {
 			return fmt.Errorf("bundled config %s: %w", name, err)
 		}
+		sum := cfg.Summary()
 		entries = append(entries, bundledEntry{
 			Name:        name,
-			CLIName:     cfg.Name,
-			Description: cfg.Description,
-			ToolCount:   len(cfg.Tools),
-			Category:    optional(cfg.Category),
-			Tags:        nonNil(cfg.Tags),
+			CLIName:     sum.Name,
+			Description: sum.Description,
+			ToolCount:   sum.ToolCount,
+			Category:    sum.Category,
+			Tags:        sum.Tags,
 		})
 	}
 	if c.Format == "json" {
@@ -140,18 +130,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

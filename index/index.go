@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,13 +123,7 @@ func New(configs []*Config, policy *Policy) (*Index, []string, error) {
 		// A CLI whose tools the policy all disabled does not exist either;
 		// a config that defines no tools is still listed.
 		if enabled > 0 || len(c.Tools) == 0 {
-			ix.summaries = append(ix.summaries, CLISummary{
-				Name:        c.Name,
-				Description: c.Description,
-				ToolCount:   enabled,
-				Category:    optional(c.Category),
-				Tags:        nonNil(c.Tags),
-			})
+			ix.summaries = append(ix.summaries, c.summary(enabled))
 		}
 	}
 	if policy != nil {
@@ -238,6 +233,23 @@ func policyWarnings(p *Policy, known map[string]*Tool) []string {
 	}
 	return out
 }
+
+// Summary returns the config as [Index.Summary] shows it, counting all
+// of its tools.
+func (c *Config) Summary() CLISummary { return c.summary(len(c.Tools)) }
+
+func (c *Config) summary(toolCount int) CLISummary {
+	return CLISummary{
+		Name:        c.Name,
+		Description: c.Description,
+		ToolCount:   toolCount,
+		Category:    optional(c.Category),
+		Tags:        nonNil(c.Tags),
+	}
+}
+
+// Entries returns every tool as search results show it, in load order.
+func (ix *Index) Entries() []Entry { return slices.Clone(ix.entries) }
 
 // Len returns the number of (policy-enabled) tools.
 func (ix *Index) Len() int { return len(ix.tools) }
