@@ -122,22 +122,6 @@ func buildIndex(refs []string, policyFile string) (*index.Index, []string, error
 	return index.New(cfgs, pol)
 }
 
-// binaryOf returns the program a config's base command runs: its first
-// word after "~" and environment expansion.
-func binaryOf(command string) string {
-	command = strings.TrimSpace(os.ExpandEnv(command))
-	if command == "~" || strings.HasPrefix(command, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			command = home + command[1:]
-		}
-	}
-	f := strings.Fields(command)
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
-}
-
 // findBinary reports whether the program bin can be run: a path that
 // exists, or a name found on PATH.
 func findBinary(bin string) error {

@@ -266,20 +266,3 @@ func TestShorten(t *testing.T) {
 		}
 	}
 }
-
-func TestBinaryOf(t *testing.T) {
-	t.Setenv("CLIMAX_TEST_PROG", "/opt/prog")
-	t.Setenv("HOME", "/home/u")
-	for in, want := range map[string]string{
-		"git":                   "git",
-		"python -m app":         "python",
-		"$CLIMAX_TEST_PROG sub": "/opt/prog",
-		"${CLIMAX_TEST_PROG}":   "/opt/prog",
-		"~/bin/tool --flag":     "/home/u/bin/tool",
-		"  ":                    "",
-	} {
-		if got := binaryOf(in); got != want {
-			t.Errorf("binaryOf(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

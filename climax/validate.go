@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
 )
 
@@ -101,7 +102,9 @@ func (c *validateCmd) Run(e *env) error {
 			continue
 		}
 		cr.Source, cr.Name, cr.Tools, cr.OK = cfg.Source, cfg.Name, len(cfg.Tools), true
-		cr.Binary = binaryOf(cfg.Command)
+		if words := executor.BaseCommand(cfg); len(words) > 0 {
+			cr.Binary = words[0]
+		}
 		loaded = append(loaded, cfg)
 		rep.Configs = append(rep.Configs, cr)
 	}

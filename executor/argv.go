@@ -73,12 +73,7 @@ func Build(rt *index.ResolvedTool, values map[string]any) (*Command, error) {
 	t, c := rt.Tool, rt.CLI
 	lookup := envLookup(c.Env)
 
-	var argv []string
-	for _, w := range strings.Fields(c.Command) {
-		if w = expandWord(w, lookup); w != "" {
-			argv = append(argv, w)
-		}
-	}
+	argv := BaseCommand(c)
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("the command of %s is empty after expansion (%q)", cliName(c), c.Command)
 	}
@@ -236,6 +231,22 @@ func appendFlag(argv []string, a *index.Arg, v any) []string {
 		return append(argv, flag+Render(v))
 	}
 	return append(argv, flag, Render(v))
+}
+
+// BaseCommand returns the words of the config's base command as a command
+// line starts with them: the command is split into words, then in each
+// word a leading "~" becomes the home directory and $VAR / ${VAR} are
+// looked up in the config's env, then the process environment (a value is
+// never split). Words that expand to nothing are dropped.
+func BaseCommand(c *index.Config) []string {
+	lookup := envLookup(c.Env)
+	var words []string
+	for _, w := range strings.Fields(c.Command) {
+		if w = expandWord(w, lookup); w != "" {
+			words = append(words, w)
+		}
+	}
+	return words
 }
 
 // envLookup looks a variable up in the config's env, then in the process

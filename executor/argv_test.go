@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -207,4 +208,30 @@ func FuzzBuildArgv(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestBaseCommand(t *testing.T) {
+	t.Setenv("CLIMAX_TEST_PROG", "/opt/prog")
+	t.Setenv("HOME", "/home/u")
+	tests := []struct {
+		command string
+		env     map[string]string
+		want    []string
+	}{
+		{"git", nil, []string{"git"}},
+		{"python -m app", nil, []string{"python", "-m", "app"}},
+		{"$CLIMAX_TEST_PROG sub", nil, []string{"/opt/prog", "sub"}},
+		{"${CLIMAX_TEST_PROG}", nil, []string{"/opt/prog"}},
+		{"$CLIMAX_TEST_PROG", map[string]string{"CLIMAX_TEST_PROG": "/from/config"}, []string{"/from/config"}},
+		{"$CLIMAX_TEST_SPACED x", map[string]string{"CLIMAX_TEST_SPACED": "/a b/c"}, []string{"/a b/c", "x"}},
+		{"~/bin/tool --flag", nil, []string{"/home/u/bin/tool", "--flag"}},
+		{"$CLIMAX_TEST_UNSET tool", nil, []string{"tool"}},
+		{"  ", nil, nil},
+	}
+	for _, tt := range tests {
+		got := executor.BaseCommand(&index.Config{Command: tt.command, Env: tt.env})
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("BaseCommand(%q, env %v) = %q, want %q", tt.command, tt.env, got, tt.want)
+		}
+	}
 }
