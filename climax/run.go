@@ -43,17 +43,6 @@ func (c *runCmd) refs() []string {
 // Run loads the configs and the policy, builds the index and serves MCP on
 // stdin/stdout until stdin ends, or over HTTP, until SIGINT/SIGTERM
 // arrives.
-//
-// In discovery mode the index is built while the server already answers
-// (see server.NewDeferred): initialize and tools/list need no index, so a
-// client's first round trips overlap the loading. A loading error ends the
-// session at once, even with stdin still open, and is returned like
-// before (exit 1, or 2 for a usage error); stdout then holds whatever
-// replies the client had received, at most those to initialize and
-// tools/list. Usage errors found without loading — no configs, bad flags,
-// an unknown config name, a missing config or policy file (see
-// canLoadLater) — are reported before serving, with nothing on stdout.
-// Classic mode lists the index's tools, so it loads first.
 func (c *runCmd) Run(e *env) error {
 	refs := c.refs()
 	if len(refs) == 0 {
@@ -71,65 +60,29 @@ func (c *runCmd) Run(e *env) error {
 		return err
 	}
 
-	load := func() (*index.Index, error) {
-		ix, warnings, err := buildIndex(refs, c.Policy)
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range warnings {
-			logger.Warn("policy: " + w)
-		}
-		logger.Info("tools loaded", "configs", strings.Join(refs, " "), "tools", ix.Len(), "classic", c.Classic)
-		return ix, nil
+	ix, warnings, err := buildIndex(refs, c.Policy)
+	if err != nil {
+		return err
 	}
+	for _, w := range warnings {
+		logger.Warn("policy: " + w)
+	}
+	logger.Info("tools loaded", "configs", strings.Join(refs, " "), "tools", ix.Len(), "classic", c.Classic)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	runner := executor.New(executor.WithMaxOutput(c.MaxOutput))
-	opts := []server.Option{
+	srv := server.New(ix, runner,
 		server.WithClassic(c.Classic),
 		server.WithMaxConcurrent(c.MaxConcurrent),
 		server.WithLogger(logger),
 		server.WithVersion(versionString()),
-	}
-	var srv *server.Server
-	serveCtx := ctx
-	loaded := make(chan error, 1) // the loading error, or nil once the index is delivered
-	if c.Classic || !canLoadLater(refs, c.Policy) {
-		ix, err := load()
-		if err != nil {
-			return err
-		}
-		srv = server.New(ix, runner, opts...)
-		loaded <- nil
-	} else {
-		var deliver func(*index.Index)
-		srv, deliver = server.NewDeferred(runner, opts...)
-		var endServe context.CancelCauseFunc
-		serveCtx, endServe = context.WithCancelCause(ctx)
-		defer endServe(nil)
-		go func() {
-			ix, err := load()
-			if err != nil {
-				endServe(err)
-				loaded <- err
-				return
-			}
-			deliver(ix)
-			loaded <- nil
-		}()
-	}
-
+	)
 	if c.isHTTP() {
-		err = c.serveHTTP(serveCtx, e, srv, logger)
+		err = c.serveHTTP(ctx, e, srv, logger)
 	} else {
-		err = srv.ServeStdio(serveCtx, e.stdin, e.stdout)
-	}
-	// Even when the session ended first (stdin closed at once, say), a
-	// loading error decides the exit code.
-	if lerr := <-loaded; lerr != nil {
-		return lerr
+		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
 	}
 	if ctx.Err() != nil {
 		// Interrupted or terminated: a normal way to stop a server.

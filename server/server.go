@@ -14,33 +14,6 @@
 // is not listed returns an isError result "Unknown tool: NAME" (not the
 // JSON-RPC error go-sdk would give).
 //
-// # Loading while serving
-//
-// Building an index means parsing every config, which is most of a cold
-// start. In discovery mode neither initialize nor tools/list needs it (the
-// meta-tools are static), so a server can start answering before its
-// index exists: [NewDeferred] returns the server and a function that
-// delivers the index later, exactly once.
-//
-//	srv, deliver := server.NewDeferred(executor.New())
-//	ctx, stop := context.WithCancelCause(ctx)
-//	go func() {
-//		ix, _, err := index.New(configs, policy)
-//		if err != nil {
-//			stop(err) // end the session; report err once ServeStdio returns
-//			return
-//		}
-//		deliver(ix)
-//	}()
-//	err := srv.ServeStdio(ctx, os.Stdin, os.Stdout)
-//
-// Until the index is delivered, every tools/call waits for it. A call
-// whose request is cancelled meanwhile gets an isError result. [New] is
-// the same server with the index delivered at once. Classic mode lists the
-// index's own tools, so it needs the index at construction: NewDeferred
-// with [WithClassic](true) panics, as does delivering twice or delivering
-// nil.
-//
 // # Results
 //
 // Every failure is a tool result with isError set, never a protocol
@@ -69,7 +42,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
@@ -90,20 +62,14 @@ const progressInterval = time.Second
 
 // Server serves one tool index over MCP.
 type Server struct {
+	ix     *index.Index
 	runner *executor.Runner
 	cfg    config
+	meta   *metatools.Tools
 	log    *slog.Logger
 	mcp    *mcp.Server
 	order  map[string]int // listed tool name → position in tools/list
 	sem    chan struct{}  // one token per running command
-
-	// ready is closed once the index is delivered; ix and meta are set
-	// before and never change after, so readers that have seen ready
-	// closed need no lock.
-	ready     chan struct{}
-	delivered atomic.Bool
-	ix        *index.Index
-	meta      *metatools.Tools
 }
 
 type config struct {
@@ -135,26 +101,7 @@ func DefaultMaxConcurrent() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
 
 // New returns a server for ix that runs commands with runner.
 func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
-	s := newServer(ix, runner, opts)
-	s.deliver(ix)
-	return s
-}
-
-// NewDeferred returns a discovery-mode server whose index is not built
-// yet, and the function that delivers it (see "Loading while serving" in
-// the package doc). The server answers initialize and tools/list at once;
-// tool calls wait for the index. deliver panics when called twice or with
-// nil; NewDeferred panics when the options ask for classic mode, which
-// needs the index to list its tools.
-func NewDeferred(runner *executor.Runner, opts ...Option) (srv *Server, deliver func(*index.Index)) {
-	s := newServer(nil, runner, opts)
-	return s, s.deliver
-}
-
-// newServer builds the server without delivering an index. ix is only
-// used for classic mode's tool list; it is nil for a deferred server.
-func newServer(ix *index.Index, runner *executor.Runner, opts []Option) *Server {
-	s := &Server{runner: runner, cfg: config{name: Name, version: "devel"}, ready: make(chan struct{})}
+	s := &Server{ix: ix, runner: runner, cfg: config{name: Name, version: "devel"}}
 	for _, o := range opts {
 		o(&s.cfg)
 	}
@@ -165,16 +112,14 @@ func newServer(ix *index.Index, runner *executor.Runner, opts []Option) *Server 
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.meta = metatools.New(ix, runner)
 	s.sem = make(chan struct{}, s.cfg.maxConcurrent)
 
 	var defs []metatools.Definition
 	instructions := ""
-	switch {
-	case s.cfg.classic && ix == nil:
-		panic("server: classic mode lists the index's tools and needs the index at construction: use New, not NewDeferred")
-	case s.cfg.classic:
+	if s.cfg.classic {
 		defs = metatools.ClassicDefinitions(ix)
-	default:
+	} else {
 		defs = metatools.Definitions()
 		instructions = DiscoveryInstructions
 	}
@@ -192,38 +137,6 @@ func newServer(ix *index.Index, runner *executor.Runner, opts []Option) *Server 
 	}
 	s.mcp.AddReceivingMiddleware(s.middleware)
 	return s
-}
-
-// deliver sets the index and releases the calls waiting for it.
-func (s *Server) deliver(ix *index.Index) {
-	if ix == nil {
-		panic("server: nil index delivered")
-	}
-	if !s.delivered.CompareAndSwap(false, true) {
-		panic("server: index delivered twice")
-	}
-	s.ix = ix
-	s.meta = metatools.New(ix, s.runner)
-	close(s.ready)
-}
-
-// awaitIndex returns when the index has been delivered (true) or ctx is
-// done (false).
-func (s *Server) awaitIndex(ctx context.Context) bool {
-	select {
-	case <-s.ready:
-		return true
-	default:
-	}
-	start := time.Now()
-	s.log.Debug("call waiting for the tools to load")
-	select {
-	case <-s.ready:
-		s.log.Debug("tools loaded; call proceeds", "waited_ms", time.Since(start).Milliseconds())
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // MCP returns the go-sdk server holding the tools, for transports other
@@ -351,15 +264,6 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case "tools/call":
-			// Every call needs the index (unknownTool below too).
-			if !s.awaitIndex(ctx) {
-				name := ""
-				if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-					name = r.Params.Name
-				}
-				s.log.Info("call cancelled while the tools were loading", "tool", shorten(name))
-				return errorResult(fmt.Sprintf("Cancelled: %s did not start: the tools were still loading (%v)", name, context.Cause(ctx))), nil
-			}
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
 				if _, listed := s.order[r.Params.Name]; !listed {
 					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
