@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -108,9 +109,11 @@ func loadPolicy(name string) (*index.Policy, error) {
 	return p, err
 }
 
-// buildIndex loads configs and policy and builds the index. Policy
-// warnings are returned beside it.
+// buildIndex loads configs and policy and builds the index, with the GC
+// target raised meanwhile (see loadGCPercent). Policy warnings are
+// returned beside it.
 func buildIndex(refs []string, policyFile string) (*index.Index, []string, error) {
+	defer raiseGCPercent(loadGCPercent)()
 	cfgs, err := loadAll(refs)
 	if err != nil {
 		return nil, nil, err
@@ -131,4 +134,25 @@ func findBinary(bin string) error {
 	}
 	_, err := exec.LookPath(bin)
 	return err
+}
+
+// loadGCPercent is the GC target while configs load. Loading allocates
+// several times what it keeps (YAML node trees), and at the default target
+// of 100 the collector ran twice during a 12-config cold start and took
+// about 2 ms of its ~14 ms (2 cores); at 400 the first collection comes
+// after 16 MB, so small config sets load without one, and 10,000
+// generated tools load about 15% faster for about 20% more peak RSS
+// (~95 MB against ~78 MB). 200 saved the same at 12 configs but less at
+// 10,000 tools.
+const loadGCPercent = 400
+
+// raiseGCPercent sets the GC target to percent unless it is already
+// higher or off (GOGC), and returns the function that restores it.
+func raiseGCPercent(percent int) (restore func()) {
+	old := debug.SetGCPercent(percent)
+	if old < 0 || old >= percent {
+		debug.SetGCPercent(old)
+		return func() {}
+	}
+	return func() { debug.SetGCPercent(old) }
 }

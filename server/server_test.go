@@ -70,6 +70,7 @@ description: "A fake CLI for tests"
 command: %q
 env:
   %s: "1"
+  GORACE: atexit_sleep_ms=0 # a fake CLI built with -race would sleep 1 s at exit
 category: testing
 tags: [fake]
 tools:
