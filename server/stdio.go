@@ -87,13 +87,24 @@ func newEOFGuard(ctx context.Context, in io.Reader, out io.Writer) *eofGuard {
 }
 
 // Read implements io.Reader. go-sdk reads from one goroutine.
+//
+// Lines that go-sdk could not decode are answered here and not passed on:
+// go-sdk v1.8.0 ends the whole session on one undecodable message, and a
+// client's mistake must not take the server down.
 func (g *eofGuard) Read(p []byte) (int, error) {
-	if len(g.rbuf) == 0 {
-		line, err := g.in.ReadBytes('\n')
-		if len(line) > 0 {
-			g.noteIncoming(line)
-			g.rbuf = line
-		} else if err != nil {
+	for len(g.rbuf) == 0 {
+		line, tooLong, err := readLine(g.in, maxMessageSize)
+		if tooLong {
+			g.write(errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: message larger than %d bytes", maxMessageSize)))
+		} else if len(line) > 0 {
+			if reply := checkLine(line); reply != nil {
+				g.write(reply)
+			} else {
+				g.noteIncoming(line)
+				g.rbuf = line
+			}
+		}
+		if err != nil && len(g.rbuf) == 0 {
 			if err == io.EOF {
 				g.waitAnswered()
 			}
@@ -159,6 +170,129 @@ type guardWriter struct{ g *eofGuard }
 
 func (w guardWriter) Write(p []byte) (int, error) { return w.g.write(p) }
 func (w guardWriter) Close() error                { return nil }
+
+// JSON-RPC error codes of the replies checkLine writes.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
+// maxMessageSize bounds one message (one line) read from stdin, so that a
+// client cannot make the server buffer without limit.
+const maxMessageSize = 32 << 20
+
+// readLine reads one line, newline included. A line longer than max is
+// read to its end and dropped: tooLong reports it.
+func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return line, tooLong, err
+		}
+	}
+}
+
+// maxDepth is the deepest nesting go-sdk accepts in a message.
+const maxDepth = 1000
+
+// checkLine returns nil when go-sdk can decode line as one JSON-RPC
+// message (or when the line is blank), and otherwise the error response to
+// send instead: a parse error for text that is not JSON, an invalid
+// request for JSON that is not a JSON-RPC 2.0 message, and for batches,
+// which go-sdk rejects for current protocol versions by ending the
+// session.
+func checkLine(line []byte) []byte {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return nil
+	}
+	if !json.Valid(line) {
+		return errorReply(nil, codeParseError, "Parse error: the line is not valid JSON")
+	}
+	if nestingDepth(line) > maxDepth {
+		return errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: nested deeper than %d levels", maxDepth))
+	}
+	if line[0] == '[' {
+		return errorReply(nil, codeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line")
+	}
+	var m struct {
+		JSONRPC any             `json:"jsonrpc"`
+		ID      any             `json:"id"`
+		Method  json.RawMessage `json:"method"`
+	}
+	if line[0] != '{' || json.Unmarshal(line, &m) != nil {
+		return errorReply(nil, codeInvalidRequest, "Invalid Request: a message must be a JSON object")
+	}
+	var id any
+	switch m.ID.(type) {
+	case nil, string, float64:
+		id = m.ID
+	default:
+		return errorReply(nil, codeInvalidRequest, "Invalid Request: id must be a string or a number")
+	}
+	if m.JSONRPC != "2.0" {
+		return errorReply(id, codeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`)
+	}
+	var method string
+	if m.Method != nil && json.Unmarshal(m.Method, &method) != nil {
+		return errorReply(id, codeInvalidRequest, `Invalid Request: "method" must be a string`)
+	}
+	if m.Method == nil && id == nil {
+		return errorReply(nil, codeInvalidRequest, `Invalid Request: a message needs a "method", or an "id" if it is a response`)
+	}
+	return nil
+}
+
+// errorReply is a JSON-RPC error response line.
+func errorReply(id any, code int, msg string) []byte {
+	b, _ := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      any    `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, msg}})
+	return append(b, '\n')
+}
+
+// nestingDepth returns the deepest nesting of arrays and objects in the
+// valid JSON text b.
+func nestingDepth(b []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
 
 // message holds the fields of a JSON-RPC message the guard looks at.
 type message struct {

@@ -211,3 +211,81 @@ func TestServeStdioLogsStayOffStdout(t *testing.T) {
 		t.Errorf("call not logged:\n%s", logs.String())
 	}
 }
+
+// Lines go-sdk cannot decode get a JSON-RPC error each, and the session
+// goes on: one client mistake must not end the server.
+func TestServeStdioSurvivesMalformedLines(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	bad := []struct {
+		line string
+		id   string // id of the error reply
+		code int
+	}{
+		{`garbage, not JSON`, "null", -32700},
+		{`{"jsonrpc":"2.0","id":20,"method":"ping"`, "null", -32700},
+		{`42`, "null", -32600},
+		{`[{"jsonrpc":"2.0","id":21,"method":"ping"}]`, "null", -32600},
+		{`{"jsonrpc":"1.0","id":22,"method":"ping"}`, "22", -32600},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "null", -32600},
+		{`{"jsonrpc":"2.0","id":23,"method":5}`, "23", -32600},
+		{`{"jsonrpc":"2.0"}`, "null", -32600},
+		{`{"jsonrpc":"2.0","id":24,"method":"ping","params":` + deep + `}`, "null", -32600},
+	}
+	input := []string{initialize, initialized}
+	for _, b := range bad {
+		input = append(input, b.line, "")
+	}
+	input = append(input, `{"jsonrpc":"2.0","id":"list","method":"tools/list"}`,
+		callLine("search", "climax_search", map[string]any{"query": "echo"}))
+
+	var out syncBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.ServeStdio(ctx, strings.NewReader(strings.Join(input, "\n")+"\n"), &out); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	var errs []response
+	answered := map[string]bool{}
+	for line := range strings.Lines(out.String()) {
+		var r response
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("output line is not JSON: %q", line)
+		}
+		if r.Error != nil {
+			errs = append(errs, r)
+		} else {
+			answered[string(r.ID)] = true
+		}
+	}
+	if len(errs) != len(bad) {
+		t.Fatalf("got %d error replies, want %d:\n%s", len(errs), len(bad), out.String())
+	}
+	for i, b := range bad {
+		if string(errs[i].ID) != b.id || errs[i].Error.Code != b.code {
+			t.Errorf("line %q: reply id %s code %d, want id %s code %d", b.line[:min(len(b.line), 40)], errs[i].ID, errs[i].Error.Code, b.id, b.code)
+		}
+	}
+	for _, id := range []string{`1`, `"list"`, `"search"`} {
+		if !answered[id] {
+			t.Errorf("request %s after the malformed lines was not answered:\n%s", id, out.String())
+		}
+	}
+}
+
+// A message beyond the size limit is refused without being buffered, and
+// the session goes on.
+func TestServeStdioRefusesHugeLine(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	huge := `{"jsonrpc":"2.0","id":30,"method":"ping","params":{"x":"` + strings.Repeat("a", 33<<20) + `"}}`
+	input := strings.Join([]string{initialize, initialized, huge, `{"jsonrpc":"2.0","id":31,"method":"ping"}`}, "\n") + "\n"
+	got := serveLines(t, srv, input)
+	if r, ok := got["null"]; !ok || r.Error == nil || !strings.Contains(r.Error.Message, "larger than") {
+		t.Errorf("huge line: reply %+v, want an error about its size", r)
+	}
+	if r, ok := got["31"]; !ok || r.Error != nil {
+		t.Errorf("ping after the huge line: %+v", r)
+	}
+}
