@@ -18,8 +18,9 @@
 // also matches a few common synonyms ("remove" for "delete", "repository"
 // for "repo") and longer or shorter forms ("config", "configuration") at a
 // lower weight; small words such as "the" or "my" are ignored. Tools that
-// match more of the query's words rank first, two query words next to each
-// other in a tool's text add a bonus, and ties keep load order.
+// match more of the query's words rank first, query words found in the
+// tool's name or subcommand weigh extra, two query words next to each other
+// in a tool's text add a bonus, and ties keep load order.
 //
 // Every tool whose name, description, CLI name, category or a tag contains
 // the whole query as a case-insensitive substring (special characters taken
@@ -27,7 +28,10 @@
 // matches no word. An empty query lists every tool in load order.
 //
 // The index is built once and is safe for concurrent searches; a search
-// looks only at the tools that share a word with the query.
+// looks only at the tools that share a word with the query. [New] returns
+// as soon as tools can be listed and looked up, and builds the search part
+// in the background; the first [Index.Search] waits for it, so that a
+// server can start answering while it is built.
 //
 // This module depends on the standard library and the YAML library only,
 // so that other projects can use it without pulling in an MCP SDK.
