@@ -110,14 +110,6 @@ func New(configs []*Config, policy *Policy) (*Index, []string, error) {
 			}
 			ix.byName[t.Name] = len(ix.tools)
 			ix.tools = append(ix.tools, rt)
-			ix.entries = append(ix.entries, Entry{
-				ToolName:    rt.Tool.Name,
-				Description: rt.Tool.Description,
-				CLIName:     c.Name,
-				Category:    optional(c.Category),
-				Tags:        nonNil(c.Tags),
-				InputSchema: rt.Schema,
-			})
 			enabled++
 		}
 		// A CLI whose tools the policy all disabled does not exist either;
@@ -129,8 +121,25 @@ func New(configs []*Config, policy *Policy) (*Index, []string, error) {
 	if policy != nil {
 		warnings = append(warnings, policyWarnings(policy, known)...)
 	}
+	// The search part needs no schemas: build it meanwhile.
 	ix.ranker = sync.OnceValue(func() *ranker { return newRanker(ix.tools) })
 	go ix.ranker()
+	ix.entries = make([]Entry, len(ix.tools))
+	for i, rt := range ix.tools {
+		schema, err := rt.Tool.InputSchema().JSON()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: tool %s: input schema: %w", rt.CLI.Source, rt.Tool.Name, err)
+		}
+		rt.Schema = schema
+		ix.entries[i] = Entry{
+			ToolName:    rt.Tool.Name,
+			Description: rt.Tool.Description,
+			CLIName:     rt.CLI.Name,
+			Category:    optional(rt.CLI.Category),
+			Tags:        nonNil(rt.CLI.Tags),
+			InputSchema: schema,
+		}
+	}
 	return ix, warnings, nil
 }
 
@@ -167,11 +176,6 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 			rt.Constraints[name] = ac
 		}
 	}
-	schema, err := rt.Tool.InputSchema().JSON()
-	if err != nil {
-		return nil, false, fmt.Errorf("%s: tool %s: input schema: %w", c.Source, t.Name, err)
-	}
-	rt.Schema = schema
 	return rt, true, nil
 }
 
