@@ -1,6 +1,7 @@
 package executor_test
 
 import (
+	"bytes"
 	"context"
 	"os/exec"
 	"testing"
@@ -52,6 +53,18 @@ func BenchmarkTrue(b *testing.B) {
 	b.Run("exec", func(b *testing.B) {
 		for b.Loop() {
 			if err := exec.Command("true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// The runner captures both streams; exec.Cmd doing the same is the
+	// fairer baseline for what capturing costs.
+	b.Run("exec-output", func(b *testing.B) {
+		for b.Loop() {
+			var stdout, stderr bytes.Buffer
+			c := exec.Command("true")
+			c.Stdout, c.Stderr = &stdout, &stderr
+			if err := c.Run(); err != nil {
 				b.Fatal(err)
 			}
 		}
