@@ -143,7 +143,7 @@ func TestValidate(t *testing.T) {
 	if code != exitOK {
 		t.Errorf("good: exit %d\n%s", code, out)
 	}
-	if !strings.Contains(out, "ok  good (good.yaml): 1 tools\n") {
+	if !strings.Contains(out, "ok  good (good.yaml): 1 tool\n") {
 		t.Errorf("good: no ok line:\n%s", out)
 	}
 	if !strings.Contains(out, `good.yaml: warning: program "fakecli-not-installed-anywhere" is not on PATH`) {
@@ -157,6 +157,14 @@ func TestValidate(t *testing.T) {
 	for _, want := range []string{`bad.yaml:8:9: `, `unknown key "tpye"`, "FAIL  bad.yaml: 1 error\n", "ok  good", "validation failed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bad: output lacks %q:\n%s", want, out)
+		}
+	}
+
+	// A missing file or an unknown name is a failed validation: exit 1.
+	for _, ref := range []string{"./missing.yaml", "nosuchconfig"} {
+		code, out, _ = runClimax(t, "validate", ref, "good.yaml")
+		if code != exitError || !strings.Contains(out, "FAIL  "+ref) {
+			t.Errorf("validate %s: exit %d, want %d, output:\n%s", ref, code, exitError, out)
 		}
 	}
 

@@ -79,20 +79,15 @@ func problemsOf(err error, file string) []problem {
 }
 
 // Run checks every config, the policy and the tool names across configs,
-// prints the report and fails with exit code 1 on any error (2 when a
-// config name is unknown).
+// prints the report and fails with exit code 1 on any error, a missing
+// file or an unknown config name included.
 func (c *validateCmd) Run(e *env) error {
 	rep := validateReport{OK: true, Configs: []configReport{}, Errors: []problem{}}
-	usage := false
 	var loaded []*index.Config
 	for _, ref := range c.Configs {
 		cr := configReport{Ref: ref, Errors: []problem{}, Warnings: []problem{}}
 		cfg, err := loadConfig(ref)
 		if err != nil {
-			var ue *usageError
-			if errors.As(err, &ue) {
-				usage = true
-			}
 			cr.Errors = problemsOf(err, ref)
 			if len(cr.Errors) > 0 {
 				cr.Source = cr.Errors[0].File
@@ -183,10 +178,7 @@ func (c *validateCmd) Run(e *env) error {
 	} else {
 		printValidateText(e.stdout, &rep)
 	}
-	switch {
-	case usage:
-		return &exitCodeError{exitUsage}
-	case !rep.OK:
+	if !rep.OK {
 		return &exitCodeError{exitError}
 	}
 	return nil
@@ -201,7 +193,7 @@ func printValidateText(w io.Writer, rep *validateReport) {
 			fmt.Fprintf(w, "%s: warning: %s\n", p.File, p.Message)
 		}
 		if cr.OK {
-			fmt.Fprintf(w, "ok  %s (%s): %d tools\n", cr.Name, cr.Source, cr.Tools)
+			fmt.Fprintf(w, "ok  %s (%s): %d %s\n", cr.Name, cr.Source, cr.Tools, plural(cr.Tools, "tool", "tools"))
 		} else {
 			fmt.Fprintf(w, "FAIL  %s: %d %s\n", cr.Ref, len(cr.Errors), plural(len(cr.Errors), "error", "errors"))
 		}
