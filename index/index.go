@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -253,7 +252,9 @@ func (c *Config) summary(toolCount int) CLISummary {
 }
 
 // Entries returns every tool as search results show it, in load order.
-func (ix *Index) Entries() []Entry { return slices.Clone(ix.entries) }
+func (ix *Index) Entries() []Entry {
+	return append(make([]Entry, 0, len(ix.entries)), ix.entries...)
+}
 
 // Len returns the number of (policy-enabled) tools.
 func (ix *Index) Len() int { return len(ix.tools) }
@@ -283,7 +284,7 @@ func (ix *Index) Get(name string) (*ResolvedTool, bool) {
 // at least one enabled tool, and every CLI that defines no tools (with
 // ToolCount 0). A CLI whose tools the policy all disables is left out.
 func (ix *Index) Summary() []CLISummary {
-	return append([]CLISummary(nil), ix.summaries...)
+	return append(make([]CLISummary, 0, len(ix.summaries)), ix.summaries...)
 }
 
 // Search returns at most limit tools matching every given filter, best

@@ -578,3 +578,18 @@ func TestConcurrentQueries(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// With every tool disabled, Summary, Search and Entries are empty lists,
+// never nil: they become JSON [] rather than null.
+func TestEmptyListsAreNotNil(t *testing.T) {
+	ix, _ := mustNew(t, fixture(), &index.Policy{Default: index.PolicyDisabled})
+	if got := ix.Summary(); got == nil || len(got) != 0 {
+		t.Errorf("Summary = %#v, want an empty non-nil list", got)
+	}
+	if got := ix.Entries(); got == nil || len(got) != 0 {
+		t.Errorf("Entries = %#v, want an empty non-nil list", got)
+	}
+	if got := ix.Search("git", "", "", 5); got == nil || len(got) != 0 {
+		t.Errorf("Search = %#v, want an empty non-nil list", got)
+	}
+}

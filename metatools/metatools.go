@@ -17,9 +17,10 @@
 // IsError set, never a panic:
 //
 //   - climax_search: query, category and cli must be strings when given
-//     (null counts as absent). An empty or blank string counts as absent
-//     when choosing the mode, so {"query": ""} gives the summary, like {}.
-//     A limit that is not a positive integer (or a string holding one)
+//     (null counts as absent). Only when all three are absent is the answer
+//     the summary; {"query": ""} is a search that every tool matches.
+//     limit is a whole number >= 0 (0 gives no results) or a string
+//     holding one; anything else — negative, fractional, another type —
 //     falls back to [DefaultLimit].
 //   - climax_call: tool_name is required and must be a non-empty string;
 //     args must be an object, and null or absent means {}. Tool names are
@@ -148,10 +149,11 @@ type summaryResponse struct {
 
 // Search answers climax_search. args holds the JSON-decoded arguments (nil
 // means none). The text is {"mode":"search","results":[...]} or, when
-// query, category and cli are all absent or blank,
+// query, category and cli are all absent (or null),
 // {"mode":"summary","summary":[...]}; both are capped at the limit.
 func (t *Tools) Search(args map[string]any) executor.Outcome {
 	var problems []string
+	given := false
 	str := func(name string) string {
 		v, ok := args[name]
 		if !ok || v == nil {
@@ -162,6 +164,7 @@ func (t *Tools) Search(args map[string]any) executor.Outcome {
 			problems = append(problems, fmt.Sprintf("Argument '%s' must be a string (got %s)", name, jsonType(v)))
 			return ""
 		}
+		given = true
 		return strings.TrimSpace(s)
 	}
 	query, category, cli := str("query"), str("category"), str("cli")
@@ -171,7 +174,7 @@ func (t *Tools) Search(args map[string]any) executor.Outcome {
 	limit := parseLimit(args["limit"])
 
 	var resp any
-	if query == "" && category == "" && cli == "" {
+	if !given {
 		summary := t.ix.Summary()
 		if len(summary) > limit {
 			summary = summary[:limit]
@@ -187,8 +190,8 @@ func (t *Tools) Search(args map[string]any) executor.Outcome {
 	return executor.Outcome{Text: text}
 }
 
-// parseLimit returns v as a positive integer, or DefaultLimit when it is
-// absent or not one. Integer-valued numbers and strings holding a positive
+// parseLimit returns v as a non-negative integer, or DefaultLimit when it
+// is absent or not one. Integer-valued numbers and strings holding a positive
 // integer are accepted; values beyond the int range are capped.
 func parseLimit(v any) int {
 	var f float64
@@ -214,7 +217,7 @@ func parseLimit(v any) int {
 	default:
 		return DefaultLimit
 	}
-	if math.IsNaN(f) || f < 1 || f != math.Trunc(f) {
+	if math.IsNaN(f) || f < 0 || f != math.Trunc(f) {
 		return DefaultLimit
 	}
 	if f >= math.MaxInt32 {

@@ -184,8 +184,6 @@ func TestSearch(t *testing.T) {
 		{"no args is the summary", nil, summary},
 		{"empty object is the summary", map[string]any{}, summary},
 		{"limit alone is still the summary", map[string]any{"limit": 2.0}, `{"mode":"summary","summary":[` + gitSummary + `,` + fakeSummary + `]}`},
-		{"empty strings count as absent", map[string]any{"query": "", "category": "", "cli": ""}, summary},
-		{"blank query counts as absent", map[string]any{"query": "   "}, summary},
 		{"null filters count as absent", map[string]any{"query": nil, "category": nil, "cli": nil, "limit": nil}, summary},
 		{"query", map[string]any{"query": "working tree"}, `{"mode":"search","results":[` + gitStatusEntry + `]}`},
 		{"query is case-insensitive", map[string]any{"query": "RECORD CHANGES"}, `{"mode":"search","results":[` + gitCommitEntry + `]}`},
@@ -223,7 +221,7 @@ func TestSearchBadLimitFallsBack(t *testing.T) {
 		yamls = append(yamls, fmt.Sprintf("name: cli%02d\ncommand: x\ntools:\n  - name: t%02d\n    description: d\n", i, i))
 	}
 	mt := metatools.New(build(t, yamls...), executor.New())
-	for _, limit := range []any{"abc", 2.5, -3.0, 0.0, true, []any{1.0}, map[string]any{}, "", json.Number("1.5")} {
+	for _, limit := range []any{"abc", 2.5, -3.0, true, []any{1.0}, map[string]any{}, "", json.Number("1.5")} {
 		out := mt.Search(map[string]any{"limit": limit})
 		var resp struct{ Summary []any }
 		if err := json.Unmarshal([]byte(out.Text), &resp); err != nil || out.IsError {
@@ -239,6 +237,31 @@ func TestSearchBadLimitFallsBack(t *testing.T) {
 		}
 		if len(sr.Results) != metatools.DefaultLimit {
 			t.Errorf("search, limit %#v: %d results, want %d", limit, len(sr.Results), metatools.DefaultLimit)
+		}
+	}
+}
+
+// An empty query is given, not absent: a search that every tool matches
+// (seed 004 asks how "" differs from no query). limit 0 asks for nothing.
+func TestSearchEmptyQueryAndZeroLimit(t *testing.T) {
+	mt := newTools(t)
+	for _, args := range []map[string]any{{"query": ""}, {"query": "  "}, {"category": ""}, {"query": "", "cli": ""}} {
+		out := mt.Search(args)
+		var resp struct {
+			Mode    string
+			Results []index.Entry
+		}
+		if err := json.Unmarshal([]byte(out.Text), &resp); err != nil || out.IsError {
+			t.Fatalf("%v: %v %s", args, err, out.Text)
+		}
+		if resp.Mode != "search" || len(resp.Results) != 6 {
+			t.Errorf("%v: mode %q with %d results, want a search listing all 6 tools", args, resp.Mode, len(resp.Results))
+		}
+	}
+	for _, args := range []map[string]any{{"limit": 0.0}, {"query": "echo", "limit": json.Number("0")}, {"limit": "0"}} {
+		out := mt.Search(args)
+		if out.IsError || (out.Text != `{"mode":"summary","summary":[]}` && out.Text != `{"mode":"search","results":[]}`) {
+			t.Errorf("%v: %s, want an empty list", args, out.Text)
 		}
 	}
 }
