@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"time"
 
 	"github.com/climax-mcp/climax/index"
@@ -26,9 +25,8 @@ type Result struct {
 	// DurationMS is the wall time from start to the end of the call.
 	DurationMS int64 `json:"duration_ms"`
 
-	timeout   float64        // the time limit in seconds, for Text
-	cancelled bool           // the context was cancelled while it ran
-	signal    syscall.Signal // the signal that ended it; 0 if it exited
+	timeout   float64 // the time limit in seconds, for Text
+	cancelled bool    // the context was cancelled while it ran
 }
 
 // Cancelled reports whether the command was stopped because the call's

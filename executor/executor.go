@@ -37,6 +37,6 @@
 // # Exit codes
 //
 // [Result].ExitCode is the command's exit status, or 128+N when signal N
-// killed it (the shell convention; 143 or 137 after a timeout). The result
-// text then adds "[killed by signal N: NAME]" after "[exit code: …]".
+// killed it (the shell convention; 143 or 137 after a timeout), as in the
+// result text's "[exit code: N]".
 package executor

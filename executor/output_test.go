@@ -97,7 +97,7 @@ func TestResultText(t *testing.T) {
 		{Result{Stdout: "out", Stderr: "warning\n"}, "out\n\n[stderr]\nwarning", false},
 		{Result{Stderr: "error message\n", ExitCode: 1}, "[stderr]\nerror message\n\n[exit code: 1]", true},
 		{Result{ExitCode: 2}, "[exit code: 2]", true},
-		{Result{ExitCode: 139, signal: 11}, "[exit code: 139]\n[killed by signal 11: segmentation fault]", true},
+		{Result{ExitCode: 139}, "[exit code: 139]", true},
 		{Result{TimedOut: true, ExitCode: 143, timeout: 30}, "Command timed out after 30 seconds", true},
 		{Result{TimedOut: true, timeout: 1, Stdout: "partial\n", Stderr: "e"}, "Command timed out after 1 second\n\npartial\n\n[stderr]\ne", true},
 		{Result{TimedOut: true, timeout: 0.25}, "Command timed out after 0.25 seconds", true},

@@ -242,7 +242,6 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 	res.Truncated = cut1 || cut2
 	if ps := cmd.ProcessState; ps != nil {
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			res.signal = ws.Signal()
 			res.ExitCode = 128 + int(ws.Signal())
 		} else {
 			res.ExitCode = ps.ExitCode()

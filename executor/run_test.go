@@ -89,7 +89,7 @@ func TestCallResultText(t *testing.T) {
 		{"exit only", "exit=2", "[exit code: 2]", true, 2},
 		{"no output", "", "(no output)", false, 0},
 		{"blank output", "out= err=", "(no output)", false, 0},
-		{"signal", "out=before signal=9", "before\n\n[exit code: 137]\n[killed by signal 9: killed]", true, 137},
+		{"signal", "out=before signal=9", "before\n\n[exit code: 137]", true, 137},
 	}
 	r := executor.New()
 	for _, tt := range tests {

@@ -11,9 +11,8 @@ import (
 //   - stdout, trimmed, if not empty;
 //   - then, if stderr is not empty, a blank line (only when something
 //     precedes it), "[stderr]", a newline and stderr, trimmed;
-//   - then, if the exit code is not 0, a blank line and "[exit code: N]";
-//     a command killed by signal S has exit code 128+S, and the line
-//     "[killed by signal S: NAME]" follows;
+//   - then, if the exit code is not 0, a blank line and "[exit code: N]"
+//     (128+S for a command killed by signal S);
 //   - "(no output)" when all of that is empty.
 //
 // A timed-out command gives "Command timed out after N seconds" and a
@@ -41,11 +40,7 @@ func (res *Result) Text() string {
 		section("[stderr]\n" + s)
 	}
 	if res.ExitCode != 0 && !res.TimedOut && !res.cancelled {
-		line := fmt.Sprintf("[exit code: %d]", res.ExitCode)
-		if res.signal != 0 {
-			line += fmt.Sprintf("\n[killed by signal %d: %s]", int(res.signal), res.signal)
-		}
-		section(line)
+		section(fmt.Sprintf("[exit code: %d]", res.ExitCode))
 	}
 	if b.Len() == 0 {
 		return "(no output)"
