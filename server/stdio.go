@@ -67,9 +67,10 @@ type eofGuard struct {
 	wmu  sync.Mutex
 	wbuf []byte // incomplete line being written
 
-	mu      sync.Mutex
-	pending map[string]int // request id key → requests not yet answered
-	changed chan struct{}  // closed (and replaced) when pending shrinks
+	mu        sync.Mutex
+	pending   map[string]int  // request id key → requests not yet answered
+	cancelled map[string]bool // requests the client cancelled while pending: their responses are dropped
+	changed   chan struct{}   // closed (and replaced) when pending shrinks
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -77,12 +78,13 @@ type eofGuard struct {
 
 func newEOFGuard(ctx context.Context, in io.Reader, out io.Writer) *eofGuard {
 	return &eofGuard{
-		ctx:     ctx,
-		in:      bufio.NewReader(in),
-		out:     out,
-		pending: map[string]int{},
-		changed: make(chan struct{}),
-		closed:  make(chan struct{}),
+		ctx:       ctx,
+		in:        bufio.NewReader(in),
+		out:       out,
+		pending:   map[string]int{},
+		cancelled: map[string]bool{},
+		changed:   make(chan struct{}),
+		closed:    make(chan struct{}),
 	}
 }
 
@@ -143,25 +145,34 @@ func (g *eofGuard) waitAnswered() {
 	}
 }
 
-// write passes p to the output and notes the responses it holds. go-sdk
-// writes whole messages, but partial lines are handled too.
+// write passes p to the output line by line, noting the responses it
+// holds. A response to a request the client cancelled is dropped: MCP says
+// the receiver of a cancellation should not respond, and go-sdk responds
+// anyway. go-sdk writes one whole line per call; a partial line is held
+// until its newline arrives.
 func (g *eofGuard) write(p []byte) (int, error) {
 	g.wmu.Lock()
 	defer g.wmu.Unlock()
-	n, err := g.out.Write(p)
-	g.wbuf = append(g.wbuf, p[:n]...)
+	g.wbuf = append(g.wbuf, p...)
 	for {
 		i := bytes.IndexByte(g.wbuf, '\n')
 		if i < 0 {
 			break
 		}
-		g.noteOutgoing(g.wbuf[:i])
+		line := g.wbuf[:i+1]
 		g.wbuf = g.wbuf[i+1:]
+		if g.noteOutgoing(line) {
+			continue
+		}
+		if _, err := g.out.Write(line); err != nil {
+			g.wbuf = nil
+			return 0, err
+		}
 	}
 	if len(g.wbuf) == 0 {
 		g.wbuf = nil // let a large message's buffer go
 	}
-	return n, err
+	return len(p), nil
 }
 
 // guardWriter is the write side of an eofGuard, as an io.WriteCloser that
@@ -339,6 +350,11 @@ func (g *eofGuard) noteIncoming(line []byte) {
 		if *m.Method == "notifications/cancelled" {
 			// The client gave up on that request: do not wait for it.
 			if k, ok := idKey(m.Params.RequestID); ok {
+				g.mu.Lock()
+				if g.pending[k] > 0 {
+					g.cancelled[k] = true
+				}
+				g.mu.Unlock()
 				g.answered(k, true)
 			}
 			continue
@@ -351,15 +367,25 @@ func (g *eofGuard) noteIncoming(line []byte) {
 	}
 }
 
-func (g *eofGuard) noteOutgoing(line []byte) {
-	for _, m := range messages(line) {
+// noteOutgoing notes the responses in an outgoing line and reports
+// whether the line is the response to a cancelled request, to be dropped.
+func (g *eofGuard) noteOutgoing(line []byte) (drop bool) {
+	msgs := messages(line)
+	for _, m := range msgs {
 		if m.Method != nil {
 			continue // a request or notification of ours
 		}
 		if k, ok := idKey(m.ID); ok {
+			g.mu.Lock()
+			if g.cancelled[k] {
+				delete(g.cancelled, k)
+				drop = len(msgs) == 1
+			}
+			g.mu.Unlock()
 			g.answered(k, false)
 		}
 	}
+	return drop
 }
 
 // answered removes one pending request with id key k, or all of them.

@@ -289,3 +289,51 @@ func TestServeStdioRefusesHugeLine(t *testing.T) {
 		t.Errorf("ping after the huge line: %+v", r)
 	}
 }
+
+// A request the client cancels gets no response (MCP: the receiver of a
+// cancellation should not respond), and its command is stopped.
+func TestServeStdioDropsResponseToCancelledRequest(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	inR, inW := io.Pipe()
+	var out syncBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(ctx, inR, &out) }()
+	send := func(line string) {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor := func(substr string) {
+		for ctx.Err() == nil && !strings.Contains(out.String(), substr) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("no %s in output:\n%s", substr, out.String())
+		}
+	}
+	send(initialize)
+	waitFor(`"id":1`)
+	send(initialized)
+	send(callLine(7, "climax_call", map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "30"}}))
+	time.Sleep(200 * time.Millisecond) // let the command start
+	start := time.Now()
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"test"}}`)
+	// Once the command is stopped go-sdk writes its result; a ping sent
+	// after that is answered after it.
+	time.Sleep(500 * time.Millisecond)
+	send(`{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	waitFor(`"id":8`)
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	if strings.Contains(out.String(), `"id":7`) {
+		t.Errorf("the cancelled request was answered:\n%s", out.String())
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("cancellation took %v", d)
+	}
+}
