@@ -20,7 +20,10 @@
 // lower weight; small words such as "the" or "my" are ignored. Tools that
 // match more of the query's words rank first, query words found in the
 // tool's name or subcommand weigh extra, two query words next to each other
-// in a tool's text add a bonus, and ties keep load order.
+// in a tool's text add a bonus. A synonym scores with the rarity of the
+// word typed, not its own. Results whose scores lie within 5 % of each
+// other take turns by CLI (so "vcs" lists git and jj tools, not only the
+// CLI loaded first); otherwise ties keep load order.
 //
 // Every tool whose name, description, CLI name, category or a tag contains
 // the whole query as a case-insensitive substring (special characters taken

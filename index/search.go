@@ -49,6 +49,9 @@ const (
 
 	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
 
+	tieRange      = 0.05 // scores within this fraction of each other count as equal when spreading results over CLIs
+	diversityPool = 50   // how many of the best candidates are spread over CLIs
+
 	literalBoost     = 1.2 // the whole query occurs literally in a searchable field
 	literalNameBoost = 1.5 // … in the tool name
 	exactNameBoost   = 3   // the query is the tool name
@@ -73,7 +76,8 @@ const (
 // such tools get a boost, and those that matched no term are ranked after
 // all term matches.
 type ranker struct {
-	n int
+	n   int
+	cli []int32 // by tool: its CLI, numbered in load order
 
 	termID   map[string]int32
 	vocab    []string // all terms, sorted, for prefix lookups
@@ -116,6 +120,16 @@ func newRanker(tools []*ResolvedTool) *ranker {
 	}
 	r.pool.New = func() any { return newScratch(r.n) }
 	r.lit.build(tools)
+	r.cli = make([]int32, len(tools))
+	cliNum := map[*Config]int32{}
+	for d, t := range tools {
+		n, ok := cliNum[t.CLI]
+		if !ok {
+			n = int32(len(cliNum))
+			cliNum[t.CLI] = n
+		}
+		r.cli[d] = n
+	}
 
 	// Pass 1: count terms per field, field lengths and document frequencies.
 	var (
@@ -443,8 +457,15 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 			total++ // a term no tool has cannot tell tools apart
 		}
 		for _, v := range vs {
+			// A variant scores with the query word's rarity when the index
+			// has that word: a rare synonym ("rev") must not outrank the
+			// common word the user typed ("commit").
+			w := v.w
+			if ids[i] >= 0 && v.id != ids[i] {
+				w *= r.idf[ids[i]] / r.idf[v.id]
+			}
 			for _, p := range r.postings[v.id] {
-				if sc := v.w * p.score; sc > s.best[p.doc] {
+				if sc := w * p.score; sc > s.best[p.doc] {
 					if s.best[p.doc] == 0 {
 						s.termHit = append(s.termHit, p.doc)
 					}
@@ -503,10 +524,54 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 		}
 		s.cands = append(s.cands, c)
 	}
-	best := topK(s.cands, limit)
+	best := r.diversify(topK(s.cands, max(limit, diversityPool)))
+	best = best[:min(limit, len(best))]
 	out = make([]int, len(best))
 	for i, c := range best {
 		out[i] = int(c.doc)
+	}
+	return out
+}
+
+// diversify reorders runs of near-equal candidates (sorted best first) so
+// that their CLIs take turns: within a run whose scores lie within tieRange
+// of its best, the first tool of each CLI comes before the second of any,
+// load order kept within a CLI. Near-equal scores say nothing about which
+// CLI the caller wants, so a query like "vcs" shows git and jj tools rather
+// than whichever CLI was loaded first.
+func (r *ranker) diversify(cands []candidate) []candidate {
+	var out []candidate
+	for i := 0; i < len(cands); {
+		j := i + 1
+		for j < len(cands) && cands[j].tier == cands[i].tier && cands[j].score >= cands[i].score*(1-tieRange) {
+			j++
+		}
+		run := cands[i:j]
+		if j-i > 1 {
+			// Round-robin over the CLIs, in order of their best tool.
+			var order []int32
+			byCLI := map[int32][]candidate{}
+			for _, c := range run {
+				cl := r.cli[c.doc]
+				if _, ok := byCLI[cl]; !ok {
+					order = append(order, cl)
+				}
+				byCLI[cl] = append(byCLI[cl], c)
+			}
+			if len(order) > 1 {
+				run = make([]candidate, 0, len(run))
+				for len(run) < j-i {
+					for _, cl := range order {
+						if q := byCLI[cl]; len(q) > 0 {
+							run = append(run, q[0])
+							byCLI[cl] = q[1:]
+						}
+					}
+				}
+			}
+		}
+		out = append(out, run...)
+		i = j
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -171,6 +172,44 @@ func TestRankOrder(t *testing.T) {
 				t.Errorf("Search(%q) = %q, want it to start with %q", tt.query, got, tt.want)
 			}
 		})
+	}
+}
+
+// A synonym found in a tool's name scores with the rarity of the word the
+// caller typed: a rare synonym must not outrank a common exact word.
+func TestRankSynonymUsesQueryWordRarity(t *testing.T) {
+	var tools []string
+	for i := range 8 {
+		tools = append(tools, fmt.Sprintf("scm_t%d: Work with a commit", i))
+	}
+	tools = append(tools, "scm_commit: Record a commit", "scm_rev_parse: Resolve a name to its commit hash")
+	ix := rankFixture(t, &Config{Name: "scm", Tools: fixtureTools(tools...)})
+	got := entryNames(ix.Search("commit", "", "", 3))
+	if len(got) == 0 || got[0] != "scm_commit" {
+		t.Errorf(`Search("commit") = %q, want scm_commit first ("rev" is only a synonym)`, got)
+	}
+}
+
+// Results that score alike are spread over the CLIs instead of filling
+// the list with the CLI loaded first.
+func TestRankSpreadsTiesOverCLIs(t *testing.T) {
+	mk := func(name string) *Config {
+		var ts []string
+		for i := range 6 {
+			ts = append(ts, fmt.Sprintf("%s_t%d: Work on things", name, i))
+		}
+		return &Config{Name: name, Category: "vcs", Tools: fixtureTools(ts...)}
+	}
+	ix := rankFixture(t, mk("aa"), mk("bb"))
+	got := entryNames(ix.Search("vcs", "", "", 4))
+	want := []string{"aa_t0", "bb_t0", "aa_t1", "bb_t1"}
+	if !slices.Equal(got, want) {
+		t.Errorf(`Search("vcs") = %q, want %q`, got, want)
+	}
+	// A clear winner is not moved.
+	ix = rankFixture(t, mk("aa"), &Config{Name: "bb", Category: "vcs", Tools: fixtureTools("bb_vcs_tool: The vcs tool")})
+	if got := entryNames(ix.Search("vcs", "", "", 2)); got[0] != "bb_vcs_tool" {
+		t.Errorf(`Search("vcs") = %q, want bb_vcs_tool first`, got)
 	}
 }
 
