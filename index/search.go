@@ -405,7 +405,9 @@ func (r *ranker) variants(vs []variant, t string) []variant {
 			vs = append(vs, variant{id, synonymWeight, synonymCover})
 		}
 	}
-	if len(t) >= 3 {
+	// Three letters are too short to stand for a longer word ("tar" is not
+	// "target", "log" not "login").
+	if len(t) >= 4 {
 		i, _ := slices.BinarySearch(r.vocab, t)
 		for n := 0; i < len(r.vocab) && n < maxPrefixes && strings.HasPrefix(r.vocab[i], t); i++ {
 			if r.vocab[i] != t {
