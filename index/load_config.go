@@ -96,20 +96,25 @@ func argContext(kind, name string, i int) string {
 	return fmt.Sprintf("%s #%d", kind, i+1)
 }
 
-// tool checks the i-th tool entry. seen maps tool names to the entry that
-// first used them, to report duplicates.
-func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, bool) {
-	rn := deref(n)
+// entryName returns the scalar "name" of a mapping node, or "" when it has
+// none, so that messages about an entry's other keys can name it.
+func entryName(rn *yaml.Node) string {
 	name := ""
 	if rn.Kind == yaml.MappingNode {
-		// Name the tool in messages about its other keys.
 		for j := 0; j+1 < len(rn.Content); j += 2 {
 			if k, v := deref(rn.Content[j]), deref(rn.Content[j+1]); k.Value == "name" && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!null" {
 				name = v.Value
 			}
 		}
 	}
-	ctx := toolContext(name, i)
+	return name
+}
+
+// tool checks the i-th tool entry. seen maps tool names to the entry that
+// first used them, to report duplicates.
+func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, bool) {
+	rn := deref(n)
+	ctx := toolContext(entryName(rn), i) // names the tool in messages about its other keys
 	o := c.object(n, ctx, toolKeys)
 	if o == nil {
 		return Tool{}, false
@@ -183,15 +188,7 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 // first entry.
 func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.Node) (Arg, bool) {
 	rn := deref(n)
-	name := ""
-	if rn.Kind == yaml.MappingNode {
-		for j := 0; j+1 < len(rn.Content); j += 2 {
-			if k, v := deref(rn.Content[j]), deref(rn.Content[j+1]); k.Value == "name" && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!null" {
-				name = v.Value
-			}
-		}
-	}
-	ctx := argContext(kind, name, i)
+	ctx := argContext(kind, entryName(rn), i)
 	o := c.object(n, ctx, argKeys)
 	if o == nil {
 		return Arg{}, false
