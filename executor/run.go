@@ -16,9 +16,28 @@ import (
 	"github.com/climax-mcp/climax/index"
 )
 
+// killedDrainDelay bounds the wait for the output pipes once the whole
+// group has been killed. Only a descendant that left the group could still
+// hold them then; until it is over, the readers are still copying what the
+// command wrote, which closing the pipes would lose (a busy machine can
+// take far longer than drainDelay to schedule them).
+const killedDrainDelay = time.Second
+
+// awaitDrain waits until both output readers have reached EOF, or
+// killedDrainDelay has passed.
+func awaitDrain(drained <-chan struct{}) {
+	t := time.NewTimer(killedDrainDelay)
+	defer t.Stop()
+	select {
+	case <-drained:
+	case <-t.C:
+	}
+}
+
 // drainDelay is how long Run waits, after the command exited, for its
 // output pipes to close (a background descendant may hold them open)
-// before it kills what is left of the process group and stops reading.
+// before it kills what is left of the process group; it then waits for the
+// readers as awaitDrain says.
 const drainDelay = 100 * time.Millisecond
 
 // A StartError says why a command could not be started: program not
@@ -189,6 +208,7 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 			t.Stop()
 		}
 		syscall.Kill(-pgid, syscall.SIGKILL)
+		awaitDrain(drained)
 	} else {
 		// SIGTERM the group, then SIGKILL it after the grace period unless
 		// the command exited and its output closed before that.
@@ -211,14 +231,7 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 		if !done {
 			waitErr = <-exited
 		}
-		// After SIGKILL the group is gone; only a descendant that left the
-		// group could still hold the pipes.
-		t := time.NewTimer(drainDelay)
-		select {
-		case <-drained:
-		case <-t.C:
-		}
-		t.Stop()
+		awaitDrain(drained)
 	}
 	// Unblock the readers if something outside the group holds the pipes.
 	outR.Close()

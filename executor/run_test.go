@@ -3,10 +3,12 @@ package executor_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -353,5 +355,34 @@ func TestRunDuration(t *testing.T) {
 	}
 	if res.DurationMS < 50 || res.DurationMS > 2000 {
 		t.Fatalf("duration %d ms", res.DurationMS)
+	}
+}
+
+// On a busy machine the output readers may lag well behind the command's
+// exit; what the command wrote must still arrive in full.
+func TestRunKeepsAllOutputUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many processes")
+	}
+	const calls, size = 48, 60000
+	var wg sync.WaitGroup
+	errs := make(chan string, calls)
+	r := executor.New()
+	for range calls {
+		wg.Go(func() {
+			out := r.Call(context.Background(), fake(fmt.Sprintf("bytes=%d", size), 30), nil)
+			if out.Result == nil || len(out.Result.Stdout) != size {
+				n := -1
+				if out.Result != nil {
+					n = len(out.Result.Stdout)
+				}
+				errs <- fmt.Sprintf("got %d of %d bytes: %.80s", n, size, out.Text)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
