@@ -151,7 +151,8 @@ func init() {
 	for _, w := range strings.Fields(`a an the to of for in on at by with from into onto
 		and or but my me i is it its this that these those be are was were am
 		do does can could would should will please some any all your you we our
-		us let lets want`) {
+		us let lets want what how much many which where there here another other
+		need needs`) {
 		stopWords[stem(w)] = true
 	}
 }
@@ -198,6 +199,9 @@ var synonymGroups = [][]string{
 	{"tag", "label"},
 	{"document", "doc", "docs", "documentation"},
 	{"cancel", "abort"},
+	{"hash", "sha", "digest"},
+	{"change", "modification", "modify", "edit"},
+	{"stash", "shelve"},
 }
 
 // synonyms maps a stemmed word to the stemmed other members of its groups.

@@ -39,13 +39,14 @@ var (
 const (
 	k1 = 1.2 // BM25 term-frequency saturation
 
-	synonymWeight = 0.6 // a synonym's score, relative to the word itself
-	synonymCover  = 1   // how much a synonym counts as a match of the word
-	prefixWeight  = 0.5 // a longer or shorter form's score ("config" / "configuration")
-	prefixCover   = 0.7 // how much it counts as a match
-	bigramWeight  = 0.5 // two query terms next to each other in a name, description or tags
-	maxPrefixes   = 16  // longer forms tried per query term
-	maxQueryTerms = 32  // query terms beyond this are ignored for ranking
+	synonymWeight  = 0.6 // a synonym's score, relative to the word itself
+	synonymCover   = 1   // how much a synonym counts as a match of the word
+	prefixWeight   = 0.5 // a longer or shorter form's score ("config" / "configuration")
+	prefixCover    = 0.7 // how much it counts as a match
+	bigramWeight   = 0.5 // two query terms next to each other in a name, description or tags
+	maxPrefixes    = 16  // longer forms tried per query term
+	minShorterForm = 5   // shortest shorter form a query term matches ("configuration" → "config", not "download" → "down")
+	maxQueryTerms  = 32  // query terms beyond this are ignored for ranking
 
 	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
 
@@ -378,7 +379,7 @@ func queryTerms(query string) []string {
 	all := analyze(query)
 	var terms []string
 	for _, t := range all {
-		if !stopWords[t] && !slices.Contains(terms, t) {
+		if !stopWords[t] && !isNumber(t) && !slices.Contains(terms, t) {
 			terms = append(terms, t)
 		}
 	}
@@ -393,6 +394,17 @@ func queryTerms(query string) []string {
 		terms = terms[:maxQueryTerms]
 	}
 	return terms
+}
+
+// isNumber reports whether t is all digits: version numbers and counts in
+// a query ("v1.2.0", "last 5 commits") say nothing about which tool fits.
+func isNumber(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return false
+		}
+	}
+	return t != ""
 }
 
 // variants appends to vs the terms of the index that match query term t.
@@ -415,7 +427,7 @@ func (r *ranker) variants(vs []variant, t string) []variant {
 				n++
 			}
 		}
-		for k := len(t) - 1; k >= 4; k-- {
+		for k := len(t) - 1; k >= minShorterForm; k-- {
 			if id, ok := r.termID[t[:k]]; ok {
 				vs = append(vs, variant{id, prefixWeight, prefixCover})
 				break
