@@ -17,10 +17,9 @@
 // category and CLI name, then the description, then arguments. A query word
 // also matches a few common synonyms ("remove" for "delete", "repository"
 // for "repo") and longer or shorter forms ("config", "configuration") at a
-// lower weight; small words such as "the", "my" or "what", and numbers, are
-// ignored. Tools that
-// match more of the query's words rank first, query words found in the
-// tool's name or subcommand weigh extra, two query words next to each other
+// lower weight; small words such as "the", "my" or "what", and numbers,
+// are ignored. Tools that match more of the query's words rank first,
+// query words found in the tool's name or subcommand weigh extra, two query words next to each other
 // in a tool's text add a bonus. A synonym scores with the rarity of the
 // word typed, not its own. Results whose scores lie within 5 % of each
 // other take turns by CLI (so "vcs" lists git and jj tools, not only the
