@@ -29,7 +29,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g := newEOFGuard(ctx, in, out)
-	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: g, Writer: guardWriter{g}}, nil)
+	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: g, Writer: guardWriter{g}, MaxLineLength: maxMessageSize + 1}, nil)
 	if err != nil {
 		return fmt.Errorf("serve stdio: %w", err)
 	}
@@ -189,7 +189,8 @@ const (
 )
 
 // maxMessageSize bounds one message (one line) read from stdin, so that a
-// client cannot make the server buffer without limit.
+// client cannot make the server buffer without limit. go-sdk's own limit
+// is raised above it (it ends the session when a line exceeds it).
 const maxMessageSize = 32 << 20
 
 // readLine reads one line, newline included. A line longer than max is

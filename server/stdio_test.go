@@ -280,8 +280,13 @@ func TestServeStdioRefusesHugeLine(t *testing.T) {
 	t.Parallel()
 	srv := server.New(buildIndex(t), executor.New())
 	huge := `{"jsonrpc":"2.0","id":30,"method":"ping","params":{"x":"` + strings.Repeat("a", 33<<20) + `"}}`
-	input := strings.Join([]string{initialize, initialized, huge, `{"jsonrpc":"2.0","id":31,"method":"ping"}`}, "\n") + "\n"
+	// Between go-sdk's default line limit (16 MiB) and ours: answered.
+	large := `{"jsonrpc":"2.0","id":32,"method":"ping","params":{"x":"` + strings.Repeat("a", 20<<20) + `"}}`
+	input := strings.Join([]string{initialize, initialized, huge, `{"jsonrpc":"2.0","id":31,"method":"ping"}`, large}, "\n") + "\n"
 	got := serveLines(t, srv, input)
+	if r, ok := got["32"]; !ok || r.Error != nil {
+		t.Errorf("20 MiB ping: %+v, want an answer", r)
+	}
 	if r, ok := got["null"]; !ok || r.Error == nil || !strings.Contains(r.Error.Message, "larger than") {
 		t.Errorf("huge line: reply %+v, want an error about its size", r)
 	}
