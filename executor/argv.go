@@ -3,8 +3,9 @@ package executor
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -182,7 +183,7 @@ func Build(rt *index.ResolvedTool, values map[string]any) (*Command, error) {
 			}
 			prefix = append(prefix, "-w", w)
 		}
-		for _, k := range sortedKeys(c.Env) {
+		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 			prefix = append(prefix, "-e", k+"="+c.Env[k])
 		}
 		prefix = append(prefix, e.Image)
@@ -194,7 +195,7 @@ func Build(rt *index.ResolvedTool, values map[string]any) (*Command, error) {
 	}
 
 	cmd.Argv = argv
-	for _, k := range sortedKeys(c.Env) {
+	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 		cmd.Env = append(cmd.Env, k+"="+c.Env[k])
 	}
 	switch {
@@ -306,13 +307,4 @@ func cliName(c *index.Config) string {
 		return c.Name
 	}
 	return "the CLI"
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

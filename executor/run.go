@@ -118,7 +118,7 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
 	if len(c.Env) > 0 {
-		cmd.Env = mergeEnv(os.Environ(), c.Env)
+		cmd.Env = append(os.Environ(), c.Env...) // exec.Cmd keeps the last value of a key
 	}
 
 	outR, outW, err := os.Pipe()
@@ -317,21 +317,4 @@ func startError(name string, err error) error {
 		return &StartError{Msg: fmt.Sprintf("Command not executable: %s (permission denied)", name), Err: err}
 	}
 	return &StartError{Msg: fmt.Sprintf("Cannot run %s: %v", name, err), Err: err}
-}
-
-// mergeEnv returns base with extra added; extra wins for keys in both.
-func mergeEnv(base, extra []string) []string {
-	override := make(map[string]bool, len(extra))
-	for _, kv := range extra {
-		k, _, _ := strings.Cut(kv, "=")
-		override[k] = true
-	}
-	out := make([]string, 0, len(base)+len(extra))
-	for _, kv := range base {
-		k, _, _ := strings.Cut(kv, "=")
-		if !override[k] {
-			out = append(out, kv)
-		}
-	}
-	return append(out, extra...)
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index"
 )
@@ -430,15 +431,13 @@ const maxShown = 100
 func quote(s string) string {
 	if len(s) > maxShown {
 		cut := maxShown
-		for cut > 0 && !isRuneStart(s[cut]) {
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
 		s = s[:cut] + "..."
 	}
 	return "'" + strings.ToValidUTF8(s, "\uFFFD") + "'"
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // describe renders any value for an error message: strings quoted,
 // numbers and booleans plain, null as null, arrays and objects as

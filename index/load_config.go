@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -221,7 +222,7 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 		case f.val().Kind != yaml.ScalarNode || f.val().ShortTag() == "!!bool":
 			c.report(f.value, ctx, "type: expected one of %s, got %s", strings.Join(argTypes, ", "), describe(f.val()))
 			typeOK = false
-		case !contains(argTypes, s):
+		case !slices.Contains(argTypes, s):
 			msg := fmt.Sprintf("unknown type %q", s)
 			if sug := typeAliases[strings.ToLower(s)]; sug != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", sug)

@@ -254,7 +254,7 @@ func (c *checker) object(n *yaml.Node, ctx string, known []string) *object {
 		return nil
 	}
 	for _, f := range c.pairs(rn, ctx) {
-		if !contains(known, f.name) {
+		if !slices.Contains(known, f.name) {
 			msg := fmt.Sprintf("unknown key %q", f.name)
 			if s := suggest(f.name, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -267,15 +267,6 @@ func (c *checker) object(n *yaml.Node, ctx string, known []string) *object {
 		o.fields[f.name] = f
 	}
 	return o
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // get returns the field key when present with a non-null value.

@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -31,7 +32,7 @@ func (c *checker) policy(root *yaml.Node) *Policy {
 	if f, ok := o.get("default"); ok {
 		s, _ := scalarString(f.val())
 		switch {
-		case contains(policyDefaults, s):
+		case slices.Contains(policyDefaults, s):
 			p.Default = s
 		default:
 			msg := fmt.Sprintf("default: expected %s or %s, got %s", PolicyEnabled, PolicyDisabled, describe(f.val()))
@@ -68,7 +69,7 @@ func (c *checker) executor(n *yaml.Node) Executor {
 		WorkingDir: o.str("working_dir"),
 		Network:    o.str("network"),
 	}
-	if o.has("type") && !contains(executorTypes, e.Type) {
+	if o.has("type") && !slices.Contains(executorTypes, e.Type) {
 		msg := fmt.Sprintf("unknown type %q: valid types are %s", e.Type, strings.Join(executorTypes, ", "))
 		if sug := suggest(e.Type, executorTypes); sug != "" {
 			msg = fmt.Sprintf("unknown type %q (did you mean %q?)", e.Type, sug)

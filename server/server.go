@@ -43,6 +43,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
@@ -357,13 +358,11 @@ func shorten(s string) string {
 		return s
 	}
 	cut := maxLogValue
-	for cut > 0 && !isRuneStart(s[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return fmt.Sprintf("%s…(%d bytes)", s[:cut], len(s))
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // shortenArgv shortens each long argument, and the list itself.
 func shortenArgv(argv []string) []string {
