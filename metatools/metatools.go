@@ -293,7 +293,7 @@ type textError string
 func (e textError) Error() string { return string(e) }
 
 func validationError(problems []string) executor.Outcome {
-	return executor.Outcome{Text: "Argument validation failed:\n  - " + strings.Join(problems, "\n  - "), IsError: true}
+	return executor.Outcome{Text: (&executor.ValidationError{Problems: problems}).Error(), IsError: true}
 }
 
 // unknownTool is the text of climax_call for a name the index does not

@@ -308,15 +308,21 @@ func decodeArgs(raw json.RawMessage) (map[string]any, string) {
 		return nil, ""
 	}
 	if raw[0] != '{' {
-		return nil, fmt.Sprintf("Argument validation failed:\n  - Arguments must be a JSON object (got %s)", jsonKind(raw[0]))
+		return nil, argumentError(fmt.Sprintf("Arguments must be a JSON object (got %s)", jsonKind(raw[0])))
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var args map[string]any
 	if err := dec.Decode(&args); err != nil {
-		return nil, fmt.Sprintf("Argument validation failed:\n  - Arguments are not valid JSON: %v", err)
+		return nil, argumentError(fmt.Sprintf("Arguments are not valid JSON: %v", err))
 	}
 	return args, ""
+}
+
+// argumentError is the text of an argument validation error with one
+// problem.
+func argumentError(problem string) string {
+	return (&executor.ValidationError{Problems: []string{problem}}).Error()
 }
 
 func jsonKind(first byte) string {
