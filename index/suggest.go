@@ -52,6 +52,11 @@ func editDistance(a, b string) int {
 	return rows[len(ra)][len(rb)]
 }
 
+// EditDistance is the Damerau–Levenshtein distance between a and b in
+// runes: insertions, deletions, substitutions and swaps of two adjacent
+// runes count one each.
+func EditDistance(a, b string) int { return editDistance(a, b) }
+
 // Suggest returns the name among candidates closest to name when it is
 // close enough to be a likely misspelling, or "" otherwise. Callers use it
 // for "did you mean" hints.

@@ -43,7 +43,7 @@ func Suggestions(name string, candidates []string) []string {
 		case c == best:
 			s.class, s.dist = 1, 0
 		default:
-			if d := editDistance(n, lc); d <= threshold {
+			if d := index.EditDistance(n, lc); d <= threshold {
 				s.class, s.dist = 1, d
 			} else if short >= 3 && (strings.HasPrefix(lc, n) || strings.HasPrefix(n, lc)) {
 				s.class, s.dist = 2, abs(len(lc)-len(n))
@@ -73,26 +73,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
