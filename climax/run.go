@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -84,7 +85,7 @@ func (c *runCmd) Run(e *env) error {
 	} else {
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) {
 		// Interrupted or terminated: a normal way to stop a server.
 		logger.Info("stopped by signal")
 		return nil
