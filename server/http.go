@@ -240,7 +240,6 @@ func (s *Server) HTTPHandler(ctx context.Context, opts HTTPOptions) http.Handler
 }
 
 func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
-	s.installLifetime()
 	limit := opts.MaxBodyBytes
 	if limit <= 0 {
 		limit = DefaultMaxBodyBytes
@@ -462,33 +461,25 @@ func (f *inflight) wait(d time.Duration) bool {
 	}
 }
 
-// installed holds the go-sdk servers that have the lifetime middleware.
-var installed sync.Map // *mcp.Server → struct{}
-
-// installLifetime adds, once per server, the receiving middleware that
-// ties each MCP request served over HTTP to its handler's lifetime: the
-// request's context is cancelled when the handler shuts down, and
-// shutdown waits for the request to return. go-sdk detaches request
-// handlers from the HTTP request's cancellation, but keeps its values.
-func (s *Server) installLifetime() {
-	if _, loaded := installed.LoadOrStore(s.mcp, struct{}{}); loaded {
-		return
-	}
-	s.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			lt, ok := ctx.Value(lifetimeKey{}).(*lifetime)
-			if !ok {
-				return next(ctx, method, req)
-			}
-			lt.calls.enter()
-			defer lt.calls.leave()
-			ctx, cancel := context.WithCancelCause(ctx)
-			defer cancel(nil)
-			stop := context.AfterFunc(lt.ctx, func() { cancel(errShuttingDown) })
-			defer stop()
+// lifetimeMiddleware ties each MCP request served over HTTP to its
+// handler's lifetime: the request's context is cancelled when the handler
+// shuts down, and shutdown waits for the request to return. go-sdk
+// detaches request handlers from the HTTP request's cancellation, but
+// keeps its values. Requests without a lifetime (stdio) pass through.
+func lifetimeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		lt, ok := ctx.Value(lifetimeKey{}).(*lifetime)
+		if !ok {
 			return next(ctx, method, req)
 		}
-	})
+		lt.calls.enter()
+		defer lt.calls.leave()
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		stop := context.AfterFunc(lt.ctx, func() { cancel(errShuttingDown) })
+		defer stop()
+		return next(ctx, method, req)
+	}
 }
 
 // errShuttingDown is the cause of the cancellation of calls at shutdown.

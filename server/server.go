@@ -136,7 +136,7 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 		s.order[d.Name] = i
 		s.mcp.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}, s.handler(d.Name))
 	}
-	s.mcp.AddReceivingMiddleware(s.middleware)
+	s.mcp.AddReceivingMiddleware(s.middleware, lifetimeMiddleware)
 	return s
 }
 
