@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -123,17 +120,6 @@ func buildIndex(refs []string, policyFile string) (*index.Index, []string, error
 		return nil, nil, err
 	}
 	return index.New(cfgs, pol)
-}
-
-// findBinary reports whether the program bin can be run: a path that
-// exists, or a name found on PATH.
-func findBinary(bin string) error {
-	if strings.ContainsRune(bin, filepath.Separator) || strings.Contains(bin, "/") {
-		_, err := os.Stat(bin)
-		return err
-	}
-	_, err := exec.LookPath(bin)
-	return err
 }
 
 // loadGCPercent is the GC target while configs load. Loading allocates

@@ -84,6 +84,7 @@ func problemsOf(err error, file string) []problem {
 func (c *validateCmd) Run(e *env) error {
 	rep := validateReport{OK: true, Configs: []configReport{}, Errors: []problem{}}
 	var loaded []*index.Config
+	loadedBySource := map[string]*index.Config{}
 	for _, ref := range c.Configs {
 		cr := configReport{Ref: ref, Errors: []problem{}, Warnings: []problem{}}
 		cfg, err := loadConfig(ref)
@@ -101,6 +102,7 @@ func (c *validateCmd) Run(e *env) error {
 			cr.Binary = words[0]
 		}
 		loaded = append(loaded, cfg)
+		loadedBySource[cfg.Source] = cfg
 		rep.Configs = append(rep.Configs, cr)
 	}
 
@@ -124,14 +126,16 @@ func (c *validateCmd) Run(e *env) error {
 		if !cr.OK {
 			continue
 		}
-		bin := cr.Binary
+		cfg := loadedBySource[cr.Source]
 		if pol != nil && pol.Executor.Type == index.ExecutorDocker {
-			bin = "docker"
+			// The program that must exist here is docker.
+			cfg = &index.Config{Name: cfg.Name, Command: "docker"}
 		}
-		switch {
-		case bin == "":
+		switch _, err := executor.FindProgram(cfg); {
+		case cr.Binary == "":
 			cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: "command is empty after expansion"})
-		case findBinary(bin) != nil:
+		case err != nil:
+			bin := executor.BaseCommand(cfg)[0]
 			cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: fmt.Sprintf("program %q is not on PATH (a warning: the config may be meant for another machine)", bin)})
 		}
 	}

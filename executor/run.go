@@ -265,6 +265,22 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 	return res, nil
 }
 
+// FindProgram finds the program a config's commands run, the way [Runner.Run]
+// does: the first word of [BaseCommand], searched in the PATH the config's
+// env sets (else the server's PATH), or taken as a path relative to the
+// config's working_dir. The error's message is the one a call would give.
+func FindProgram(c *index.Config) (string, error) {
+	words := BaseCommand(c)
+	if len(words) == 0 {
+		return "", &StartError{Msg: fmt.Sprintf("the command of %s is empty after expansion (%q)", cliName(c), c.Command)}
+	}
+	var env []string
+	for k, v := range c.Env {
+		env = append(env, k+"="+v)
+	}
+	return lookPath(words[0], env, expandWord(c.WorkingDir, envLookup(c.Env)))
+}
+
 // lookPath finds the program. A name with a slash is used as it is
 // (relative to dir); otherwise it is searched in the PATH of env when env
 // sets one, else in the server's PATH.
