@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,11 +105,15 @@ func TestUnknownConfigName(t *testing.T) {
 }
 
 func TestLogLevel(t *testing.T) {
-	for in, want := range map[string]logLevel{"debug": "DEBUG", "Info": "INFO", "warn": "WARNING", "ERROR": "ERROR"} {
+	for in, want := range map[string]slog.Level{"debug": slog.LevelDebug, "Info": slog.LevelInfo, "warn": slog.LevelWarn, "WARNING": slog.LevelWarn, "ERROR": slog.LevelError} {
 		var l logLevel
-		if err := l.UnmarshalText([]byte(in)); err != nil || l != want {
-			t.Errorf("UnmarshalText(%q) = %q, %v; want %q", in, l, err, want)
+		if err := l.UnmarshalText([]byte(in)); err != nil || slog.Level(l) != want {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", in, slog.Level(l), err, want)
 		}
+	}
+	var l logLevel
+	if err := l.UnmarshalText([]byte("loud")); err == nil {
+		t.Error(`UnmarshalText("loud") accepted`)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -20,7 +21,8 @@ type runCmd struct {
 
 	Classic       bool     `help:"List every tool directly in tools/list instead of the two meta-tools climax_search and climax_call." env:"CLIMAX_CLASSIC"`
 	Policy        string   `help:"Policy file: which tools exist, argument constraints, executor." placeholder:"FILE" env:"CLIMAX_POLICY"`
-	LogLevel      logLevel `help:"Log level of the stderr log: DEBUG, INFO, WARNING or ERROR (case-insensitive). CLIMAX_LOG_FILE=PATH adds a file log at DEBUG." default:"WARNING" placeholder:"LEVEL" env:"CLIMAX_LOG_LEVEL"`
+	LogLevel      logLevel `help:"Log level of the stderr log: DEBUG, INFO, WARNING or ERROR (case-insensitive)." default:"WARNING" placeholder:"LEVEL" env:"CLIMAX_LOG_LEVEL"`
+	LogFile       string   `help:"Also log everything from DEBUG up to this file (appended)." placeholder:"PATH" env:"CLIMAX_LOG_FILE"`
 	ConfigFiles   []string `name:"config" short:"c" help:"Config file to load (repeatable); the same as a positional path." placeholder:"PATH"`
 	MaxConcurrent int      `help:"Maximum number of commands running at once; further calls wait (0: the server's default)." default:"0" placeholder:"N" env:"CLIMAX_MAX_CONCURRENT"`
 	MaxOutput     int      `help:"Per-stream output limit in bytes for every tool, overriding each tool's max_output (0: per-tool limits)." default:"0" placeholder:"BYTES" env:"CLIMAX_MAX_OUTPUT"`
@@ -49,7 +51,7 @@ func (c *runCmd) Run(e *env) error {
 	if len(refs) == 0 {
 		return noConfigError("run")
 	}
-	logger, closeLog, err := server.NewLogger(string(c.LogLevel), e.stderr)
+	logger, closeLog, err := server.NewLogger(slog.Level(c.LogLevel), e.stderr, c.LogFile)
 	if err != nil {
 		return err
 	}
@@ -96,20 +98,16 @@ func (c *runCmd) Run(e *env) error {
 	return nil
 }
 
-// logLevel is a --log-level value, accepted in any case and stored upper
-// case.
-type logLevel string
+// logLevel is a --log-level value: DEBUG, INFO, WARNING (or WARN) or
+// ERROR, in any case.
+type logLevel slog.Level
 
-// UnmarshalText accepts DEBUG, INFO, WARNING (or WARN) and ERROR in any case.
+// UnmarshalText parses a level name with server.ParseLevel.
 func (l *logLevel) UnmarshalText(b []byte) error {
-	s := strings.ToUpper(strings.TrimSpace(string(b)))
-	switch s {
-	case "DEBUG", "INFO", "WARNING", "ERROR":
-	case "WARN":
-		s = "WARNING"
-	default:
+	lvl, err := server.ParseLevel(string(b))
+	if err != nil {
 		return fmt.Errorf("invalid log level %q: want DEBUG, INFO, WARNING or ERROR", string(b))
 	}
-	*l = logLevel(s)
+	*l = logLevel(lvl)
 	return nil
 }

@@ -8,10 +8,6 @@ import (
 	"strings"
 )
 
-// LogFileEnv names the environment variable that, when set, adds a log file
-// at DEBUG level beside the stderr log.
-const LogFileEnv = "CLIMAX_LOG_FILE"
-
 // ParseLevel parses a log level name: DEBUG, INFO, WARNING (or WARN) or
 // ERROR, in any case. The empty string is WARNING, the default.
 func ParseLevel(name string) (slog.Level, error) {
@@ -28,22 +24,17 @@ func ParseLevel(name string) (slog.Level, error) {
 	return 0, fmt.Errorf("unknown log level %q (want DEBUG, INFO, WARNING or ERROR)", name)
 }
 
-// NewLogger returns the logger of the climax command: text records at
-// level and above on stderr and, when the environment variable
-// CLIMAX_LOG_FILE names a file, every record from DEBUG up appended to
-// that file too. Nothing goes to stdout. The returned function closes the
-// log file (it does nothing without one).
-func NewLogger(level string, stderr io.Writer) (*slog.Logger, func() error, error) {
-	lvl, err := ParseLevel(level)
-	if err != nil {
-		return nil, nil, err
-	}
+// NewLogger returns the logger of the climax command: text records at lvl
+// and above on stderr and, when logFile is not empty, every record from
+// DEBUG up appended to that file too. Nothing goes to stdout. The returned
+// function closes the log file (it does nothing without one).
+func NewLogger(lvl slog.Level, stderr io.Writer, logFile string) (*slog.Logger, func() error, error) {
 	handlers := []slog.Handler{slog.NewTextHandler(stderr, handlerOptions(lvl))}
 	closer := func() error { return nil }
-	if name := os.Getenv(LogFileEnv); name != "" {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if logFile != "" {
+		f, err := os.OpenFile(logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
-			return nil, nil, fmt.Errorf("open log file (%s): %w", LogFileEnv, err)
+			return nil, nil, fmt.Errorf("open log file: %w", err)
 		}
 		handlers = append(handlers, slog.NewTextHandler(f, handlerOptions(slog.LevelDebug)))
 		closer = f.Close
