@@ -47,8 +47,9 @@ type Outcome struct {
 	Argv []string
 }
 
-// Runner runs tool calls. The zero value is not usable; use [New]. A
-// Runner is safe for concurrent use.
+// Runner runs tool calls. Make one with [New] (the zero value would kill
+// timed-out commands without a grace period). A Runner is safe for
+// concurrent use.
 type Runner struct {
 	maxOutput int
 	grace     time.Duration

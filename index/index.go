@@ -20,7 +20,7 @@ type ResolvedTool struct {
 	// dir, global args.
 	CLI *Config
 	// Constraints holds the policy's constraints by argument name; nil
-	// without a policy.
+	// when the policy sets none for this tool (or there is no policy).
 	Constraints map[string]*ArgConstraint
 	// Executor is the policy's executor; the zero value runs locally.
 	Executor Executor
@@ -290,8 +290,8 @@ func (ix *Index) Summary() []CLISummary {
 // Search returns at most limit tools matching every given filter, best
 // first. category and cli are case-insensitive exact filters; an empty
 // filter is not applied. query is matched as terms against tool name,
-// description, CLI name, category and tags (see the package doc for the
-// ranking); every tool that contains query as a case-insensitive substring
+// subcommand, description, tags, category, CLI name and description, and
+// argument text (see the package doc for the ranking); every tool that contains query as a case-insensitive substring
 // of one of those fields is included. An empty query with no other filter
 // matches every tool. limit <= 0 gives an empty list; no match gives an
 // empty, non-nil list.

@@ -4,7 +4,8 @@
 // up and runs it through the executor.
 //
 // A server (see the server module) lists [Definitions] in tools/list and
-// answers calls with [Tools.Search] and [Tools.Call]:
+// answers calls with [Tools.Search] and [Tools.Call] (or [Tools.Resolve]
+// followed by the executor's Runner.Call, which is what Call does):
 //
 //	mt := metatools.New(ix, executor.New())
 //	out := mt.Search(map[string]any{"query": "commit", "limit": 3})
@@ -191,8 +192,8 @@ func (t *Tools) Search(args map[string]any) executor.Outcome {
 }
 
 // parseLimit returns v as a non-negative integer, or DefaultLimit when it
-// is absent or not one. Integer-valued numbers and strings holding a positive
-// integer are accepted; values beyond the int range are capped.
+// is absent or not one. Integer-valued numbers and strings holding one
+// are accepted; values beyond the int range are capped.
 func parseLimit(v any) int {
 	var f float64
 	switch x := v.(type) {
