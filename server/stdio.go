@@ -52,11 +52,13 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	return nil
 }
 
-// eofGuard sits between the stdio streams and go-sdk. It passes bytes
-// through unchanged, noting the ids of the requests it reads (lines with
-// "method" and "id") and of the responses written back (lines with "id"
-// and no "method"). At input EOF it waits until every noted request has
-// been answered before go-sdk sees EOF.
+// eofGuard sits between the stdio streams and go-sdk. It passes lines
+// through, noting the ids of the requests it reads (lines with "method"
+// and "id") and of the responses written back (lines with "id" and no
+// "method"). At input EOF it waits until every noted request has been
+// answered before go-sdk sees EOF. It also answers input lines go-sdk
+// could not decode (see checkLine) and drops responses to cancelled
+// requests.
 type eofGuard struct {
 	ctx context.Context
 	in  *bufio.Reader
@@ -315,77 +317,55 @@ type message struct {
 	} `json:"params"`
 }
 
-// messages decodes one line: a message or a batch of them. Lines that are
-// not JSON-RPC give nothing; go-sdk deals with them.
-func messages(line []byte) []message {
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
-		return nil
-	}
-	if line[0] == '[' {
-		var raws []json.RawMessage
-		if json.Unmarshal(line, &raws) != nil {
-			return nil
-		}
-		var out []message
-		for _, r := range raws {
-			var m message
-			if json.Unmarshal(r, &m) == nil {
-				out = append(out, m)
-			}
-		}
-		return out
-	}
+// decodeMessage decodes the fields the guard looks at from one line. Lines
+// go-sdk sees hold one message each (checkLine refuses batches, and go-sdk
+// writes batches only in answer to them).
+func decodeMessage(line []byte) (message, bool) {
 	var m message
-	if json.Unmarshal(line, &m) != nil {
-		return nil
-	}
-	return []message{m}
+	return m, json.Unmarshal(line, &m) == nil
 }
 
 func (g *eofGuard) noteIncoming(line []byte) {
-	for _, m := range messages(line) {
-		if m.Method == nil {
-			continue // a response to a request of ours
-		}
-		if *m.Method == "notifications/cancelled" {
-			// The client gave up on that request: do not wait for it.
-			if k, ok := idKey(m.Params.RequestID); ok {
-				g.mu.Lock()
-				if g.pending[k] > 0 {
-					g.cancelled[k] = true
-				}
-				g.mu.Unlock()
-				g.answered(k, true)
-			}
-			continue
-		}
-		if k, ok := idKey(m.ID); ok {
+	m, ok := decodeMessage(line)
+	if !ok || m.Method == nil {
+		return // a response to a request of ours
+	}
+	if *m.Method == "notifications/cancelled" {
+		// The client gave up on that request: do not wait for it, and
+		// drop its response.
+		if k, ok := idKey(m.Params.RequestID); ok {
 			g.mu.Lock()
-			g.pending[k]++
+			if g.pending[k] > 0 {
+				g.cancelled[k] = true
+			}
 			g.mu.Unlock()
+			g.answered(k, true)
 		}
+		return
+	}
+	if k, ok := idKey(m.ID); ok {
+		g.mu.Lock()
+		g.pending[k]++
+		g.mu.Unlock()
 	}
 }
 
-// noteOutgoing notes the responses in an outgoing line and reports
-// whether the line is the response to a cancelled request, to be dropped.
+// noteOutgoing notes the response in an outgoing line and reports whether
+// it answers a cancelled request, and is to be dropped.
 func (g *eofGuard) noteOutgoing(line []byte) (drop bool) {
-	msgs := messages(line)
-	for _, m := range msgs {
-		if m.Method != nil {
-			continue // a request or notification of ours
-		}
-		if k, ok := idKey(m.ID); ok {
-			g.mu.Lock()
-			if g.cancelled[k] {
-				delete(g.cancelled, k)
-				drop = len(msgs) == 1
-			}
-			g.mu.Unlock()
-			g.answered(k, false)
-		}
+	m, ok := decodeMessage(line)
+	if !ok || m.Method != nil {
+		return false // a request or notification of ours
 	}
+	k, ok := idKey(m.ID)
+	if !ok {
+		return false
+	}
+	g.mu.Lock()
+	drop = g.cancelled[k]
+	delete(g.cancelled, k)
+	g.mu.Unlock()
+	g.answered(k, false)
 	return drop
 }
 
