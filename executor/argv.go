@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -26,9 +27,6 @@ type Command struct {
 	Stdin string
 	// Timeout is the time limit; <= 0 means [index.DefaultTimeout].
 	Timeout time.Duration
-	// TimeoutSeconds is the limit as the config states it, for messages;
-	// 0 means derived from Timeout.
-	TimeoutSeconds float64
 	// MaxOutput is the per-stream output limit in bytes; <= 0 means
 	// [index.DefaultMaxOutput]. A Runner's [WithMaxOutput] overrides it.
 	MaxOutput int
@@ -95,14 +93,7 @@ func Build(rt *index.ResolvedTool, values map[string]any) (*Command, error) {
 		return cv, true, nil
 	}
 
-	cmd := &Command{
-		Timeout:        seconds(t.Timeout),
-		TimeoutSeconds: t.Timeout,
-		MaxOutput:      t.MaxOutput,
-	}
-	if cmd.TimeoutSeconds <= 0 {
-		cmd.TimeoutSeconds = index.DefaultTimeout
-	}
+	cmd := &Command{Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput}
 	var cwd string
 	var hasCwd, hasStdin bool
 	for i := range t.Args {
@@ -299,7 +290,8 @@ func seconds(s float64) time.Duration {
 	if s > 1e9 {
 		s = 1e9 // about 31 years; keeps the Duration from overflowing
 	}
-	return time.Duration(s * float64(time.Second))
+	// Rounded, so that Duration.Seconds gives back the configured value.
+	return time.Duration(math.Round(s * float64(time.Second)))
 }
 
 func cliName(c *index.Config) string {

@@ -99,7 +99,7 @@ func TestBuildCommand(t *testing.T) {
 	}
 	want := &executor.Command{
 		Argv: []string{"git", "status"}, Dir: "/src/project", Env: []string{"A=1", "B=2"},
-		Stdin: "hello", Timeout: 500 * time.Millisecond, TimeoutSeconds: 0.5, MaxOutput: 1000,
+		Stdin: "hello", Timeout: 500 * time.Millisecond, MaxOutput: 1000,
 	}
 	if !reflect.DeepEqual(cmd, want) {
 		t.Fatalf("got  %+v\nwant %+v", cmd, want)

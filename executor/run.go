@@ -92,10 +92,6 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 	if timeout <= 0 {
 		timeout = seconds(0)
 	}
-	timeoutSeconds := c.TimeoutSeconds
-	if timeoutSeconds <= 0 {
-		timeoutSeconds = timeout.Seconds()
-	}
 
 	if c.Dir != "" {
 		fi, err := os.Stat(c.Dir)
@@ -246,7 +242,7 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 		ExitCode:   0,
 		TimedOut:   timedOut,
 		DurationMS: elapsed.Milliseconds(),
-		timeout:    timeoutSeconds,
+		timeout:    timeout.Seconds(),
 		cancelled:  cancelled,
 	}
 	var cut1, cut2 bool
