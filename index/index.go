@@ -34,6 +34,12 @@ type ArgConstraint struct {
 	re *regexp.Regexp // Pattern anchored to match the whole value; nil without a pattern
 }
 
+// wholeMatch compiles a policy pattern so that it must match the whole
+// value, as SPEC 4 says.
+func wholeMatch(pattern string) (*regexp.Regexp, error) {
+	return regexp.Compile(`^(?:` + pattern + `)$`)
+}
+
 // MatchString reports whether s satisfies the constraint's pattern (true
 // when there is none).
 func (c *ArgConstraint) MatchString(s string) bool {
@@ -163,7 +169,7 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 			}
 			ac := &ArgConstraint{Constraint: con}
 			if con.Pattern != "" {
-				re, err := regexp.Compile(`^(?:` + con.Pattern + `)$`)
+				re, err := wholeMatch(con.Pattern)
 				if err != nil {
 					return nil, false, fmt.Errorf("%s: tool %s, arg %s: invalid pattern %q: %w", policy.Source, t.Name, name, con.Pattern, err)
 				}

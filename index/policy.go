@@ -132,7 +132,7 @@ func (c *checker) constraint(af field, toolCtx string) Constraint {
 	}
 	con := Constraint{Pattern: o.str("pattern")}
 	if o.has("pattern") {
-		if _, err := regexp.Compile(`^(?:` + con.Pattern + `)$`); err != nil {
+		if _, err := wholeMatch(con.Pattern); err != nil {
 			msg := err.Error()
 			if _, err2 := regexp.Compile(con.Pattern); err2 != nil {
 				msg = err2.Error()
