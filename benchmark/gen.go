@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // toolsPerCLI is how many tools each generated config holds.
@@ -94,10 +94,10 @@ func generateConfigs(n int) []genConfig {
 }
 
 // parseGenerated parses generated configs.
-func parseGenerated(gcs []genConfig) ([]*index.Config, error) {
-	cfgs := make([]*index.Config, len(gcs))
+func parseGenerated(gcs []genConfig) ([]*config.Config, error) {
+	cfgs := make([]*config.Config, len(gcs))
 	for i, g := range gcs {
-		c, err := index.Parse(g.yaml, g.name+".yaml")
+		c, err := config.Parse(g.yaml, g.name+".yaml")
 		if err != nil {
 			return nil, fmt.Errorf("generated config %s: %w", g.name, err)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -116,7 +117,7 @@ func runPerf(o options, stdout, stderr io.Writer) error {
 	}
 	refs := []string(o.configs)
 	if len(refs) == 0 {
-		if refs, err = index.BundledNames(configs.FS); err != nil {
+		if refs, err = config.BundledNames(configs.FS); err != nil {
 			return err
 		}
 	}
@@ -527,7 +528,7 @@ func formatRSS(n int64) string {
 // checkWire compares the tools/list result climax sends over stdio with
 // the token table's serialisation of the same configs, and says whether
 // they are byte-identical.
-func checkWire(ctx context.Context, bin string, refs []string, cfgs []*index.Config, classic bool) (string, error) {
+func checkWire(ctx context.Context, bin string, refs []string, cfgs []*config.Config, classic bool) (string, error) {
 	mode, args := "discovery", refs
 	defs := metatools.Definitions()
 	if classic {

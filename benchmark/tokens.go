@@ -11,6 +11,7 @@ import (
 	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer/codec"
@@ -70,17 +71,17 @@ func newCounter(encoding string) (counter, error) {
 
 // loadConfigs resolves config references (bundled names or paths); no
 // references means every bundled config, in name order.
-func loadConfigs(refs []string) ([]*index.Config, error) {
+func loadConfigs(refs []string) ([]*config.Config, error) {
 	if len(refs) == 0 {
-		names, err := index.BundledNames(configs.FS)
+		names, err := config.BundledNames(configs.FS)
 		if err != nil {
 			return nil, fmt.Errorf("list bundled configs: %w", err)
 		}
 		refs = names
 	}
-	cfgs := make([]*index.Config, 0, len(refs))
+	cfgs := make([]*config.Config, 0, len(refs))
 	for _, ref := range refs {
-		c, err := index.Resolve(ref, configs.FS)
+		c, err := config.LoadRef(ref, configs.FS)
 		if err != nil {
 			return nil, fmt.Errorf("load %s: %w", ref, err)
 		}
@@ -138,7 +139,7 @@ type tokenReport struct {
 // measureTokens counts the tokens of the classic and discovery tools/list
 // of each config alone and of all of them together, and of climax_search
 // responses over [searchQueries] against all of them.
-func measureTokens(cfgs []*index.Config, encoding string) (*tokenReport, error) {
+func measureTokens(cfgs []*config.Config, encoding string) (*tokenReport, error) {
 	tok, err := newCounter(encoding)
 	if err != nil {
 		return nil, err
@@ -153,7 +154,7 @@ func measureTokens(cfgs []*index.Config, encoding string) (*tokenReport, error) 
 	if err != nil {
 		return nil, err
 	}
-	row := func(label string, cs []*index.Config) (tokenRow, *index.Index, error) {
+	row := func(label string, cs []*config.Config) (tokenRow, *index.Index, error) {
 		ix, _, err := index.New(cs, nil)
 		if err != nil {
 			return tokenRow{}, nil, fmt.Errorf("index %s: %w", label, err)
@@ -171,7 +172,7 @@ func measureTokens(cfgs []*index.Config, encoding string) (*tokenReport, error) 
 
 	rep := &tokenReport{encoding: encoding}
 	for _, c := range cfgs {
-		r, _, err := row(c.Name, []*index.Config{c})
+		r, _, err := row(c.Name, []*config.Config{c})
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -32,7 +33,7 @@ func bundledReport(t *testing.T) *tokenReport {
 // SC-005: discovery mode saves at least 70 % on the bundled configs.
 func TestBundledSavings(t *testing.T) {
 	rep := bundledReport(t)
-	names, err := index.BundledNames(configs.FS)
+	names, err := config.BundledNames(configs.FS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // listCmd lists the bundled configs or the tools of configs.
@@ -39,7 +40,7 @@ func (c *listCmd) Run(e *env) error {
 		return err
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(e.stderr, "climax: warning: policy: %s\n", w)
+		fmt.Fprintf(e.stderr, "climax: warning: %s\n", w)
 	}
 	if c.Format == "json" {
 		return writeJSON(e.stdout, map[string]any{"tools": ix.Entries()})
@@ -60,11 +61,11 @@ func (c *listCmd) Run(e *env) error {
 func (c *listCmd) listBundled(e *env) error {
 	var entries []bundledEntry
 	for _, name := range bundledNames() {
-		cfg, err := index.LoadFS(configs.FS, name+".yaml")
+		cfg, err := config.LoadFS(configs.FS, name+".yaml")
 		if err != nil {
 			return fmt.Errorf("bundled config %s: %w", name, err)
 		}
-		sum := cfg.Summary()
+		sum := index.Summarize(cfg)
 		entries = append(entries, bundledEntry{
 			Name:        name,
 			CLIName:     sum.Name,
@@ -98,7 +99,7 @@ func (c *listCmd) listBundled(e *env) error {
 
 // argsSummary shows a tool's arguments compactly: required ones bare,
 // optional ones in brackets.
-func argsSummary(args []index.Arg) string {
+func argsSummary(args []config.Arg) string {
 	parts := make([]string, 0, len(args))
 	for _, a := range args {
 		if a.Required {

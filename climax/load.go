@@ -10,6 +10,7 @@ import (
 
 	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // subcommands are the names a misspelt config name is compared with.
@@ -17,20 +18,20 @@ var subcommands = []string{"run", "validate", "list", "skill"}
 
 // bundledNames returns the names of the bundled configs.
 func bundledNames() []string {
-	names, _ := index.BundledNames(configs.FS)
+	names, _ := config.BundledNames(configs.FS)
 	return names
 }
 
 // loadConfig resolves one command-line config reference. An unknown name
 // or a missing file is a usage error whose message lists the bundled
 // configs and the subcommands; a config with problems gives the loader's
-// *index.LoadError.
-func loadConfig(ref string) (*index.Config, error) {
-	c, err := index.Resolve(ref, configs.FS)
+// *config.LoadError.
+func loadConfig(ref string) (*config.Config, error) {
+	c, err := config.LoadRef(ref, configs.FS)
 	if err == nil {
 		return c, nil
 	}
-	var nf *index.NotFoundError
+	var nf *config.NotFoundError
 	switch {
 	case errors.As(err, &nf):
 		return nil, &usageError{errors.New(unknownConfigMessage(ref))}
@@ -46,7 +47,7 @@ func unknownConfigMessage(ref string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "no config named %q: it is not a file and not a bundled config", ref)
 	bundled := bundledNames()
-	if s := index.Suggest(ref, append(append([]string{}, subcommands...), bundled...)); s != "" {
+	if s := config.Suggest(ref, append(append([]string{}, subcommands...), bundled...)); s != "" {
 		kind := "bundled config"
 		for _, sc := range subcommands {
 			if s == sc {
@@ -71,8 +72,8 @@ func noConfigError(cmd string) error {
 // loadAll loads every reference, in parallel, and returns the configs in
 // reference order, or the error of the first reference (in order) that
 // failed.
-func loadAll(refs []string) ([]*index.Config, error) {
-	cfgs := make([]*index.Config, len(refs))
+func loadAll(refs []string) ([]*config.Config, error) {
+	cfgs := make([]*config.Config, len(refs))
 	errs := make([]error, len(refs))
 	var wg sync.WaitGroup
 	for i, ref := range refs {
@@ -95,11 +96,11 @@ func firstNonNil(errs []error) error {
 }
 
 // loadPolicy loads the policy file name; "" means no policy (nil).
-func loadPolicy(name string) (*index.Policy, error) {
+func loadPolicy(name string) (*config.Policy, error) {
 	if name == "" {
 		return nil, nil
 	}
-	p, err := index.LoadPolicyFile(name)
+	p, err := config.LoadPolicyFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, usagef("policy file %s does not exist", name)
 	}
@@ -109,7 +110,7 @@ func loadPolicy(name string) (*index.Policy, error) {
 // buildIndex loads configs and policy and builds the index, with the GC
 // target raised meanwhile (see loadGCPercent). Policy warnings are
 // returned beside it.
-func buildIndex(refs []string, policyFile string) (*index.Index, []string, error) {
+func buildIndex(refs []string, policyFile string) (*index.Index, []config.Problem, error) {
 	defer raiseGCPercent(loadGCPercent)()
 	cfgs, err := loadAll(refs)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/server"
 )
 
@@ -35,7 +35,7 @@ type runCmd struct {
 func (c *runCmd) refs() []string {
 	var refs []string
 	for _, p := range c.ConfigFiles {
-		if !index.IsPath(p) {
+		if !config.IsPath(p) {
 			p = "./" + p
 		}
 		refs = append(refs, p)
@@ -68,7 +68,7 @@ func (c *runCmd) Run(e *env) error {
 		return err
 	}
 	for _, w := range warnings {
-		logger.Warn("policy: " + w)
+		logger.Warn(w.String())
 	}
 	logger.Info("tools loaded", "configs", strings.Join(refs, " "), "tools", ix.Len(), "classic", c.Classic)
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // validateCmd checks configs and a policy without serving anything.
@@ -61,17 +62,23 @@ func (p problem) String() string {
 	if p.File == "" {
 		return p.Message
 	}
-	return index.Problem{File: p.File, Line: p.Line, Column: p.Column, Message: p.Message}.String()
+	return config.Problem{File: p.File, Line: p.Line, Column: p.Column, Message: p.Message}.String()
+}
+
+// warning formats p as a warning: "file:line:column: warning: message".
+func (p problem) warning() string {
+	p.Message = "warning: " + p.Message
+	return p.String()
 }
 
 // problemsOf turns a load error into problems, attributing errors without
 // file information to file.
 func problemsOf(err error, file string) []problem {
-	var le *index.LoadError
+	var le *config.LoadError
 	if errors.As(err, &le) && len(le.Problems) > 0 {
 		ps := make([]problem, len(le.Problems))
 		for i, p := range le.Problems {
-			ps[i] = problem{File: p.File, Line: p.Line, Column: p.Column, Message: p.Message}
+			ps[i] = problem(p)
 		}
 		return ps
 	}
@@ -83,8 +90,8 @@ func problemsOf(err error, file string) []problem {
 // file or an unknown config name included.
 func (c *validateCmd) Run(e *env) error {
 	rep := validateReport{OK: true, Configs: []configReport{}, Errors: []problem{}}
-	var loaded []*index.Config
-	loadedBySource := map[string]*index.Config{}
+	var loaded []*config.Config
+	loadedBySource := map[string]*config.Config{}
 	for _, ref := range c.Configs {
 		cr := configReport{Ref: ref, Errors: []problem{}, Warnings: []problem{}}
 		cfg, err := loadConfig(ref)
@@ -106,7 +113,7 @@ func (c *validateCmd) Run(e *env) error {
 		rep.Configs = append(rep.Configs, cr)
 	}
 
-	var pol *index.Policy
+	var pol *config.Policy
 	if c.Policy != "" {
 		pr := &policyReport{File: c.Policy, OK: true, Errors: []problem{}, Warnings: []problem{}}
 		p, err := loadPolicy(c.Policy)
@@ -127,9 +134,9 @@ func (c *validateCmd) Run(e *env) error {
 			continue
 		}
 		cfg := loadedBySource[cr.Source]
-		if pol != nil && pol.Executor.Type == index.ExecutorDocker {
+		if pol != nil && pol.Executor.Type == config.ExecutorDocker {
 			// The program that must exist here is docker.
-			cfg = &index.Config{Name: cfg.Name, Command: "docker"}
+			cfg = &config.Config{Name: cfg.Name, Command: "docker"}
 		}
 		switch _, err := executor.FindProgram(cfg); {
 		case cr.Binary == "":
@@ -168,7 +175,7 @@ func (c *validateCmd) Run(e *env) error {
 		}
 		if rep.Policy != nil {
 			for _, w := range warnings {
-				rep.Policy.Warnings = append(rep.Policy.Warnings, problem{File: c.Policy, Message: w})
+				rep.Policy.Warnings = append(rep.Policy.Warnings, problem(w))
 			}
 		}
 	}
@@ -194,7 +201,7 @@ func printValidateText(w io.Writer, rep *validateReport) {
 			fmt.Fprintf(w, "%s\n", p)
 		}
 		for _, p := range cr.Warnings {
-			fmt.Fprintf(w, "%s: warning: %s\n", p.File, p.Message)
+			fmt.Fprintf(w, "%s\n", p.warning())
 		}
 		if cr.OK {
 			fmt.Fprintf(w, "ok  %s (%s): %d %s\n", cr.Name, cr.Source, cr.Tools, plural(cr.Tools, "tool", "tools"))
@@ -207,7 +214,7 @@ func printValidateText(w io.Writer, rep *validateReport) {
 			fmt.Fprintf(w, "%s\n", p)
 		}
 		for _, p := range pr.Warnings {
-			fmt.Fprintf(w, "%s: warning: %s\n", p.File, p.Message)
+			fmt.Fprintf(w, "%s\n", p.warning())
 		}
 		if pr.OK {
 			fmt.Fprintf(w, "ok  policy %s\n", pr.File)

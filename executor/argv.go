@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // Command is a command ready to run: what [Runner.Run] executes.
@@ -25,10 +25,10 @@ type Command struct {
 	// Stdin is written to the command's standard input, which is then
 	// closed. Empty means empty input (never the server's own stdin).
 	Stdin string
-	// Timeout is the time limit; <= 0 means [index.DefaultTimeout].
+	// Timeout is the time limit; <= 0 means [config.DefaultTimeout].
 	Timeout time.Duration
 	// MaxOutput is the per-stream output limit in bytes; <= 0 means
-	// [index.DefaultMaxOutput]. A Runner's [WithMaxOutput] overrides it.
+	// [config.DefaultMaxOutput]. A Runner's [WithMaxOutput] overrides it.
 	MaxOutput int
 }
 
@@ -65,7 +65,7 @@ type Command struct {
 // passed into the container with -e (sorted by key) instead of to the
 // docker client. The docker client itself runs in the config's working_dir
 // (so relative volume paths resolve there), else the inherited one.
-func Build(rt *index.ResolvedTool, values map[string]any) (*Command, error) {
+func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	if rt == nil || rt.Tool == nil || rt.CLI == nil {
 		return nil, errors.New("no tool given")
 	}
@@ -78,7 +78,7 @@ func Build(rt *index.ResolvedTool, values map[string]any) (*Command, error) {
 	}
 	argv = append(argv, strings.Fields(t.Command)...)
 
-	value := func(a *index.Arg) (any, bool, error) {
+	value := func(a *config.Arg) (any, bool, error) {
 		v, ok := values[a.Name]
 		if !ok {
 			v = a.Default
@@ -151,7 +151,7 @@ func Build(rt *index.ResolvedTool, values map[string]any) (*Command, error) {
 		}
 	}
 
-	if strings.EqualFold(rt.Executor.Type, index.ExecutorDocker) {
+	if strings.EqualFold(rt.Executor.Type, config.ExecutorDocker) {
 		e := rt.Executor
 		if e.Image == "" {
 			return nil, errors.New("the docker executor has no image")
@@ -199,7 +199,7 @@ func Build(rt *index.ResolvedTool, values map[string]any) (*Command, error) {
 }
 
 // BuildArgv returns the command line [Build] makes for rt and values.
-func BuildArgv(rt *index.ResolvedTool, values map[string]any) ([]string, error) {
+func BuildArgv(rt *config.ResolvedTool, values map[string]any) ([]string, error) {
 	cmd, err := Build(rt, values)
 	if err != nil {
 		return nil, err
@@ -208,12 +208,12 @@ func BuildArgv(rt *index.ResolvedTool, values map[string]any) ([]string, error) 
 }
 
 // appendFlag renders a non-positional argument.
-func appendFlag(argv []string, a *index.Arg, v any) []string {
+func appendFlag(argv []string, a *config.Arg, v any) []string {
 	flag := a.Flag
 	if flag == "" {
 		flag = "--" + strings.ReplaceAll(a.Name, "_", "-")
 	}
-	if a.Type == index.TypeBoolean {
+	if a.Type == config.TypeBoolean {
 		if b, _ := v.(bool); b {
 			return append(argv, flag)
 		}
@@ -230,7 +230,7 @@ func appendFlag(argv []string, a *index.Arg, v any) []string {
 // word a leading "~" becomes the home directory and $VAR / ${VAR} are
 // looked up in the config's env, then the process environment (a value is
 // never split). Words that expand to nothing are dropped.
-func BaseCommand(c *index.Config) []string {
+func BaseCommand(c *config.Config) []string {
 	lookup := envLookup(c.Env)
 	var words []string
 	for _, w := range strings.Fields(c.Command) {
@@ -285,7 +285,7 @@ func expandWord(w string, lookup func(string) (string, bool)) string {
 
 func seconds(s float64) time.Duration {
 	if s <= 0 {
-		s = index.DefaultTimeout
+		s = config.DefaultTimeout
 	}
 	if s > 1e9 {
 		s = 1e9 // about 31 years; keeps the Duration from overflowing
@@ -294,7 +294,7 @@ func seconds(s float64) time.Duration {
 	return time.Duration(math.Round(s * float64(time.Second)))
 }
 
-func cliName(c *index.Config) string {
+func cliName(c *config.Config) string {
 	if c.Name != "" {
 		return c.Name
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 func TestBuild(t *testing.T) {
@@ -20,14 +20,14 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Skip("no home directory")
 	}
-	gitArgs := []index.Arg{
+	gitArgs := []config.Arg{
 		{Name: "message", Flag: "-m"},
 		{Name: "path", Positional: true},
-		{Name: "all", Type: index.TypeBoolean, Flag: "--all"},
-		{Name: "amend", Type: index.TypeBoolean},
-		{Name: "max_count", Type: index.TypeInteger, Default: 10},
+		{Name: "all", Type: config.TypeBoolean, Flag: "--all"},
+		{Name: "amend", Type: config.TypeBoolean},
+		{Name: "max_count", Type: config.TypeInteger, Default: 10},
 		{Name: "format", Flag: "--format="},
-		{Name: "ratio", Type: index.TypeNumber, Flag: "-r"},
+		{Name: "ratio", Type: config.TypeNumber, Flag: "-r"},
 		{Name: "input", Stdin: true},
 		{Name: "dir", Cwd: true},
 		{Name: "rev", Positional: true},
@@ -36,8 +36,8 @@ func TestBuild(t *testing.T) {
 		name    string
 		command string
 		sub     string
-		global  []index.Arg
-		args    []index.Arg
+		global  []config.Arg
+		args    []config.Arg
 		values  map[string]any
 		want    []string
 	}{
@@ -54,23 +54,23 @@ func TestBuild(t *testing.T) {
 			[]string{"git", "--max-count", "10"}},
 		{"expansion", "~/bin/tool ${CLIMAX_TEST_DIR}/x $CLIMAX_TEST_UNSET ~user", "", nil, nil, nil,
 			[]string{home + "/bin/tool", "/some dir/x", "~user"}},
-		{"global args", "kubectl", "get pods", []index.Arg{
+		{"global args", "kubectl", "get pods", []config.Arg{
 			{Name: "context", Flag: "--context", Default: "${CLIMAX_TEST_DIR}"},
 			{Name: "kubeconfig", Default: "$CLIMAX_TEST_UNSET"},
 			{Name: "empty", Default: "${CLIMAX_TEST_EMPTY}"},
 			{Name: "partly", Default: "a-${CLIMAX_TEST_UNSET}"},
 			{Name: "no_default", Flag: "--x"},
-			{Name: "verbose", Type: index.TypeBoolean, Default: true},
-			{Name: "quiet", Type: index.TypeBoolean, Default: "false"},
-			{Name: "level", Type: index.TypeInteger, Flag: "-v=", Default: 3},
-		}, []index.Arg{{Name: "ns", Flag: "-n"}}, map[string]any{"ns": "kube-system"},
+			{Name: "verbose", Type: config.TypeBoolean, Default: true},
+			{Name: "quiet", Type: config.TypeBoolean, Default: "false"},
+			{Name: "level", Type: config.TypeInteger, Flag: "-v=", Default: 3},
+		}, []config.Arg{{Name: "ns", Flag: "-n"}}, map[string]any{"ns": "kube-system"},
 			[]string{"kubectl", "get", "pods", "-n", "kube-system", "--context", "/some dir", "--verbose", "-v=3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rt := &index.ResolvedTool{
-				Tool: &index.Tool{Name: "t", Command: tt.sub, Args: tt.args},
-				CLI:  &index.Config{Name: "cli", Command: tt.command, GlobalArgs: tt.global},
+			rt := &config.ResolvedTool{
+				Tool: &config.Tool{Name: "t", Command: tt.sub, Args: tt.args},
+				CLI:  &config.Config{Name: "cli", Command: tt.command, GlobalArgs: tt.global},
 			}
 			got, err := executor.BuildArgv(rt, tt.values)
 			if err != nil {
@@ -85,12 +85,12 @@ func TestBuild(t *testing.T) {
 
 func TestBuildCommand(t *testing.T) {
 	t.Setenv("CLIMAX_TEST_PROJECT", "/src/project")
-	rt := &index.ResolvedTool{
-		Tool: &index.Tool{Name: "t", Command: "status", Timeout: 0.5, MaxOutput: 1000, Args: []index.Arg{
+	rt := &config.ResolvedTool{
+		Tool: &config.Tool{Name: "t", Command: "status", Timeout: 0.5, MaxOutput: 1000, Args: []config.Arg{
 			{Name: "input", Stdin: true},
 			{Name: "dir", Cwd: true},
 		}},
-		CLI: &index.Config{Name: "git", Command: "git", WorkingDir: "$CLIMAX_TEST_PROJECT",
+		CLI: &config.Config{Name: "git", Command: "git", WorkingDir: "$CLIMAX_TEST_PROJECT",
 			Env: map[string]string{"B": "2", "A": "1"}},
 	}
 	cmd, err := executor.Build(rt, map[string]any{"input": "hello"})
@@ -111,7 +111,7 @@ func TestBuildCommand(t *testing.T) {
 	}
 
 	// Docker: env goes into the container, cwd becomes -w.
-	rt.Executor = index.Executor{Type: "docker", Image: "alpine/git", Network: "none",
+	rt.Executor = config.Executor{Type: "docker", Image: "alpine/git", Network: "none",
 		Volumes: []string{"${CLIMAX_TEST_PROJECT}:/workspace", "cache:/cache"}, WorkingDir: "/workspace"}
 	cmd, err = executor.Build(rt, map[string]any{"input": "x"})
 	if err != nil {
@@ -128,14 +128,14 @@ func TestBuildCommand(t *testing.T) {
 	if !reflect.DeepEqual(cmd.Argv, wantArgv) {
 		t.Fatalf("got %q", cmd.Argv)
 	}
-	rt.Executor = index.Executor{Type: "docker"}
+	rt.Executor = config.Executor{Type: "docker"}
 	if _, err := executor.Build(rt, nil); err == nil {
 		t.Fatal("docker without image accepted")
 	}
 }
 
 func TestBuildErrors(t *testing.T) {
-	rt := &index.ResolvedTool{Tool: &index.Tool{Name: "t"}, CLI: &index.Config{Name: "cli", Command: "$CLIMAX_TEST_UNSET"}}
+	rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t"}, CLI: &config.Config{Name: "cli", Command: "$CLIMAX_TEST_UNSET"}}
 	if _, err := executor.BuildArgv(rt, nil); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Fatalf("got %v", err)
 	}
@@ -148,15 +148,15 @@ func TestBuildErrors(t *testing.T) {
 }
 
 func ExampleBuildArgv() {
-	rt := &index.ResolvedTool{
-		Tool: &index.Tool{Name: "git_log", Command: "log", Args: []index.Arg{
+	rt := &config.ResolvedTool{
+		Tool: &config.Tool{Name: "git_log", Command: "log", Args: []config.Arg{
 			{Name: "path", Positional: true},
-			{Name: "max_count", Type: index.TypeInteger, Flag: "-n", Default: 10},
+			{Name: "max_count", Type: config.TypeInteger, Flag: "-n", Default: 10},
 			{Name: "format", Flag: "--format="},
-			{Name: "all", Type: index.TypeBoolean},
-			{Name: "reverse", Type: index.TypeBoolean},
+			{Name: "all", Type: config.TypeBoolean},
+			{Name: "reverse", Type: config.TypeBoolean},
 		}},
-		CLI: &index.Config{Command: "git"},
+		CLI: &config.Config{Command: "git"},
 	}
 	values, _ := executor.Validate(rt, map[string]any{
 		"path": "src/main.go", "format": "%h %s", "all": "true", "reverse": false, "max_count": 42.0,
@@ -172,16 +172,16 @@ func FuzzBuildArgv(f *testing.F) {
 	f.Add("", "", "", 1e21, false)
 	f.Add("$HOME", "~", "'\"", -0.0, true)
 	f.Fuzz(func(t *testing.T, p1, p2, flagVal string, num float64, b bool) {
-		rt := &index.ResolvedTool{
-			Tool: &index.Tool{Name: "t", Command: "sub cmd", Args: []index.Arg{
+		rt := &config.ResolvedTool{
+			Tool: &config.Tool{Name: "t", Command: "sub cmd", Args: []config.Arg{
 				{Name: "p1", Positional: true},
 				{Name: "flag", Flag: "--flag"},
 				{Name: "p2", Positional: true, AllowLeadingDash: true},
 				{Name: "joined", Flag: "--j="},
-				{Name: "num", Type: index.TypeNumber, Flag: "-n"},
-				{Name: "b", Type: index.TypeBoolean},
+				{Name: "num", Type: config.TypeNumber, Flag: "-n"},
+				{Name: "b", Type: config.TypeBoolean},
 			}},
-			CLI: &index.Config{Command: "prog"},
+			CLI: &config.Config{Command: "prog"},
 		}
 		values := map[string]any{"p1": p1, "p2": p2, "flag": flagVal, "joined": flagVal, "num": num, "b": b}
 		argv, err := executor.BuildArgv(rt, values)
@@ -229,7 +229,7 @@ func TestBaseCommand(t *testing.T) {
 		{"  ", nil, nil},
 	}
 	for _, tt := range tests {
-		got := executor.BaseCommand(&index.Config{Command: tt.command, Env: tt.env})
+		got := executor.BaseCommand(&config.Config{Command: tt.command, Env: tt.env})
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("BaseCommand(%q, env %v) = %q, want %q", tt.command, tt.env, got, tt.want)
 		}

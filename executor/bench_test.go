@@ -8,19 +8,19 @@ import (
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 func BenchmarkBuildArgv(b *testing.B) {
-	rt := &index.ResolvedTool{
-		Tool: &index.Tool{Name: "git_log", Command: "log", Args: []index.Arg{
+	rt := &config.ResolvedTool{
+		Tool: &config.Tool{Name: "git_log", Command: "log", Args: []config.Arg{
 			{Name: "path", Positional: true},
-			{Name: "max_count", Type: index.TypeInteger, Flag: "-n", Default: 10},
+			{Name: "max_count", Type: config.TypeInteger, Flag: "-n", Default: 10},
 			{Name: "format", Flag: "--format="},
-			{Name: "all", Type: index.TypeBoolean},
+			{Name: "all", Type: config.TypeBoolean},
 			{Name: "author", Flag: "--author"},
 		}},
-		CLI: &index.Config{Command: "git", GlobalArgs: []index.Arg{{Name: "no_pager", Type: index.TypeBoolean, Default: true}}},
+		CLI: &config.Config{Command: "git", GlobalArgs: []config.Arg{{Name: "no_pager", Type: config.TypeBoolean, Default: true}}},
 	}
 	args := map[string]any{"path": "src", "max_count": 42.0, "format": "%h %s", "all": true}
 	b.Run("validate+build", func(b *testing.B) {
@@ -79,7 +79,7 @@ func BenchmarkTrue(b *testing.B) {
 			}
 		}
 	})
-	rt := &index.ResolvedTool{Tool: &index.Tool{Name: "t", Timeout: 30}, CLI: &index.Config{Command: "true"}}
+	rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t", Timeout: 30}, CLI: &config.Config{Command: "true"}}
 	b.Run("call", func(b *testing.B) {
 		for b.Loop() {
 			if out := r.Call(context.Background(), rt, nil); out.IsError {

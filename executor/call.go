@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // Result is what a finished command produced. It is also the
@@ -81,7 +81,7 @@ func New(opts ...Option) *Runner {
 // Prepare validates args for rt ([Validate]) and builds the command
 // ([Build]). The error is a *[ValidationError] when the arguments are at
 // fault.
-func Prepare(rt *index.ResolvedTool, args map[string]any) (*Command, error) {
+func Prepare(rt *config.ResolvedTool, args map[string]any) (*Command, error) {
 	values, err := Validate(rt, args)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func Prepare(rt *index.ResolvedTool, args map[string]any) (*Command, error) {
 // error's text, a [StartError]'s message (program not found, missing
 // working directory), or the result text, with IsError set for every
 // failure including a non-zero exit, a timeout and a cancellation.
-func (r *Runner) Call(ctx context.Context, rt *index.ResolvedTool, args map[string]any) (out Outcome) {
+func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[string]any) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = Outcome{Text: fmt.Sprintf("Internal error: %v", p), IsError: true, Argv: out.Argv}

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // killedDrainDelay bounds the wait for the output pipes once the whole
@@ -86,7 +86,7 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 		limit = r.maxOutput
 	}
 	if limit <= 0 {
-		limit = index.DefaultMaxOutput
+		limit = config.DefaultMaxOutput
 	}
 	timeout := c.Timeout
 	if timeout <= 0 {
@@ -265,7 +265,7 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 // does: the first word of [BaseCommand], searched in the PATH the config's
 // env sets (else the server's PATH), or taken as a path relative to the
 // config's working_dir. The error's message is the one a call would give.
-func FindProgram(c *index.Config) (string, error) {
+func FindProgram(c *config.Config) (string, error) {
 	words := BaseCommand(c)
 	if len(words) == 0 {
 		return "", &StartError{Msg: fmt.Sprintf("the command of %s is empty after expansion (%q)", cliName(c), c.Command)}

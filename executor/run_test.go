@@ -15,15 +15,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // fake returns a tool that runs the fake CLI (see TestMain) with ops as
 // the tool's command words.
-func fake(ops string, timeout float64, args ...index.Arg) *index.ResolvedTool {
-	return &index.ResolvedTool{
-		Tool: &index.Tool{Name: "fake_run", Command: ops, Args: args, Timeout: timeout, MaxOutput: index.DefaultMaxOutput},
-		CLI: &index.Config{
+func fake(ops string, timeout float64, args ...config.Arg) *config.ResolvedTool {
+	return &config.ResolvedTool{
+		Tool: &config.Tool{Name: "fake_run", Command: ops, Args: args, Timeout: timeout, MaxOutput: config.DefaultMaxOutput},
+		CLI: &config.Config{
 			Name:    "fake",
 			Command: "$CLIMAX_FAKE_BIN",
 			// The race detector sleeps 1s at exit by default.
@@ -111,10 +111,10 @@ func TestCallResultText(t *testing.T) {
 func TestCallArgvReachesProgram(t *testing.T) {
 	t.Parallel()
 	rt := fake("echo", 5,
-		index.Arg{Name: "path", Positional: true},
-		index.Arg{Name: "message", Flag: "-m"},
-		index.Arg{Name: "count", Type: index.TypeInteger, Flag: "--count="},
-		index.Arg{Name: "verbose", Type: index.TypeBoolean},
+		config.Arg{Name: "path", Positional: true},
+		config.Arg{Name: "message", Flag: "-m"},
+		config.Arg{Name: "count", Type: config.TypeInteger, Flag: "--count="},
+		config.Arg{Name: "verbose", Type: config.TypeBoolean},
 	)
 	out := executor.New().Call(context.Background(), rt, map[string]any{
 		"path": "a file; rm -rf /", "message": "it's $HOME", "count": "7", "verbose": true,
@@ -127,7 +127,7 @@ func TestCallArgvReachesProgram(t *testing.T) {
 
 func TestCallStdin(t *testing.T) {
 	t.Parallel()
-	rt := fake("cat", 5, index.Arg{Name: "input", Stdin: true})
+	rt := fake("cat", 5, config.Arg{Name: "input", Stdin: true})
 	r := executor.New()
 	out := r.Call(context.Background(), rt, map[string]any{"input": "line 1\nline 2\x00\n"})
 	if out.Text != "line 1\nline 2\x00" {
@@ -141,7 +141,7 @@ func TestCallStdin(t *testing.T) {
 	}
 	// A large input that the command does not read does not block.
 	big := strings.Repeat("x", 1<<20)
-	out = r.Call(context.Background(), fake("out=done", 5, index.Arg{Name: "input", Stdin: true}), map[string]any{"input": big})
+	out = r.Call(context.Background(), fake("out=done", 5, config.Arg{Name: "input", Stdin: true}), map[string]any{"input": big})
 	if out.Text != "done" {
 		t.Fatalf("got %q", out.Text)
 	}
@@ -153,7 +153,7 @@ func TestCallWorkingDir(t *testing.T) {
 	other := t.TempDir()
 	r := executor.New()
 
-	rt := fake("pwd", 5, index.Arg{Name: "dir", Cwd: true})
+	rt := fake("pwd", 5, config.Arg{Name: "dir", Cwd: true})
 	if out := r.Call(context.Background(), rt, map[string]any{"dir": dir}); out.Text != dir {
 		t.Errorf("cwd arg: got %q, want %q", out.Text, dir)
 	}
@@ -201,7 +201,7 @@ func TestCallNotFound(t *testing.T) {
 func TestCallValidationFailureStartsNothing(t *testing.T) {
 	t.Parallel()
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	rt := fake("pid="+pidFile, 5, index.Arg{Name: "message", Required: true})
+	rt := fake("pid="+pidFile, 5, config.Arg{Name: "message", Required: true})
 	out := executor.New().Call(context.Background(), rt, map[string]any{})
 	if !out.IsError || out.Text != "Argument validation failed:\n  - Missing required argument 'message'" || out.Argv != nil {
 		t.Fatalf("got %+v", out)
@@ -305,7 +305,7 @@ func TestCallOutputLimit(t *testing.T) {
 	if out.IsError || !res.Truncated {
 		t.Fatalf("isError %v, truncated %v", out.IsError, res.Truncated)
 	}
-	limit := index.DefaultMaxOutput
+	limit := config.DefaultMaxOutput
 	marker := "\n[... " + strconv.Itoa(n-limit) + " bytes omitted ...]\n"
 	head, tail, ok := strings.Cut(res.Stdout, marker)
 	if !ok {
@@ -400,15 +400,15 @@ func TestFindProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		cfg index.Config
+		cfg config.Config
 		ok  bool
 	}{
-		{index.Config{Command: "climax-test-prog"}, false},
-		{index.Config{Command: "climax-test-prog sub", Env: map[string]string{"PATH": dir}}, true},
-		{index.Config{Command: "./climax-test-prog", WorkingDir: dir}, true},
-		{index.Config{Command: "./climax-test-prog"}, false},
-		{index.Config{Command: plain}, false},
-		{index.Config{Command: "$CLIMAX_TEST_UNSET_VAR"}, false},
+		{config.Config{Command: "climax-test-prog"}, false},
+		{config.Config{Command: "climax-test-prog sub", Env: map[string]string{"PATH": dir}}, true},
+		{config.Config{Command: "./climax-test-prog", WorkingDir: dir}, true},
+		{config.Config{Command: "./climax-test-prog"}, false},
+		{config.Config{Command: plain}, false},
+		{config.Config{Command: "$CLIMAX_TEST_UNSET_VAR"}, false},
 	}
 	for _, tt := range tests {
 		_, err := executor.FindProgram(&tt.cfg)

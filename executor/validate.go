@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // ValidationError lists every problem found in a call's arguments. Its
@@ -63,7 +63,7 @@ func (e *ValidationError) Error() string {
 // strings "true" and "false" (any case; "1", "0", "yes" are refused); for
 // string, strings, numbers ("42", "3.5", never exponent notation) and
 // booleans ("true", "false"). Arrays, objects and null are refused.
-func Validate(rt *index.ResolvedTool, args map[string]any) (map[string]any, error) {
+func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, error) {
 	if rt == nil || rt.Tool == nil {
 		return nil, &ValidationError{Problems: []string{"no tool given"}}
 	}
@@ -162,7 +162,7 @@ func Validate(rt *index.ResolvedTool, args map[string]any) (map[string]any, erro
 }
 
 // checkConstraint returns the policy problems of one value.
-func checkConstraint(name string, c *index.ArgConstraint, v any) []string {
+func checkConstraint(name string, c *config.ArgConstraint, v any) []string {
 	var problems []string
 	s := Render(v)
 	if c.Pattern != "" && !c.MatchString(s) {
@@ -178,7 +178,7 @@ func checkConstraint(name string, c *index.ArgConstraint, v any) []string {
 	case float64:
 		f = x
 	default:
-		n, err := coerce(index.TypeNumber, s)
+		n, err := coerce(config.TypeNumber, s)
 		if err != nil {
 			return append(problems, fmt.Sprintf("Argument '%s': value %s is not a number, but the policy sets numeric bounds", name, quote(s)))
 		}
@@ -196,7 +196,7 @@ func checkConstraint(name string, c *index.ArgConstraint, v any) []string {
 // Coerce converts v to the Go value of an argument of type typ (empty
 // means string): int64, float64, bool or string. It applies the
 // conversions [Validate] documents and fails for anything else.
-func Coerce(typ index.ArgType, v any) (any, error) {
+func Coerce(typ config.ArgType, v any) (any, error) {
 	out, err := coerce(typ, v)
 	if err != nil {
 		return nil, fmt.Errorf("cannot convert %s to %s", describe(v), typeName(typ))
@@ -206,15 +206,15 @@ func Coerce(typ index.ArgType, v any) (any, error) {
 
 var errConvert = errors.New("cannot convert")
 
-func coerce(typ index.ArgType, v any) (any, error) {
+func coerce(typ config.ArgType, v any) (any, error) {
 	switch typ {
-	case index.TypeInteger:
+	case config.TypeInteger:
 		return toInteger(v)
-	case index.TypeNumber:
+	case config.TypeNumber:
 		return toNumber(v)
-	case index.TypeBoolean:
+	case config.TypeBoolean:
 		return toBool(v)
-	case index.TypeString, "":
+	case config.TypeString, "":
 		return toString(v)
 	}
 	return nil, errConvert
@@ -416,9 +416,9 @@ func formatFloat(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-func typeName(t index.ArgType) string {
+func typeName(t config.ArgType) string {
 	if t == "" {
-		return string(index.TypeString)
+		return string(config.TypeString)
 	}
 	return string(t)
 }

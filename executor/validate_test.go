@@ -9,23 +9,24 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
-func tool(args ...index.Arg) *index.ResolvedTool {
-	return &index.ResolvedTool{
-		Tool: &index.Tool{Name: "t", Args: args, Timeout: 5},
-		CLI:  &index.Config{Name: "cli", Command: "prog"},
+func tool(args ...config.Arg) *config.ResolvedTool {
+	return &config.ResolvedTool{
+		Tool: &config.Tool{Name: "t", Args: args, Timeout: 5},
+		CLI:  &config.Config{Name: "cli", Command: "prog"},
 	}
 }
 
 // withPolicy resolves a one-tool config through index.New so that the
 // constraints are compiled as in production.
-func withPolicy(t *testing.T, cons map[string]index.Constraint, args ...index.Arg) *index.ResolvedTool {
+func withPolicy(t *testing.T, cons map[string]config.Constraint, args ...config.Arg) *config.ResolvedTool {
 	t.Helper()
-	cfg := &index.Config{Name: "cli", Command: "prog", Tools: []index.Tool{{Name: "t", Args: args, Timeout: 5}}}
-	ix, _, err := index.New([]*index.Config{cfg}, &index.Policy{
-		Default: index.PolicyDisabled,
-		Tools:   map[string]index.ToolPolicy{"t": {Args: cons}},
+	cfg := &config.Config{Name: "cli", Command: "prog", Tools: []config.Tool{{Name: "t", Args: args, Timeout: 5}}}
+	ix, _, err := index.New([]*config.Config{cfg}, &config.Policy{
+		Default: config.PolicyDisabled,
+		Tools:   map[string]config.ToolPolicy{"t": {Args: cons}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -42,53 +43,53 @@ func ptr(f float64) *float64 { return &f }
 func TestCoerce(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		typ  index.ArgType
+		typ  config.ArgType
 		in   any
 		want any // nil: error expected
 		err  string
 	}{
-		{index.TypeInteger, "42", int64(42), ""},
-		{index.TypeInteger, " -7 ", int64(-7), ""},
-		{index.TypeInteger, "42.0", int64(42), ""},
-		{index.TypeInteger, 42.0, int64(42), ""},
-		{index.TypeInteger, json.Number("42"), int64(42), ""},
-		{index.TypeInteger, json.Number("4.2e1"), int64(42), ""},
-		{index.TypeInteger, 7, int64(7), ""},
-		{index.TypeInteger, "hello", nil, "cannot convert 'hello' to integer"},
-		{index.TypeInteger, 3.5, nil, "cannot convert 3.5 to integer"},
-		{index.TypeInteger, "3.5", nil, "cannot convert '3.5' to integer"},
-		{index.TypeInteger, 1e30, nil, "cannot convert 1000000000000000000000000000000 to integer"},
-		{index.TypeInteger, "0x10", nil, "cannot convert '0x10' to integer"},
-		{index.TypeInteger, true, nil, "cannot convert true to integer"},
-		{index.TypeInteger, "", nil, "cannot convert '' to integer"},
-		{index.TypeNumber, "3.14", 3.14, ""},
-		{index.TypeNumber, "1e3", 1000.0, ""},
-		{index.TypeNumber, 2.5, 2.5, ""},
-		{index.TypeNumber, json.Number("2"), 2.0, ""},
-		{index.TypeNumber, 3, 3.0, ""},
-		{index.TypeNumber, "NaN", nil, "cannot convert 'NaN' to number"},
-		{index.TypeNumber, "inf", nil, "cannot convert 'inf' to number"},
-		{index.TypeNumber, "1e999", nil, "cannot convert '1e999' to number"},
-		{index.TypeNumber, "pi", nil, "cannot convert 'pi' to number"},
-		{index.TypeBoolean, true, true, ""},
-		{index.TypeBoolean, "true", true, ""},
-		{index.TypeBoolean, "False", false, ""},
-		{index.TypeBoolean, "1", nil, "cannot convert '1' to boolean"},
-		{index.TypeBoolean, "yes", nil, "cannot convert 'yes' to boolean"},
-		{index.TypeBoolean, 1.0, nil, "cannot convert 1 to boolean"},
-		{index.TypeString, "hi", "hi", ""},
-		{index.TypeString, 42.0, "42", ""},
-		{index.TypeString, 3.5, "3.5", ""},
-		{index.TypeString, 1e21, "1000000000000000000000", ""},
-		{index.TypeString, 1e-7, "0.0000001", ""},
-		{index.TypeString, json.Number("1e3"), "1000", ""},
-		{index.TypeString, 12, "12", ""},
-		{index.TypeString, true, "true", ""},
+		{config.TypeInteger, "42", int64(42), ""},
+		{config.TypeInteger, " -7 ", int64(-7), ""},
+		{config.TypeInteger, "42.0", int64(42), ""},
+		{config.TypeInteger, 42.0, int64(42), ""},
+		{config.TypeInteger, json.Number("42"), int64(42), ""},
+		{config.TypeInteger, json.Number("4.2e1"), int64(42), ""},
+		{config.TypeInteger, 7, int64(7), ""},
+		{config.TypeInteger, "hello", nil, "cannot convert 'hello' to integer"},
+		{config.TypeInteger, 3.5, nil, "cannot convert 3.5 to integer"},
+		{config.TypeInteger, "3.5", nil, "cannot convert '3.5' to integer"},
+		{config.TypeInteger, 1e30, nil, "cannot convert 1000000000000000000000000000000 to integer"},
+		{config.TypeInteger, "0x10", nil, "cannot convert '0x10' to integer"},
+		{config.TypeInteger, true, nil, "cannot convert true to integer"},
+		{config.TypeInteger, "", nil, "cannot convert '' to integer"},
+		{config.TypeNumber, "3.14", 3.14, ""},
+		{config.TypeNumber, "1e3", 1000.0, ""},
+		{config.TypeNumber, 2.5, 2.5, ""},
+		{config.TypeNumber, json.Number("2"), 2.0, ""},
+		{config.TypeNumber, 3, 3.0, ""},
+		{config.TypeNumber, "NaN", nil, "cannot convert 'NaN' to number"},
+		{config.TypeNumber, "inf", nil, "cannot convert 'inf' to number"},
+		{config.TypeNumber, "1e999", nil, "cannot convert '1e999' to number"},
+		{config.TypeNumber, "pi", nil, "cannot convert 'pi' to number"},
+		{config.TypeBoolean, true, true, ""},
+		{config.TypeBoolean, "true", true, ""},
+		{config.TypeBoolean, "False", false, ""},
+		{config.TypeBoolean, "1", nil, "cannot convert '1' to boolean"},
+		{config.TypeBoolean, "yes", nil, "cannot convert 'yes' to boolean"},
+		{config.TypeBoolean, 1.0, nil, "cannot convert 1 to boolean"},
+		{config.TypeString, "hi", "hi", ""},
+		{config.TypeString, 42.0, "42", ""},
+		{config.TypeString, 3.5, "3.5", ""},
+		{config.TypeString, 1e21, "1000000000000000000000", ""},
+		{config.TypeString, 1e-7, "0.0000001", ""},
+		{config.TypeString, json.Number("1e3"), "1000", ""},
+		{config.TypeString, 12, "12", ""},
+		{config.TypeString, true, "true", ""},
 		{"", "plain", "plain", ""},
-		{index.TypeString, nil, nil, "cannot convert null to string"},
-		{index.TypeString, []any{1.0, "a"}, nil, `cannot convert array [1,"a"] to string`},
-		{index.TypeInteger, map[string]any{"a": 1.0}, nil, `cannot convert object {"a":1} to integer`},
-		{index.TypeString, []any{strings.Repeat("x", 100)}, nil, `cannot convert array ["` + strings.Repeat("x", 38) + `... to string`},
+		{config.TypeString, nil, nil, "cannot convert null to string"},
+		{config.TypeString, []any{1.0, "a"}, nil, `cannot convert array [1,"a"] to string`},
+		{config.TypeInteger, map[string]any{"a": 1.0}, nil, `cannot convert object {"a":1} to integer`},
+		{config.TypeString, []any{strings.Repeat("x", 100)}, nil, `cannot convert array ["` + strings.Repeat("x", 38) + `... to string`},
 		{"date", "x", nil, "cannot convert 'x' to date"},
 	}
 	for _, tt := range tests {
@@ -108,13 +109,13 @@ func TestCoerce(t *testing.T) {
 func TestValidateErrors(t *testing.T) {
 	t.Parallel()
 	rt := tool(
-		index.Arg{Name: "message", Required: true},
-		index.Arg{Name: "count", Type: index.TypeInteger},
-		index.Arg{Name: "format", Enum: []string{"json", "text", "csv"}},
-		index.Arg{Name: "path", Positional: true},
-		index.Arg{Name: "ref", Positional: true, AllowLeadingDash: true},
-		index.Arg{Name: "n", Type: index.TypeInteger, Positional: true},
-		index.Arg{Name: "input", Stdin: true},
+		config.Arg{Name: "message", Required: true},
+		config.Arg{Name: "count", Type: config.TypeInteger},
+		config.Arg{Name: "format", Enum: []string{"json", "text", "csv"}},
+		config.Arg{Name: "path", Positional: true},
+		config.Arg{Name: "ref", Positional: true, AllowLeadingDash: true},
+		config.Arg{Name: "n", Type: config.TypeInteger, Positional: true},
+		config.Arg{Name: "input", Stdin: true},
 	)
 	tests := []struct {
 		name string
@@ -152,11 +153,11 @@ func TestValidateErrors(t *testing.T) {
 func TestValidateValues(t *testing.T) {
 	t.Parallel()
 	rt := tool(
-		index.Arg{Name: "count", Type: index.TypeInteger, Default: 10},
-		index.Arg{Name: "label", Default: 50},
-		index.Arg{Name: "ratio", Type: index.TypeNumber},
-		index.Arg{Name: "all", Type: index.TypeBoolean},
-		index.Arg{Name: "format", Enum: []string{"1", "2"}, Default: "x"},
+		config.Arg{Name: "count", Type: config.TypeInteger, Default: 10},
+		config.Arg{Name: "label", Default: 50},
+		config.Arg{Name: "ratio", Type: config.TypeNumber},
+		config.Arg{Name: "all", Type: config.TypeBoolean},
+		config.Arg{Name: "format", Enum: []string{"1", "2"}, Default: "x"},
 	)
 	got, err := executor.Validate(rt, map[string]any{"ratio": "0.5", "all": "true", "ignored": 1})
 	if err != nil {
@@ -167,12 +168,12 @@ func TestValidateValues(t *testing.T) {
 		t.Fatalf("got %#v, want %#v", got, want)
 	}
 	// Enum values compare with the value's string form.
-	rt = tool(index.Arg{Name: "level", Type: index.TypeInteger, Enum: []string{"1", "2"}})
+	rt = tool(config.Arg{Name: "level", Type: config.TypeInteger, Enum: []string{"1", "2"}})
 	if _, err := executor.Validate(rt, map[string]any{"level": 2.0}); err != nil {
 		t.Fatal(err)
 	}
 	// A default the config got wrong is reported, not run.
-	rt = tool(index.Arg{Name: "count", Type: index.TypeInteger, Default: "many"})
+	rt = tool(config.Arg{Name: "count", Type: config.TypeInteger, Default: "many"})
 	_, err = executor.Validate(rt, nil)
 	if want := "Argument validation failed:\n  - Argument 'count': default 'many' in the config cannot be converted to integer"; err == nil || err.Error() != want {
 		t.Fatalf("got %v", err)
@@ -181,19 +182,19 @@ func TestValidateValues(t *testing.T) {
 
 func TestValidatePolicy(t *testing.T) {
 	t.Parallel()
-	rt := withPolicy(t, map[string]index.Constraint{
+	rt := withPolicy(t, map[string]config.Constraint{
 		"name":      {Pattern: "^[a-z]+$"},
 		"max_count": {Min: ptr(1), Max: ptr(100)},
 		"ratio":     {Min: ptr(0.5)},
 		"label":     {Max: ptr(10)},
 		"path":      {Pattern: "src/.*"},
 	},
-		index.Arg{Name: "name"},
-		index.Arg{Name: "max_count", Type: index.TypeInteger, Default: 10},
-		index.Arg{Name: "ratio", Type: index.TypeNumber},
-		index.Arg{Name: "label"},
-		index.Arg{Name: "path"},
-		index.Arg{Name: "required", Required: true},
+		config.Arg{Name: "name"},
+		config.Arg{Name: "max_count", Type: config.TypeInteger, Default: 10},
+		config.Arg{Name: "ratio", Type: config.TypeNumber},
+		config.Arg{Name: "label"},
+		config.Arg{Name: "path"},
+		config.Arg{Name: "required", Required: true},
 	)
 	tests := []struct {
 		name string
@@ -225,13 +226,13 @@ func TestValidatePolicy(t *testing.T) {
 }
 
 func ExampleValidate() {
-	rt := &index.ResolvedTool{
-		Tool: &index.Tool{Name: "log", Args: []index.Arg{
-			{Name: "count", Type: index.TypeInteger},
-			{Name: "all", Type: index.TypeBoolean},
+	rt := &config.ResolvedTool{
+		Tool: &config.Tool{Name: "log", Args: []config.Arg{
+			{Name: "count", Type: config.TypeInteger},
+			{Name: "all", Type: config.TypeBoolean},
 			{Name: "format", Enum: []string{"json", "text"}, Default: "text"},
 		}},
-		CLI: &index.Config{Command: "prog"},
+		CLI: &config.Config{Command: "prog"},
 	}
 	values, err := executor.Validate(rt, map[string]any{"count": "42", "all": "true"})
 	fmt.Println(values["count"], values["all"], values["format"], err)
@@ -250,7 +251,7 @@ func FuzzCoerce(f *testing.F) {
 		f.Add(s, 0.0, uint8(0))
 	}
 	f.Add("", 4.2e1, uint8(1))
-	types := []index.ArgType{index.TypeString, index.TypeInteger, index.TypeNumber, index.TypeBoolean}
+	types := []config.ArgType{config.TypeString, config.TypeInteger, config.TypeNumber, config.TypeBoolean}
 	f.Fuzz(func(t *testing.T, s string, x float64, kind uint8) {
 		var in any = s
 		switch kind % 3 {
@@ -266,19 +267,19 @@ func FuzzCoerce(f *testing.F) {
 			}
 			var ok bool
 			switch typ {
-			case index.TypeString:
+			case config.TypeString:
 				_, ok = v.(string)
-			case index.TypeInteger:
+			case config.TypeInteger:
 				_, ok = v.(int64)
-			case index.TypeNumber:
+			case config.TypeNumber:
 				_, ok = v.(float64)
-			case index.TypeBoolean:
+			case config.TypeBoolean:
 				_, ok = v.(bool)
 			}
 			if !ok {
 				t.Fatalf("Coerce(%s, %#v) = %#v", typ, in, v)
 			}
-			if r := executor.Render(v); (typ == index.TypeInteger || typ == index.TypeNumber) && strings.ContainsAny(r, "eE+") {
+			if r := executor.Render(v); (typ == config.TypeInteger || typ == config.TypeNumber) && strings.ContainsAny(r, "eE+") {
 				t.Fatalf("Render(%#v) = %q has exponent notation", v, r)
 			}
 		}

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"github.com/climax-mcp/climax/index/config"
+
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -42,13 +44,13 @@ var (
 
 // genConfigs returns configs with n tools in all, 20 per CLI, with varied
 // names and descriptions; the same n always gives the same configs.
-func genConfigs(n int) []*Config {
+func genConfigs(n int) []*config.Config {
 	rng := rand.New(rand.NewPCG(uint64(n), 42))
-	var configs []*Config
+	var configs []*config.Config
 	for made := 0; made < n; {
 		ci := len(configs)
 		base := genCLIs[ci%len(genCLIs)]
-		c := &Config{
+		c := &config.Config{
 			Name:        fmt.Sprintf("%s%d-tools", base, ci),
 			Description: fmt.Sprintf("Tools for the %s %s service", base, genObjects[rng.IntN(len(genObjects))]),
 			Category:    genCLIs[rng.IntN(len(genCLIs))],
@@ -59,17 +61,17 @@ func genConfigs(n int) []*Config {
 			verb, obj := genVerbs[pairs[k]%len(genVerbs)], genObjects[pairs[k]/len(genVerbs)]
 			mod := genMods[rng.IntN(len(genMods))]
 			fi := rng.IntN(len(genFiller) - 8)
-			t := Tool{
+			t := config.Tool{
 				Name:        fmt.Sprintf("%s%d_%s_%s", base, ci, verb, obj),
 				Description: fmt.Sprintf("%s %s %ss in the %s %s; %s", strings.ToUpper(verb[:1])+verb[1:], mod, obj, base, genObjects[rng.IntN(len(genObjects))], strings.Join(genFiller[fi:fi+2+rng.IntN(7)], " ")),
 				Command:     verb + " " + obj,
 			}
 			for a := range 1 + rng.IntN(4) {
 				o := genObjects[rng.IntN(len(genObjects))]
-				t.Args = append(t.Args, Arg{
+				t.Args = append(t.Args, config.Arg{
 					Name:        fmt.Sprintf("%s_%d", o, a),
 					Description: fmt.Sprintf("The %s %s to %s", genMods[rng.IntN(len(genMods))], o, verb),
-					Type:        TypeString,
+					Type:        config.TypeString,
 				})
 			}
 			c.Tools = append(c.Tools, t)
@@ -131,7 +133,7 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
-func mustNew(b *testing.B, configs []*Config) *Index {
+func mustNew(b *testing.B, configs []*config.Config) *Index {
 	ix, _, err := New(configs, nil)
 	if err != nil {
 		b.Fatal(err)

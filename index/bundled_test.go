@@ -1,6 +1,8 @@
 package index_test
 
 import (
+	"github.com/climax-mcp/climax/index/config"
+
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,13 +20,13 @@ func TestBundledConfigs(t *testing.T) {
 	if len(files) == 0 {
 		t.Skipf("no bundled configs in %s", bundledDir)
 	}
-	var configs []*index.Config
+	var configs []*config.Config
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := index.Parse(data, f)
+		c, err := config.Parse(data, f)
 		if err != nil {
 			t.Errorf("bundled config does not load:\n%v", err)
 			continue
@@ -46,7 +48,7 @@ func TestBundledConfigs(t *testing.T) {
 		t.Errorf("Summary lists %d CLIs, want %d", len(ix.Summary()), len(configs))
 	}
 	// The names the seeds' integration tests use.
-	names, err := index.BundledNames(os.DirFS(bundledDir))
+	names, err := config.BundledNames(os.DirFS(bundledDir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // compatDir holds configs written for the earlier Python implementation.
@@ -20,9 +21,9 @@ func TestCompatConfigs(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Skipf("no compat configs in %s", compatDir)
 	}
-	var configs []*index.Config
+	var configs []*config.Config
 	for _, f := range files {
-		c, err := index.LoadFile(f)
+		c, err := config.LoadFile(f)
 		if err != nil {
 			t.Errorf("%s does not load:\n%v", f, err)
 			continue
@@ -41,12 +42,12 @@ func TestCompatConfigs(t *testing.T) {
 	}
 
 	// Values these files rely on keep their meaning.
-	args := func(tool string) map[string]index.Arg {
+	args := func(tool string) map[string]config.Arg {
 		rt, ok := ix.Get(tool)
 		if !ok {
 			return nil
 		}
-		m := map[string]index.Arg{}
+		m := map[string]config.Arg{}
 		for _, a := range rt.Tool.Args {
 			m[a.Name] = a
 		}
@@ -54,15 +55,15 @@ func TestCompatConfigs(t *testing.T) {
 	}
 	checks := []struct {
 		tool, arg string
-		check     func(a index.Arg) bool
+		check     func(a config.Arg) bool
 	}{
-		{"git_log", "max_count", func(a index.Arg) bool { return a.Type == index.TypeInteger && a.Default == 10 && a.Flag == "-n" }},
-		{"docker_logs", "tail", func(a index.Arg) bool { return a.Type == index.TypeString && a.Default == "50" }},
-		{"docker_compose_ps", "format", func(a index.Arg) bool { return len(a.Enum) == 2 }},
-		{"claude_ask", "print", func(a index.Arg) bool { return a.Type == index.TypeBoolean && a.Default == true }},
-		{"claude_ask", "prompt", func(a index.Arg) bool { return a.Stdin && a.Required }},
-		{"claude_ask", "directory", func(a index.Arg) bool { return a.Cwd }},
-		{"coreutils_echo", "message", func(a index.Arg) bool { return a.Positional && a.Required }},
+		{"git_log", "max_count", func(a config.Arg) bool { return a.Type == config.TypeInteger && a.Default == 10 && a.Flag == "-n" }},
+		{"docker_logs", "tail", func(a config.Arg) bool { return a.Type == config.TypeString && a.Default == "50" }},
+		{"docker_compose_ps", "format", func(a config.Arg) bool { return len(a.Enum) == 2 }},
+		{"claude_ask", "print", func(a config.Arg) bool { return a.Type == config.TypeBoolean && a.Default == true }},
+		{"claude_ask", "prompt", func(a config.Arg) bool { return a.Stdin && a.Required }},
+		{"claude_ask", "directory", func(a config.Arg) bool { return a.Cwd }},
+		{"coreutils_echo", "message", func(a config.Arg) bool { return a.Positional && a.Required }},
 	}
 	for _, c := range checks {
 		m := args(c.tool)

@@ -1,10 +1,11 @@
-// Package index loads CLImax configs and policies and builds the searchable
-// tool index that both server modes share.
+// Package index builds the searchable tool index that both server modes
+// share, from configs and a policy loaded by its subpackage
+// [github.com/climax-mcp/climax/index/config].
 //
 // A config (one YAML file per CLI) describes a program and its tools; a
 // policy restricts which tools exist and what their arguments accept. [New]
-// applies the policy and builds an immutable [Index] with [Index.Search],
-// [Index.Summary] and [Index.Get].
+// applies the policy ([config.Apply]) and builds an immutable [Index] with
+// [Index.Search], [Index.Summary] and [Index.Get].
 //
 // # Search
 //

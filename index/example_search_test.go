@@ -1,6 +1,8 @@
 package index_test
 
 import (
+	"github.com/climax-mcp/climax/index/config"
+
 	"fmt"
 
 	"github.com/climax-mcp/climax/index"
@@ -11,27 +13,27 @@ import (
 // weigh more than description hits, and tools matching more of the query
 // come first.
 func ExampleIndex_Search() {
-	docker := &index.Config{
+	docker := &config.Config{
 		Name:     "docker",
 		Category: "containers",
 		Tags:     []string{"devops"},
-		Tools: []index.Tool{
+		Tools: []config.Tool{
 			{Name: "docker_ps", Description: "List running containers"},
 			{Name: "docker_images", Description: "List local images"},
 			{Name: "docker_stop", Description: "Stop a running container"},
 			{Name: "docker_rm", Description: "Remove a container"},
 		},
 	}
-	git := &index.Config{
+	git := &config.Config{
 		Name:     "git",
 		Category: "vcs",
 		Tags:     []string{"version-control"},
-		Tools: []index.Tool{
+		Tools: []config.Tool{
 			{Name: "git_status", Description: "Show the working tree status"},
 			{Name: "git_log", Description: "Show the commit history"},
 		},
 	}
-	ix, _, err := index.New([]*index.Config{docker, git}, nil)
+	ix, _, err := index.New([]*config.Config{docker, git}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,48 +3,11 @@ package index
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/climax-mcp/climax/index/config"
 )
-
-// ResolvedTool is a tool ready to run: its definition (with the policy's
-// description override applied), the CLI it belongs to, and the policy's
-// argument constraints and executor.
-type ResolvedTool struct {
-	// Tool is the tool's definition; Description is the policy's when the
-	// policy overrides it.
-	Tool *Tool
-	// CLI is the config the tool comes from: base command, env, working
-	// dir, global args.
-	CLI *Config
-	// Constraints holds the policy's constraints by argument name; nil
-	// when the policy sets none for this tool (or there is no policy).
-	Constraints map[string]*ArgConstraint
-	// Executor is the policy's executor; the zero value runs locally.
-	Executor Executor
-	// Schema is the tool's input schema, marshalled once at build time.
-	Schema json.RawMessage
-}
-
-// ArgConstraint is a policy [Constraint] ready to check values against.
-type ArgConstraint struct {
-	Constraint
-	re *regexp.Regexp // Pattern anchored to match the whole value; nil without a pattern
-}
-
-// wholeMatch compiles a policy pattern so that it must match the whole
-// value, as SPEC 4 says.
-func wholeMatch(pattern string) (*regexp.Regexp, error) {
-	return regexp.Compile(`^(?:` + pattern + `)$`)
-}
-
-// MatchString reports whether s satisfies the constraint's pattern (true
-// when there is none).
-func (c *ArgConstraint) MatchString(s string) bool {
-	return c.re == nil || c.re.MatchString(s)
-}
 
 // Entry is a tool as search results show it.
 type Entry struct {
@@ -68,8 +31,8 @@ type CLISummary struct {
 // Index is the searchable set of tools built from loaded configs after the
 // policy is applied. It is immutable once built and safe for concurrent use.
 type Index struct {
-	tools     []*ResolvedTool // load order
-	entries   []Entry         // parallel to tools
+	tools     []*config.ResolvedTool // load order
+	entries   []Entry                // parallel to tools
 	byName    map[string]int
 	summaries []CLISummary
 
@@ -80,51 +43,21 @@ type Index struct {
 }
 
 // New builds an index from configs, in order, applying policy (which may be
-// nil: every tool enabled, no constraints). Problems in the policy that
-// leave it usable — unknown tool or argument names — are returned as
-// warnings. Two configs defining the same tool name is an error naming both
-// sources.
-func New(configs []*Config, policy *Policy) (*Index, []string, error) {
-	ix := &Index{byName: map[string]int{}}
-	var warnings []string
-	known := map[string]*Tool{}
-	owner := map[string]*Config{} // tool name -> the config defining it
-	for _, c := range configs {
-		if c == nil {
-			continue
-		}
-		enabled := 0
-		for i := range c.Tools {
-			t := &c.Tools[i]
-			// Checked for every tool, enabled or not: a policy must not
-			// decide whether two configs conflict.
-			if prev, ok := owner[t.Name]; ok {
-				if prev == c {
-					return nil, nil, fmt.Errorf("tool %q is defined twice in %s", t.Name, sourceName(c))
-				}
-				return nil, nil, fmt.Errorf("tool %q is defined in both %s and %s: rename one or load only one of them", t.Name, sourceName(prev), sourceName(c))
-			}
-			owner[t.Name] = c
-			known[t.Name] = t
-			rt, ok, err := resolve(t, c, policy)
-			if err != nil {
-				return nil, nil, err
-			}
-			if !ok {
-				continue
-			}
-			ix.byName[t.Name] = len(ix.tools)
-			ix.tools = append(ix.tools, rt)
-			enabled++
-		}
-		// A CLI whose tools the policy all disabled does not exist either;
-		// a config that defines no tools is still listed.
-		if enabled > 0 || len(c.Tools) == 0 {
-			ix.summaries = append(ix.summaries, c.summary(enabled))
-		}
+// nil: every tool enabled, no constraints) with [config.Apply]. Problems in
+// the policy that leave it usable — unknown tool or argument names — are
+// returned as warnings. Two configs defining the same tool name is an
+// error naming both sources.
+func New(configs []*config.Config, policy *config.Policy) (*Index, []config.Problem, error) {
+	set, warnings, err := config.Apply(configs, policy)
+	if err != nil {
+		return nil, nil, err
 	}
-	if policy != nil {
-		warnings = append(warnings, policyWarnings(policy, known)...)
+	ix := &Index{tools: set.Tools, byName: make(map[string]int, len(set.Tools))}
+	for i, rt := range ix.tools {
+		ix.byName[rt.Tool.Name] = i
+	}
+	for _, c := range set.CLIs {
+		ix.summaries = append(ix.summaries, summarize(c.Config, c.Enabled))
 	}
 	// The search part needs no schemas: build it meanwhile.
 	ix.ranker = sync.OnceValue(func() *ranker { return newRanker(ix.tools) })
@@ -148,106 +81,11 @@ func New(configs []*Config, policy *Policy) (*Index, []string, error) {
 	return ix, warnings, nil
 }
 
-// resolve applies policy to one tool. It reports false when the policy
-// disables the tool.
-func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
-	rt := &ResolvedTool{Tool: t, CLI: c}
-	if policy != nil {
-		rt.Executor = policy.Executor
-		tp, listed := policy.Tools[t.Name]
-		if !listed && policy.Default != PolicyEnabled {
-			return nil, false, nil
-		}
-		if tp.Description != "" {
-			override := *t
-			override.Description = tp.Description
-			rt.Tool = &override
-		}
-		for name, con := range tp.Args {
-			if !hasArg(t, name) {
-				continue // warned about by policyWarnings
-			}
-			ac := &ArgConstraint{Constraint: con}
-			if con.Pattern != "" {
-				re, err := wholeMatch(con.Pattern)
-				if err != nil {
-					return nil, false, fmt.Errorf("%s: tool %s, arg %s: invalid pattern %q: %w", policy.Source, t.Name, name, con.Pattern, err)
-				}
-				ac.re = re
-			}
-			if rt.Constraints == nil {
-				rt.Constraints = map[string]*ArgConstraint{}
-			}
-			rt.Constraints[name] = ac
-		}
-	}
-	return rt, true, nil
-}
+// Summarize returns a config as [Index.Summary] shows it, counting all of
+// its tools.
+func Summarize(c *config.Config) CLISummary { return summarize(c, len(c.Tools)) }
 
-// sourceName names a config in messages: its source, else its name.
-func sourceName(c *Config) string {
-	if c.Source != "" {
-		return c.Source
-	}
-	return "config " + strconv.Quote(c.Name)
-}
-
-func hasArg(t *Tool, name string) bool { return findArg(t, name) != nil }
-
-func findArg(t *Tool, name string) *Arg {
-	for i := range t.Args {
-		if t.Args[i].Name == name {
-			return &t.Args[i]
-		}
-	}
-	return nil
-}
-
-// policyWarnings names the tools and args a policy mentions that no config
-// defines.
-func policyWarnings(p *Policy, known map[string]*Tool) []string {
-	var out []string
-	for _, name := range sortedKeys(p.Tools) {
-		t, ok := known[name]
-		if !ok {
-			msg := fmt.Sprintf("%s: policy names unknown tool %q; ignored", p.Source, name)
-			if s := suggest(name, sortedKeys(known)); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			out = append(out, msg)
-			continue
-		}
-		var argNames []string
-		for _, a := range t.Args {
-			argNames = append(argNames, a.Name)
-		}
-		for _, an := range sortedKeys(p.Tools[name].Args) {
-			if a := findArg(t, an); a != nil {
-				con := p.Tools[name].Args[an]
-				numeric := a.Type == TypeInteger || a.Type == TypeNumber
-				if (con.Min != nil || con.Max != nil) && !numeric {
-					out = append(out, fmt.Sprintf("%s: policy for tool %q: arg %q is a %s; min and max only apply to integer and number args", p.Source, name, an, a.Type))
-				}
-				if con.Pattern != "" && a.Type == TypeBoolean {
-					out = append(out, fmt.Sprintf("%s: policy for tool %q: arg %q is a boolean; a pattern does not apply to it", p.Source, name, an))
-				}
-				continue
-			}
-			msg := fmt.Sprintf("%s: policy for tool %q names unknown arg %q; ignored", p.Source, name, an)
-			if s := suggest(an, argNames); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			out = append(out, msg)
-		}
-	}
-	return out
-}
-
-// Summary returns the config as [Index.Summary] shows it, counting all
-// of its tools.
-func (c *Config) Summary() CLISummary { return c.summary(len(c.Tools)) }
-
-func (c *Config) summary(toolCount int) CLISummary {
+func summarize(c *config.Config, toolCount int) CLISummary {
 	return CLISummary{
 		Name:        c.Name,
 		Description: c.Description,
@@ -266,7 +104,7 @@ func (ix *Index) Entries() []Entry {
 func (ix *Index) Len() int { return len(ix.tools) }
 
 // Tools returns every tool in load order. The slice must not be modified.
-func (ix *Index) Tools() []*ResolvedTool { return ix.tools }
+func (ix *Index) Tools() []*config.ResolvedTool { return ix.tools }
 
 // Names returns every tool name in load order.
 func (ix *Index) Names() []string {
@@ -278,7 +116,7 @@ func (ix *Index) Names() []string {
 }
 
 // Get returns the tool with exactly this name.
-func (ix *Index) Get(name string) (*ResolvedTool, bool) {
+func (ix *Index) Get(name string) (*config.ResolvedTool, bool) {
 	i, ok := ix.byName[name]
 	if !ok {
 		return nil, false

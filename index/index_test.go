@@ -1,6 +1,8 @@
 package index_test
 
 import (
+	"github.com/climax-mcp/climax/index/config"
+
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -15,26 +17,26 @@ import (
 
 // fixture returns in-memory configs: two vcs CLIs, one containers CLI and
 // one with no category or tags and mixed-case names.
-func fixture() []*index.Config {
-	return []*index.Config{
+func fixture() []*config.Config {
+	return []*config.Config{
 		{
 			Name: "git-tools", Description: "Git version control", Command: "git", Source: "git.yaml",
 			Category: "vcs", Tags: []string{"version-control", "commits"},
-			Tools: []index.Tool{
+			Tools: []config.Tool{
 				{Name: "git_status", Description: "Show the working tree status", Command: "status"},
-				{Name: "git_log", Description: "Show commit logs", Command: "log", Args: []index.Arg{
-					{Name: "max_count", Type: index.TypeInteger, Flag: "-n", Default: 10},
-					{Name: "author", Type: index.TypeString, Flag: "--author"},
+				{Name: "git_log", Description: "Show commit logs", Command: "log", Args: []config.Arg{
+					{Name: "max_count", Type: config.TypeInteger, Flag: "-n", Default: 10},
+					{Name: "author", Type: config.TypeString, Flag: "--author"},
 				}},
-				{Name: "git_add", Description: "Stage files for the next commit", Command: "add", Args: []index.Arg{
-					{Name: "path", Type: index.TypeString, Positional: true, Required: true},
+				{Name: "git_add", Description: "Stage files for the next commit", Command: "add", Args: []config.Arg{
+					{Name: "path", Type: config.TypeString, Positional: true, Required: true},
 				}},
 			},
 		},
 		{
 			Name: "jj-tools", Description: "Jujutsu version control", Command: "jj", Source: "jj.yaml",
 			Category: "vcs", Tags: []string{"version-control"},
-			Tools: []index.Tool{
+			Tools: []config.Tool{
 				{Name: "jj_status", Description: "Show the working copy status", Command: "status"},
 				{Name: "jj_log", Description: "Show revision history", Command: "log"},
 			},
@@ -42,7 +44,7 @@ func fixture() []*index.Config {
 		{
 			Name: "docker-tools", Description: "Docker containers", Command: "docker", Source: "docker.yaml",
 			Category: "containers", Tags: []string{"devops"},
-			Tools: []index.Tool{
+			Tools: []config.Tool{
 				{Name: "docker_ps", Description: "List running containers (docker ps)", Command: "ps"},
 				{Name: "docker_images", Description: "List images", Command: "images"},
 			},
@@ -50,18 +52,22 @@ func fixture() []*index.Config {
 		{
 			// No category, no tags (nil), mixed case.
 			Name: "Plain", Command: "echo", Source: "plain.yaml",
-			Tools: []index.Tool{
+			Tools: []config.Tool{
 				{Name: "Echo_Text", Description: "Print TEXT to Stdout"},
 			},
 		},
 	}
 }
 
-func mustNew(t *testing.T, configs []*index.Config, p *index.Policy) (*index.Index, []string) {
+func mustNew(t *testing.T, configs []*config.Config, p *config.Policy) (*index.Index, []string) {
 	t.Helper()
-	ix, warnings, err := index.New(configs, p)
+	ix, problems, err := index.New(configs, p)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var warnings []string
+	for _, w := range problems {
+		warnings = append(warnings, w.String())
 	}
 	return ix, warnings
 }
@@ -83,7 +89,7 @@ func sorted(s []string) []string {
 // substringMatches is the plain rule every search must include: the query
 // as a case-insensitive substring of name, description, CLI name, category
 // or a tag.
-func substringMatches(configs []*index.Config, query string) []string {
+func substringMatches(configs []*config.Config, query string) []string {
 	q := strings.ToLower(query)
 	var out []string
 	for _, c := range configs {
@@ -331,7 +337,7 @@ func TestGet(t *testing.T) {
 	if rt.CLI.Command != "git" || rt.CLI.Env["GIT_PAGER"] != "cat" || rt.CLI.WorkingDir != "/repo" {
 		t.Errorf("CLI = %+v", rt.CLI)
 	}
-	if rt.Constraints != nil || !reflect.DeepEqual(rt.Executor, index.Executor{}) {
+	if rt.Constraints != nil || !reflect.DeepEqual(rt.Executor, config.Executor{}) {
 		t.Errorf("without a policy: Constraints = %v, Executor = %+v", rt.Constraints, rt.Executor)
 	}
 	for _, name := range []string{"git_lo", "GIT_LOG", "git_log ", "", "nope"} {
@@ -350,38 +356,38 @@ func TestNewEmptyConfigs(t *testing.T) {
 		t.Errorf("Search on empty index = %#v", got)
 	}
 	// A config with no tools is still listed, with tool_count 0.
-	empty := &index.Config{Name: "empty", Command: "true", Tools: []index.Tool{}}
-	ix, _ = mustNew(t, []*index.Config{empty, nil}, nil)
+	empty := &config.Config{Name: "empty", Command: "true", Tools: []config.Tool{}}
+	ix, _ = mustNew(t, []*config.Config{empty, nil}, nil)
 	if s := ix.Summary(); len(s) != 1 || s[0].Name != "empty" || s[0].ToolCount != 0 {
 		t.Errorf("Summary = %+v", s)
 	}
 }
 
 func TestNewDuplicateToolNames(t *testing.T) {
-	a := &index.Config{Name: "a", Source: "a.yaml", Tools: []index.Tool{{Name: "x", Description: "d"}}}
-	b := &index.Config{Name: "b", Source: "b.yaml", Tools: []index.Tool{{Name: "y", Description: "d"}, {Name: "x", Description: "d"}}}
-	if _, _, err := index.New([]*index.Config{a, b}, nil); err == nil || err.Error() != `tool "x" is defined in both a.yaml and b.yaml: rename one or load only one of them` {
+	a := &config.Config{Name: "a", Source: "a.yaml", Tools: []config.Tool{{Name: "x", Description: "d"}}}
+	b := &config.Config{Name: "b", Source: "b.yaml", Tools: []config.Tool{{Name: "y", Description: "d"}, {Name: "x", Description: "d"}}}
+	if _, _, err := index.New([]*config.Config{a, b}, nil); err == nil || err.Error() != `tool "x" is defined in both a.yaml and b.yaml: rename one or load only one of them` {
 		t.Errorf("err = %v", err)
 	}
 	// Even when the policy disables the tool in one of them.
-	p := &index.Policy{Default: index.PolicyDisabled, Tools: map[string]index.ToolPolicy{"y": {}}, Source: "p.yaml"}
-	if _, _, err := index.New([]*index.Config{a, b}, p); err == nil || !strings.Contains(err.Error(), "a.yaml and b.yaml") {
+	p := &config.Policy{Default: config.PolicyDisabled, Tools: map[string]config.ToolPolicy{"y": {}}, Source: "p.yaml"}
+	if _, _, err := index.New([]*config.Config{a, b}, p); err == nil || !strings.Contains(err.Error(), "a.yaml and b.yaml") {
 		t.Errorf("with policy: err = %v", err)
 	}
-	twice := &index.Config{Name: "c", Source: "c.yaml", Tools: []index.Tool{{Name: "z"}, {Name: "z"}}}
-	if _, _, err := index.New([]*index.Config{twice}, nil); err == nil || err.Error() != `tool "z" is defined twice in c.yaml` {
+	twice := &config.Config{Name: "c", Source: "c.yaml", Tools: []config.Tool{{Name: "z"}, {Name: "z"}}}
+	if _, _, err := index.New([]*config.Config{twice}, nil); err == nil || err.Error() != `tool "z" is defined twice in c.yaml` {
 		t.Errorf("err = %v", err)
 	}
 	// In-memory configs without a source are named by their CLI name.
 	a.Source, b.Source = "", ""
-	if _, _, err := index.New([]*index.Config{a, b}, nil); err == nil || !strings.Contains(err.Error(), `config "a" and config "b"`) {
+	if _, _, err := index.New([]*config.Config{a, b}, nil); err == nil || !strings.Contains(err.Error(), `config "a" and config "b"`) {
 		t.Errorf("err = %v", err)
 	}
 }
 
-func specPolicy(t *testing.T) *index.Policy {
+func specPolicy(t *testing.T) *config.Policy {
 	t.Helper()
-	p, err := index.LoadPolicyFile("testdata/policy/spec.yaml")
+	p, err := config.LoadPolicyFile("config/testdata/policy/spec.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,8 +486,8 @@ func TestPolicyOverridesAndConstraints(t *testing.T) {
 
 // A whole-value pattern: alternation must not escape the anchors.
 func TestConstraintAnchorsAlternation(t *testing.T) {
-	p := &index.Policy{Default: index.PolicyEnabled, Tools: map[string]index.ToolPolicy{
-		"git_add": {Args: map[string]index.Constraint{"path": {Pattern: "a|b"}}},
+	p := &config.Policy{Default: config.PolicyEnabled, Tools: map[string]config.ToolPolicy{
+		"git_add": {Args: map[string]config.Constraint{"path": {Pattern: "a|b"}}},
 	}}
 	ix, _ := mustNew(t, fixture(), p)
 	rt, _ := ix.Get("git_add")
@@ -493,7 +499,7 @@ func TestConstraintAnchorsAlternation(t *testing.T) {
 }
 
 func TestPolicyDefaultEnabled(t *testing.T) {
-	p, err := index.ParsePolicy([]byte("default: enabled\ntools:\n  jj_log:\n    description: Revisions\n"), "p.yaml")
+	p, err := config.ParsePolicy([]byte("default: enabled\ntools:\n  jj_log:\n    description: Revisions\n"), "p.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,7 +510,7 @@ func TestPolicyDefaultEnabled(t *testing.T) {
 	if rt, _ := ix.Get("jj_log"); rt.Tool.Description != "Revisions" {
 		t.Errorf("jj_log description = %q", rt.Tool.Description)
 	}
-	if rt, _ := ix.Get("git_log"); rt.Executor.Type != index.ExecutorLocal {
+	if rt, _ := ix.Get("git_log"); rt.Executor.Type != config.ExecutorLocal {
 		t.Errorf("executor = %+v", rt.Executor)
 	}
 }
@@ -521,16 +527,16 @@ func TestPolicyWarnings(t *testing.T) {
       path: {pattern: "src/.*"}
   frobnicate: {}
 `
-	p, err := index.ParsePolicy([]byte(src), "p.yaml")
+	p, err := config.ParsePolicy([]byte(src), "p.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, warnings := mustNew(t, fixture(), p)
 	want := []string{
-		`p.yaml: policy names unknown tool "frobnicate"; ignored`,
-		`p.yaml: policy for tool "git_log": arg "author" is a string; min and max only apply to integer and number args`,
-		`p.yaml: policy for tool "git_log" names unknown arg "max_cnt"; ignored (did you mean "max_count"?)`,
-		`p.yaml: policy names unknown tool "git_stauts"; ignored (did you mean "git_status"?)`,
+		`p.yaml:10:3: policy names unknown tool "frobnicate"; ignored`,
+		`p.yaml:6:7: policy for tool "git_log": arg "author" is a string; min and max only apply to integer and number args`,
+		`p.yaml:5:7: policy for tool "git_log" names unknown arg "max_cnt"; ignored (did you mean "max_count"?)`,
+		`p.yaml:2:3: policy names unknown tool "git_stauts"; ignored (did you mean "git_status"?)`,
 	}
 	if !slices.Equal(warnings, want) {
 		t.Errorf("warnings:\n  %s\nwant:\n  %s", strings.Join(warnings, "\n  "), strings.Join(want, "\n  "))
@@ -538,8 +544,8 @@ func TestPolicyWarnings(t *testing.T) {
 }
 
 func TestNewInvalidPattern(t *testing.T) {
-	p := &index.Policy{Source: "p.yaml", Tools: map[string]index.ToolPolicy{
-		"git_add": {Args: map[string]index.Constraint{"path": {Pattern: "("}}},
+	p := &config.Policy{Source: "p.yaml", Tools: map[string]config.ToolPolicy{
+		"git_add": {Args: map[string]config.Constraint{"path": {Pattern: "("}}},
 	}}
 	_, _, err := index.New(fixture(), p)
 	if err == nil || !strings.HasPrefix(err.Error(), `p.yaml: tool git_add, arg path: invalid pattern "("`) {
@@ -582,7 +588,7 @@ func TestConcurrentQueries(t *testing.T) {
 // With every tool disabled, Summary, Search and Entries are empty lists,
 // never nil: they become JSON [] rather than null.
 func TestEmptyListsAreNotNil(t *testing.T) {
-	ix, _ := mustNew(t, fixture(), &index.Policy{Default: index.PolicyDisabled})
+	ix, _ := mustNew(t, fixture(), &config.Policy{Default: config.PolicyDisabled})
 	if got := ix.Summary(); got == nil || len(got) != 0 {
 		t.Errorf("Summary = %#v, want an empty non-nil list", got)
 	}

@@ -1,6 +1,8 @@
 package index_test
 
 import (
+	"github.com/climax-mcp/climax/index/config"
+
 	"encoding/json"
 	"os"
 	"path"
@@ -40,13 +42,13 @@ func TestSearchQuality(t *testing.T) {
 
 func searchQuality(t *testing.T, dir, queryFile string) {
 	bundled := os.DirFS(dir)
-	names, err := index.BundledNames(bundled)
+	names, err := config.BundledNames(bundled)
 	if err != nil || len(names) == 0 {
 		t.Skipf("no configs in %s", dir)
 	}
-	var configs []*index.Config
+	var configs []*config.Config
 	for _, name := range names {
-		c, err := index.LoadFS(bundled, name+".yaml")
+		c, err := config.LoadFS(bundled, name+".yaml")
 		if err != nil {
 			t.Fatal(err)
 		}

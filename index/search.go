@@ -1,6 +1,8 @@
 package index
 
 import (
+	"github.com/climax-mcp/climax/index/config"
+
 	"math"
 	"slices"
 	"strings"
@@ -113,7 +115,7 @@ type occurrence struct {
 	tf    uint16
 }
 
-func newRanker(tools []*ResolvedTool) *ranker {
+func newRanker(tools []*config.ResolvedTool) *ranker {
 	r := &ranker{
 		n:       len(tools),
 		termID:  map[string]int32{},
@@ -122,7 +124,7 @@ func newRanker(tools []*ResolvedTool) *ranker {
 	r.pool.New = func() any { return newScratch(r.n) }
 	r.lit.build(tools)
 	r.cli = make([]int32, len(tools))
-	cliNum := map[*Config]int32{}
+	cliNum := map[*config.Config]int32{}
 	for d, t := range tools {
 		n, ok := cliNum[t.CLI]
 		if !ok {
@@ -145,7 +147,7 @@ func newRanker(tools []*ResolvedTool) *ranker {
 		slotOcc  []int32 // … and that tool's occurrence of the term in the field
 		seq      []int32 // the current field's terms, stop words left out, for bigrams
 		isStop   []bool  // by term
-		byCLI    = map[*Config]*cliTerms{}
+		byCLI    = map[*config.Config]*cliTerms{}
 	)
 	// terms returns the term IDs of s, adding new terms to the vocabulary.
 	// The result is valid until the next call.
@@ -659,10 +661,10 @@ type literalIndex struct {
 	wordStart []int32 // word i is at words[wordStart[i]:], up to the next NUL
 	wordID    map[string]int32
 	wordDocs  [][]int32 // by word: the tools that have it, in load order
-	tools     []*ResolvedTool
+	tools     []*config.ResolvedTool
 }
 
-func (li *literalIndex) build(tools []*ResolvedTool) {
+func (li *literalIndex) build(tools []*config.ResolvedTool) {
 	li.tools = tools
 	li.docStart = make([]int32, len(tools)+1)
 	li.nameEnd = make([]int32, len(tools))
@@ -689,7 +691,7 @@ func (li *literalIndex) build(tools []*ResolvedTool) {
 		text string // "\x00name\x00category\x00tag…"
 		ids  []int32
 	}
-	parts := map[*Config]cliPart{}
+	parts := map[*config.Config]cliPart{}
 	for d, t := range tools {
 		li.docStart[d] = int32(text.Len())
 		ids = ids[:0]

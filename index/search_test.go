@@ -1,6 +1,8 @@
 package index
 
 import (
+	"github.com/climax-mcp/climax/index/config"
+
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -103,7 +105,7 @@ func TestQueryTerms(t *testing.T) {
 }
 
 // rankFixture builds an index of small in-memory configs.
-func rankFixture(t testing.TB, configs ...*Config) *Index {
+func rankFixture(t testing.TB, configs ...*config.Config) *Index {
 	t.Helper()
 	ix, _, err := New(configs, nil)
 	if err != nil {
@@ -120,31 +122,31 @@ func entryNames(es []Entry) []string {
 	return out
 }
 
-func fixtureTools(specs ...string) []Tool {
-	var ts []Tool
+func fixtureTools(specs ...string) []config.Tool {
+	var ts []config.Tool
 	for _, s := range specs {
 		name, desc, _ := strings.Cut(s, ": ")
-		ts = append(ts, Tool{Name: name, Description: desc})
+		ts = append(ts, config.Tool{Name: name, Description: desc})
 	}
 	return ts
 }
 
 func TestRankOrder(t *testing.T) {
 	ix := rankFixture(t,
-		&Config{Name: "vcs", Category: "vcs", Tags: []string{"version-control"}, Tools: fixtureTools(
+		&config.Config{Name: "vcs", Category: "vcs", Tags: []string{"version-control"}, Tools: fixtureTools(
 			"vcs_log: Show the history",
 			"vcs_branch: List, create or delete branches",
 			"vcs_status: Show the working tree status",
 			"vcs_diff: Show changes in the working tree",
 		)},
-		&Config{Name: "box", Category: "containers", Description: "Container runtime", Tools: fixtureTools(
+		&config.Config{Name: "box", Category: "containers", Description: "Container runtime", Tools: fixtureTools(
 			"box_ps: List running containers",
 			"box_list_images: List images",
 			"box_stop: Stop one or more running containers",
 			"box_rm: Delete containers",
 			"box_history: Show image layers",
 		)},
-		&Config{Name: "same", Tools: fixtureTools(
+		&config.Config{Name: "same", Tools: fixtureTools(
 			"same_a: frobnicate the widget",
 			"same_b: frobnicate the widget",
 		)},
@@ -183,7 +185,7 @@ func TestRankSynonymUsesQueryWordRarity(t *testing.T) {
 		tools = append(tools, fmt.Sprintf("scm_t%d: Work with a commit", i))
 	}
 	tools = append(tools, "scm_commit: Record a commit", "scm_rev_parse: Resolve a name to its commit hash")
-	ix := rankFixture(t, &Config{Name: "scm", Tools: fixtureTools(tools...)})
+	ix := rankFixture(t, &config.Config{Name: "scm", Tools: fixtureTools(tools...)})
 	got := entryNames(ix.Search("commit", "", "", 3))
 	if len(got) == 0 || got[0] != "scm_commit" {
 		t.Errorf(`Search("commit") = %q, want scm_commit first ("rev" is only a synonym)`, got)
@@ -193,12 +195,12 @@ func TestRankSynonymUsesQueryWordRarity(t *testing.T) {
 // Results that score alike are spread over the CLIs instead of filling
 // the list with the CLI loaded first.
 func TestRankSpreadsTiesOverCLIs(t *testing.T) {
-	mk := func(name string) *Config {
+	mk := func(name string) *config.Config {
 		var ts []string
 		for i := range 6 {
 			ts = append(ts, fmt.Sprintf("%s_t%d: Work on things", name, i))
 		}
-		return &Config{Name: name, Category: "vcs", Tools: fixtureTools(ts...)}
+		return &config.Config{Name: name, Category: "vcs", Tools: fixtureTools(ts...)}
 	}
 	ix := rankFixture(t, mk("aa"), mk("bb"))
 	got := entryNames(ix.Search("vcs", "", "", 4))
@@ -207,7 +209,7 @@ func TestRankSpreadsTiesOverCLIs(t *testing.T) {
 		t.Errorf(`Search("vcs") = %q, want %q`, got, want)
 	}
 	// A clear winner is not moved.
-	ix = rankFixture(t, mk("aa"), &Config{Name: "bb", Category: "vcs", Tools: fixtureTools("bb_vcs_tool: The vcs tool")})
+	ix = rankFixture(t, mk("aa"), &config.Config{Name: "bb", Category: "vcs", Tools: fixtureTools("bb_vcs_tool: The vcs tool")})
 	if got := entryNames(ix.Search("vcs", "", "", 2)); got[0] != "bb_vcs_tool" {
 		t.Errorf(`Search("vcs") = %q, want bb_vcs_tool first`, got)
 	}
@@ -215,8 +217,8 @@ func TestRankSpreadsTiesOverCLIs(t *testing.T) {
 
 func TestRankFiltersAndLimits(t *testing.T) {
 	ix := rankFixture(t,
-		&Config{Name: "a", Category: "one", Tools: fixtureTools("a_x: do things", "a_y: do other things")},
-		&Config{Name: "b", Category: "two", Tools: fixtureTools("b_x: do things", "b_y: other")},
+		&config.Config{Name: "a", Category: "one", Tools: fixtureTools("a_x: do things", "a_y: do other things")},
+		&config.Config{Name: "b", Category: "two", Tools: fixtureTools("b_x: do things", "b_y: other")},
 	)
 	tests := []struct {
 		query, category, cli string
@@ -243,7 +245,7 @@ func TestRankFiltersAndLimits(t *testing.T) {
 }
 
 func TestRankSpecialCharacters(t *testing.T) {
-	ix := rankFixture(t, &Config{Name: "sp", Category: "c++", Tags: []string{"a.b*"}, Tools: fixtureTools(
+	ix := rankFixture(t, &config.Config{Name: "sp", Category: "c++", Tags: []string{"a.b*"}, Tools: fixtureTools(
 		"sp_regex: match (a.b*) literally",
 		"sp_plain: matches aXbb",
 		"sp_nul: has a \x00 byte",
@@ -314,20 +316,20 @@ func sortedUniq(s []string) []string {
 func compatIndex(t testing.TB) *Index {
 	t.Helper()
 	files, _ := filepath.Glob("/work/shared/compat/*.yaml")
-	var configs []*Config
+	var configs []*config.Config
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := Parse(data, f)
+		c, err := config.Parse(data, f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		configs = append(configs, c)
 	}
 	if len(configs) == 0 {
-		configs = []*Config{
+		configs = []*config.Config{
 			{Name: "git-tools", Category: "vcs", Tags: []string{"version-control"}, Tools: fixtureTools(
 				"git_status: Show the working tree status", "git_log: Show commit logs (history)")},
 			{Name: "docker-tools", Category: "containers", Tags: []string{"devops"}, Tools: fixtureTools(

@@ -1,10 +1,13 @@
 package metatools
 
-import "github.com/climax-mcp/climax/index"
+import (
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
+)
 
 // ToolDefinition returns rt as classic mode lists it in tools/list: its
 // name, its (policy-overridden) description and its input schema.
-func ToolDefinition(rt *index.ResolvedTool) Definition {
+func ToolDefinition(rt *config.ResolvedTool) Definition {
 	return Definition{Name: rt.Tool.Name, Description: rt.Tool.Description, InputSchema: rt.Schema}
 }
 

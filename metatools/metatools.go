@@ -40,6 +40,7 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // Names of the meta-tools.
@@ -256,7 +257,7 @@ func (t *Tools) Call(ctx context.Context, args map[string]any) executor.Outcome 
 // text to return (IsError set). [Tools.Call] is Resolve followed by
 // [executor.Runner.Call]; a server that bounds concurrent commands uses the
 // two steps to take a slot only for known tools.
-func (t *Tools) Resolve(args map[string]any) (*index.ResolvedTool, map[string]any, error) {
+func (t *Tools) Resolve(args map[string]any) (*config.ResolvedTool, map[string]any, error) {
 	var problems []string
 	name := ""
 	switch v := args["tool_name"].(type) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 )
 
@@ -113,9 +114,9 @@ tools:
 
 func build(t *testing.T, yamls ...string) *index.Index {
 	t.Helper()
-	var cfgs []*index.Config
+	var cfgs []*config.Config
 	for i, y := range yamls {
-		c, err := index.Parse([]byte(y), fmt.Sprintf("config%d.yaml", i))
+		c, err := config.Parse([]byte(y), fmt.Sprintf("config%d.yaml", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -451,7 +452,7 @@ func TestCallParityWithExecutor(t *testing.T) {
 }
 
 func ExampleTools_Search() {
-	cfg, err := index.Parse([]byte(`name: git-tools
+	cfg, err := config.Parse([]byte(`name: git-tools
 description: "MCP tools for Git"
 command: git
 category: vcs
@@ -469,7 +470,7 @@ tools:
 	if err != nil {
 		panic(err)
 	}
-	ix, _, err := index.New([]*index.Config{cfg}, nil)
+	ix, _, err := index.New([]*config.Config{cfg}, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -5,12 +5,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // Suggestions returns up to five names among candidates that the caller of
 // an unknown name probably meant, best first: a name differing only in
-// case, then likely misspellings ([index.Suggest] and others within the
+// case, then likely misspellings ([config.Suggest] and others within the
 // same edit distance), then names that start with or contain the given
 // name or are contained in it (at least three characters). Hyphens, dots
 // and spaces compare equal to underscores.
@@ -27,7 +27,7 @@ func Suggestions(name string, candidates []string) []string {
 	if n == "" {
 		return nil
 	}
-	best := index.Suggest(name, candidates)
+	best := config.Suggest(name, candidates)
 	threshold := max(1, len([]rune(name))/3)
 	var found []scored
 	for i, c := range candidates {
@@ -43,7 +43,7 @@ func Suggestions(name string, candidates []string) []string {
 		case c == best:
 			s.class, s.dist = 1, 0
 		default:
-			if d := index.EditDistance(n, lc); d <= threshold {
+			if d := config.EditDistance(n, lc); d <= threshold {
 				s.class, s.dist = 1, d
 			} else if short >= 3 && (strings.HasPrefix(lc, n) || strings.HasPrefix(n, lc)) {
 				s.class, s.dist = 2, abs(len(lc)-len(n))

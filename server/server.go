@@ -47,6 +47,7 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -65,7 +66,7 @@ const progressInterval = time.Second
 type Server struct {
 	ix     *index.Index
 	runner *executor.Runner
-	cfg    config
+	cfg    options
 	meta   *metatools.Tools
 	log    *slog.Logger
 	mcp    *mcp.Server
@@ -73,7 +74,7 @@ type Server struct {
 	sem    chan struct{}  // one token per running command
 }
 
-type config struct {
+type options struct {
 	classic       bool
 	maxConcurrent int
 	logger        *slog.Logger
@@ -81,20 +82,20 @@ type config struct {
 }
 
 // An Option configures a [Server].
-type Option func(*config)
+type Option func(*options)
 
 // WithClassic lists every tool directly instead of the two meta-tools.
-func WithClassic(classic bool) Option { return func(c *config) { c.classic = classic } }
+func WithClassic(classic bool) Option { return func(c *options) { c.classic = classic } }
 
 // WithMaxConcurrent bounds the number of commands running at once; calls
 // beyond it wait. n <= 0 keeps the default, [DefaultMaxConcurrent].
-func WithMaxConcurrent(n int) Option { return func(c *config) { c.maxConcurrent = n } }
+func WithMaxConcurrent(n int) Option { return func(c *options) { c.maxConcurrent = n } }
 
 // WithLogger sets the logger (default: discard).
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+func WithLogger(l *slog.Logger) Option { return func(c *options) { c.logger = l } }
 
 // WithVersion sets the server version reported at initialize.
-func WithVersion(v string) Option { return func(c *config) { c.version = v } }
+func WithVersion(v string) Option { return func(c *options) { c.version = v } }
 
 // DefaultMaxConcurrent returns the default bound on concurrently running
 // commands: twice GOMAXPROCS, at least 8 (commands mostly wait on I/O).
@@ -102,7 +103,7 @@ func DefaultMaxConcurrent() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
 
 // New returns a server for ix that runs commands with runner.
 func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
-	s := &Server{ix: ix, runner: runner, cfg: config{name: Name, version: "devel"}}
+	s := &Server{ix: ix, runner: runner, cfg: options{name: Name, version: "devel"}}
 	for _, o := range opts {
 		o(&s.cfg)
 	}
@@ -180,7 +181,7 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 
 // run runs one tool call through the executor, within the concurrency
 // bound, sending progress while it waits and runs.
-func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, rt *index.ResolvedTool, args map[string]any, via string) *mcp.CallToolResult {
+func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, rt *config.ResolvedTool, args map[string]any, via string) *mcp.CallToolResult {
 	tool := rt.Tool.Name
 	start := time.Now()
 	var mu sync.Mutex

@@ -19,6 +19,7 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 	"github.com/climax-mcp/climax/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -126,9 +127,9 @@ tools:
 
 func buildIndex(t *testing.T) *index.Index {
 	t.Helper()
-	var cfgs []*index.Config
+	var cfgs []*config.Config
 	for i, y := range []string{fakeConfig(t), gitConfig} {
-		c, err := index.Parse([]byte(y), fmt.Sprintf("config%d.yaml", i))
+		c, err := config.Parse([]byte(y), fmt.Sprintf("config%d.yaml", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -582,11 +583,11 @@ func (b *syncBuffer) String() string {
 }
 
 func TestClassicWithoutTools(t *testing.T) {
-	c, err := index.Parse([]byte(gitConfig), "git.yaml")
+	c, err := config.Parse([]byte(gitConfig), "git.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, _, err := index.New([]*index.Config{c}, &index.Policy{Default: index.PolicyDisabled})
+	ix, _, err := index.New([]*config.Config{c}, &config.Policy{Default: config.PolicyDisabled})
 	if err != nil {
 		t.Fatal(err)
 	}

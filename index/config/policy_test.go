@@ -1,4 +1,4 @@
-package index_test
+package config_test
 
 import (
 	"errors"
@@ -9,15 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
-// problemStrings returns the problems of a *index.LoadError as lines.
+// problemStrings returns the problems of a *config.LoadError as lines.
 func problemStrings(t *testing.T, err error) []string {
 	t.Helper()
-	var le *index.LoadError
+	var le *config.LoadError
 	if !errors.As(err, &le) {
-		t.Fatalf("error %v (%T) is not a *index.LoadError", err, err)
+		t.Fatalf("error %v (%T) is not a *config.LoadError", err, err)
 	}
 	var out []string
 	for _, p := range le.Problems {
@@ -27,15 +27,15 @@ func problemStrings(t *testing.T, err error) []string {
 }
 
 func TestParsePolicySpecExample(t *testing.T) {
-	p, err := index.LoadPolicyFile("testdata/policy/spec.yaml")
+	p, err := config.LoadPolicyFile("testdata/policy/spec.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := index.Executor{Type: "docker", Image: "alpine/git", Volumes: []string{"${PROJECT_DIR}:/workspace"}, WorkingDir: "/workspace", Network: "none"}
+	want := config.Executor{Type: "docker", Image: "alpine/git", Volumes: []string{"${PROJECT_DIR}:/workspace"}, WorkingDir: "/workspace", Network: "none"}
 	if !reflect.DeepEqual(p.Executor, want) {
 		t.Errorf("Executor = %+v, want %+v", p.Executor, want)
 	}
-	if p.Default != index.PolicyDisabled || p.Source != "testdata/policy/spec.yaml" {
+	if p.Default != config.PolicyDisabled || p.Source != "testdata/policy/spec.yaml" {
 		t.Errorf("Default, Source = %q, %q", p.Default, p.Source)
 	}
 	if len(p.Tools) != 3 {
@@ -57,13 +57,13 @@ func TestParsePolicyAccepts(t *testing.T) {
 	tests := []struct {
 		name  string
 		src   string
-		check func(t *testing.T, p *index.Policy)
+		check func(t *testing.T, p *config.Policy)
 	}{
 		{
 			name: "defaults",
 			src:  "tools: {git_status: {}}\n",
-			check: func(t *testing.T, p *index.Policy) {
-				if p.Default != index.PolicyDisabled || p.Executor.Type != index.ExecutorLocal {
+			check: func(t *testing.T, p *config.Policy) {
+				if p.Default != config.PolicyDisabled || p.Executor.Type != config.ExecutorLocal {
 					t.Errorf("Default, Executor.Type = %q, %q", p.Default, p.Executor.Type)
 				}
 			},
@@ -71,7 +71,7 @@ func TestParsePolicyAccepts(t *testing.T) {
 		{
 			name: "null tool entry means enabled",
 			src:  "tools:\n  git_status:\n  git_log: {}\n",
-			check: func(t *testing.T, p *index.Policy) {
+			check: func(t *testing.T, p *config.Policy) {
 				_, a := p.Tools["git_status"]
 				_, b := p.Tools["git_log"]
 				if !a || !b || len(p.Tools) != 2 {
@@ -82,8 +82,8 @@ func TestParsePolicyAccepts(t *testing.T) {
 		{
 			name: "default enabled without tools",
 			src:  "default: enabled\n",
-			check: func(t *testing.T, p *index.Policy) {
-				if p.Default != index.PolicyEnabled || p.Tools == nil {
+			check: func(t *testing.T, p *config.Policy) {
+				if p.Default != config.PolicyEnabled || p.Tools == nil {
 					t.Errorf("got %+v", p)
 				}
 			},
@@ -91,7 +91,7 @@ func TestParsePolicyAccepts(t *testing.T) {
 		{
 			name: "min and max, equal, integer and float",
 			src:  "tools:\n  t:\n    args:\n      a: {min: 1, max: 1}\n      b: {min: -0.5}\n      c:\n",
-			check: func(t *testing.T, p *index.Policy) {
+			check: func(t *testing.T, p *config.Policy) {
 				args := p.Tools["t"].Args
 				if *args["a"].Min != 1 || *args["a"].Max != 1 || *args["b"].Min != -0.5 || args["b"].Max != nil {
 					t.Errorf("args = %+v", args)
@@ -104,8 +104,8 @@ func TestParsePolicyAccepts(t *testing.T) {
 		{
 			name: "local executor stated",
 			src:  "executor: {type: local}\ndefault: enabled\n",
-			check: func(t *testing.T, p *index.Policy) {
-				if p.Executor.Type != index.ExecutorLocal {
+			check: func(t *testing.T, p *config.Policy) {
+				if p.Executor.Type != config.ExecutorLocal {
 					t.Errorf("Executor = %+v", p.Executor)
 				}
 			},
@@ -113,7 +113,7 @@ func TestParsePolicyAccepts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := index.ParsePolicy([]byte(tt.src), "p.yaml")
+			p, err := config.ParsePolicy([]byte(tt.src), "p.yaml")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -244,7 +244,7 @@ func TestParsePolicyErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := index.ParsePolicy([]byte(tt.src), "p.yaml")
+			p, err := config.ParsePolicy([]byte(tt.src), "p.yaml")
 			if err == nil {
 				t.Fatalf("ParsePolicy succeeded with %+v", p)
 			}
@@ -257,12 +257,12 @@ func TestParsePolicyErrors(t *testing.T) {
 }
 
 func TestLoadPolicyFile(t *testing.T) {
-	if _, err := index.LoadPolicyFile(filepath.Join(t.TempDir(), "none.yaml")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := config.LoadPolicyFile(filepath.Join(t.TempDir(), "none.yaml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 	files, _ := filepath.Glob("testdata/policy/*.yaml")
 	for _, f := range files {
-		if _, err := index.LoadPolicyFile(f); err != nil {
+		if _, err := config.LoadPolicyFile(f); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}

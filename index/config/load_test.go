@@ -1,4 +1,4 @@
-package index
+package config
 
 import (
 	"errors"
@@ -649,7 +649,7 @@ func TestLoadFile(t *testing.T) {
 	}
 }
 
-func TestResolve(t *testing.T) {
+func TestLoadRef(t *testing.T) {
 	bundled := fstest.MapFS{
 		"git.yaml":    {Data: []byte("name: git\ncommand: git\ntools: []\n")},
 		"broken.yaml": {Data: []byte("command: x\ntools: [\n")},
@@ -659,33 +659,33 @@ func TestResolve(t *testing.T) {
 	local := filepath.Join(dir, "mine.yaml")
 	os.WriteFile(local, []byte("name: mine\ncommand: m\ntools: []\n"), 0o644)
 
-	c, err := Resolve("git", bundled)
+	c, err := LoadRef("git", bundled)
 	if err != nil || c.Source != "bundled:git" || c.Name != "git" {
-		t.Errorf("Resolve(git) = %+v, %v", c, err)
+		t.Errorf("LoadRef(git) = %+v, %v", c, err)
 	}
-	c, err = Resolve(local, bundled)
+	c, err = LoadRef(local, bundled)
 	if err != nil || c.Source != local {
-		t.Errorf("Resolve(path) = %+v, %v", c, err)
+		t.Errorf("LoadRef(path) = %+v, %v", c, err)
 	}
-	_, err = Resolve("gti", bundled)
+	_, err = LoadRef("gti", bundled)
 	var nf *NotFoundError
 	if !errors.As(err, &nf) || !slices.Equal(nf.Bundled, []string{"broken", "git"}) {
-		t.Fatalf("Resolve(gti) error = %#v", err)
+		t.Fatalf("LoadRef(gti) error = %#v", err)
 	}
 	if want := `no config named "gti": it is not a file and not a bundled config (bundled: broken, git)`; err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
 	}
 	// A bundled config with errors is reported as such, not as missing.
-	_, err = Resolve("broken", bundled)
+	_, err = LoadRef("broken", bundled)
 	var le *LoadError
 	if !errors.As(err, &le) || !strings.HasPrefix(err.Error(), "bundled:broken:2: invalid YAML") {
-		t.Errorf("Resolve(broken) error = %v", err)
+		t.Errorf("LoadRef(broken) error = %v", err)
 	}
-	if _, err := Resolve("git", nil); !errors.As(err, &nf) {
+	if _, err := LoadRef("git", nil); !errors.As(err, &nf) {
 		t.Errorf("Resolve with no bundled configs: %v", err)
 	}
-	if _, err := Resolve(filepath.Join(dir, "nope.yaml"), bundled); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Resolve(missing path) error = %v", err)
+	if _, err := LoadRef(filepath.Join(dir, "nope.yaml"), bundled); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("LoadRef(missing path) error = %v", err)
 	}
 }
 

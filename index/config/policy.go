@@ -1,4 +1,4 @@
-package index
+package config
 
 import (
 	"fmt"
@@ -101,11 +101,12 @@ func (c *checker) executor(n *yaml.Node) Executor {
 // tool without overrides.
 func (c *checker) toolPolicy(tf field) ToolPolicy {
 	ctx := fmt.Sprintf("tool %q", tf.name)
+	pos := Pos{tf.key.Line, tf.key.Column}
 	o := c.object(tf.value, ctx, toolPolicyKeys)
 	if o == nil {
-		return ToolPolicy{}
+		return ToolPolicy{Pos: pos}
 	}
-	tp := ToolPolicy{Description: o.str("description")}
+	tp := ToolPolicy{Description: o.str("description"), Pos: pos}
 	if o.has("description") && strings.TrimSpace(tp.Description) == "" {
 		c.report(o.at("description"), ctx, "description is empty: remove it to keep the tool's own")
 	}
@@ -126,11 +127,12 @@ func (c *checker) toolPolicy(tf field) ToolPolicy {
 // constraint checks one arg constraint.
 func (c *checker) constraint(af field, toolCtx string) Constraint {
 	ctx := fmt.Sprintf("%s: arg %q", toolCtx, af.name)
+	pos := Pos{af.key.Line, af.key.Column}
 	o := c.object(af.value, ctx, constraintKeys)
 	if o == nil {
-		return Constraint{}
+		return Constraint{Pos: pos}
 	}
-	con := Constraint{Pattern: o.str("pattern")}
+	con := Constraint{Pattern: o.str("pattern"), Pos: pos}
 	if o.has("pattern") {
 		if _, err := wholeMatch(con.Pattern); err != nil {
 			msg := err.Error()

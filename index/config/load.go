@@ -1,4 +1,4 @@
-package index
+package config
 
 import (
 	"errors"
@@ -115,10 +115,10 @@ func IsPath(ref string) bool {
 	return strings.Contains(ref, "/") || strings.HasSuffix(ref, ".yaml") || strings.HasSuffix(ref, ".yml")
 }
 
-// Resolve loads the config a command-line reference names: a file when
+// LoadRef loads the config a command-line reference names: a file when
 // [IsPath] says so, else the bundled config NAME.yaml in bundled. An unknown
 // bare name gives a [*NotFoundError].
-func Resolve(ref string, bundled fs.FS) (*Config, error) {
+func LoadRef(ref string, bundled fs.FS) (*Config, error) {
 	if IsPath(ref) {
 		return LoadFile(ref)
 	}

@@ -1,4 +1,4 @@
-package index
+package config
 
 // Defaults applied by the loader to fields a config leaves out.
 const (
@@ -149,6 +149,10 @@ type ToolPolicy struct {
 	Description string `yaml:"description"`
 	// Args holds constraints by argument name.
 	Args map[string]Constraint `yaml:"args"`
+
+	// Pos is where the tool's name stands in the policy file. Set by the
+	// loader; zero when unknown.
+	Pos Pos `yaml:"-"`
 }
 
 // Constraint restricts the values of one argument.
@@ -159,4 +163,13 @@ type Constraint struct {
 	Min *float64 `yaml:"min"`
 	// Max is the inclusive upper bound of a numeric value, if set.
 	Max *float64 `yaml:"max"`
+
+	// Pos is where the argument's name stands in the policy file. Set by
+	// the loader; zero when unknown.
+	Pos Pos `yaml:"-"`
+}
+
+// Pos is a 1-based line and column in a file; zero when unknown.
+type Pos struct {
+	Line, Column int
 }

@@ -1,4 +1,4 @@
-package index_test
+package config_test
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // addSeeds adds every file matching the globs as a fuzz seed.
@@ -25,12 +25,12 @@ func addSeeds(f *testing.F, globs ...string) {
 	}
 }
 
-// checkLoadError checks that err is a *index.LoadError with positioned
+// checkLoadError checks that err is a *config.LoadError with positioned
 // problems that name the source.
 func checkLoadError(t *testing.T, err error, data []byte) {
-	var le *index.LoadError
+	var le *config.LoadError
 	if !errors.As(err, &le) {
-		t.Fatalf("error %v (%T) is not a *index.LoadError", err, err)
+		t.Fatalf("error %v (%T) is not a *config.LoadError", err, err)
 	}
 	if le.File != "fuzz.yaml" || len(le.Problems) == 0 {
 		t.Fatalf("LoadError %+v", le)
@@ -49,7 +49,7 @@ func checkLoadError(t *testing.T, err error, data []byte) {
 // FuzzParse: any input gives a config or a *LoadError, never a panic, and
 // every config it accepts is valid and indexes.
 func FuzzParse(f *testing.F) {
-	addSeeds(f, "testdata/valid/*.yaml", "testdata/invalid/*.yaml", "../configs/*.yaml", "../../shared/compat/*.yaml")
+	addSeeds(f, "testdata/valid/*.yaml", "testdata/invalid/*.yaml", "../../configs/*.yaml", "../../../shared/compat/*.yaml")
 	for _, s := range []string{
 		"", "---\n", "command: x\ntools: []\n", "a: &x [*x]\n", "tools: &t [*t]\ncommand: x\n",
 		"command: x\ntools:\n  - &a {name: t, description: d, <<: *a}\n",
@@ -58,7 +58,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := index.Parse(data, "fuzz.yaml")
+		c, err := config.Parse(data, "fuzz.yaml")
 		if err != nil {
 			if c != nil {
 				t.Fatal("config and error together")
@@ -70,12 +70,12 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted config %+v", c)
 		}
 		for _, tool := range c.Tools {
-			if !index.ValidToolName(tool.Name) || tool.Description == "" || tool.Timeout <= 0 || tool.MaxOutput <= 0 {
+			if !config.ValidToolName(tool.Name) || tool.Description == "" || tool.Timeout <= 0 || tool.MaxOutput <= 0 {
 				t.Fatalf("accepted tool %+v", tool)
 			}
 			for _, a := range tool.Args {
 				switch a.Type {
-				case index.TypeString, index.TypeInteger, index.TypeNumber, index.TypeBoolean:
+				case config.TypeString, config.TypeInteger, config.TypeNumber, config.TypeBoolean:
 				default:
 					t.Fatalf("accepted arg type %q", a.Type)
 				}
@@ -84,13 +84,14 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		}
-		ix, _, err := index.New([]*index.Config{c}, nil)
+		set, _, err := config.Apply([]*config.Config{c}, nil)
 		if err != nil {
-			t.Fatalf("New on an accepted config: %v", err)
+			t.Fatalf("Apply on an accepted config: %v", err)
 		}
-		for _, rt := range ix.Tools() {
-			if !json.Valid(rt.Schema) {
-				t.Fatalf("invalid schema %s", rt.Schema)
+		for _, rt := range set.Tools {
+			schema, err := rt.Tool.InputSchema().JSON()
+			if err != nil || !json.Valid(schema) {
+				t.Fatalf("invalid schema %s: %v", schema, err)
 			}
 		}
 	})
@@ -106,13 +107,13 @@ func FuzzParsePolicy(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	cfg := &index.Config{Name: "git", Command: "git", Tools: []index.Tool{
+	cfg := &config.Config{Name: "git", Command: "git", Tools: []config.Tool{
 		{Name: "git_status", Description: "d"},
-		{Name: "git_log", Description: "d", Args: []index.Arg{{Name: "max_count", Type: index.TypeInteger}}},
-		{Name: "git_add", Description: "d", Args: []index.Arg{{Name: "path", Type: index.TypeString}}},
+		{Name: "git_log", Description: "d", Args: []config.Arg{{Name: "max_count", Type: config.TypeInteger}}},
+		{Name: "git_add", Description: "d", Args: []config.Arg{{Name: "path", Type: config.TypeString}}},
 	}}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := index.ParsePolicy(data, "fuzz.yaml")
+		p, err := config.ParsePolicy(data, "fuzz.yaml")
 		if err != nil {
 			if p != nil {
 				t.Fatal("policy and error together")
@@ -120,22 +121,22 @@ func FuzzParsePolicy(f *testing.F) {
 			checkLoadError(t, err, data)
 			return
 		}
-		if p.Default != index.PolicyEnabled && p.Default != index.PolicyDisabled || p.Tools == nil {
+		if p.Default != config.PolicyEnabled && p.Default != config.PolicyDisabled || p.Tools == nil {
 			t.Fatalf("accepted policy %+v", p)
 		}
-		if p.Executor.Type == index.ExecutorDocker && p.Executor.Image == "" || p.Executor.Type != index.ExecutorDocker && p.Executor.Type != index.ExecutorLocal {
+		if p.Executor.Type == config.ExecutorDocker && p.Executor.Image == "" || p.Executor.Type != config.ExecutorDocker && p.Executor.Type != config.ExecutorLocal {
 			t.Fatalf("accepted executor %+v", p.Executor)
 		}
 		// Apply it to a config that has every tool and arg it names.
 		c := *cfg
-		c.Tools = append([]index.Tool(nil), cfg.Tools...)
+		c.Tools = append([]config.Tool(nil), cfg.Tools...)
 		for name, tp := range p.Tools {
-			if !index.ValidToolName(name) {
+			if !config.ValidToolName(name) {
 				continue
 			}
-			tool := index.Tool{Name: name, Description: "d"}
+			tool := config.Tool{Name: name, Description: "d"}
 			for an := range tp.Args {
-				tool.Args = append(tool.Args, index.Arg{Name: an, Type: index.TypeNumber})
+				tool.Args = append(tool.Args, config.Arg{Name: an, Type: config.TypeNumber})
 			}
 			switch name {
 			case "git_status", "git_log", "git_add":
@@ -143,8 +144,8 @@ func FuzzParsePolicy(f *testing.F) {
 			}
 			c.Tools = append(c.Tools, tool)
 		}
-		if _, _, err := index.New([]*index.Config{&c}, p); err != nil {
-			t.Fatalf("New with an accepted policy: %v", err)
+		if _, _, err := config.Apply([]*config.Config{&c}, p); err != nil {
+			t.Fatalf("Apply with an accepted policy: %v", err)
 		}
 	})
 }

@@ -1,36 +1,36 @@
-package index_test
+package config_test
 
 import (
 	"encoding/json"
 	"testing"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 func TestInputSchema(t *testing.T) {
 	tests := []struct {
 		name string
-		tool index.Tool
+		tool config.Tool
 		want string
 	}{
 		{
 			name: "no args",
-			tool: index.Tool{Name: "t"},
+			tool: config.Tool{Name: "t"},
 			want: `{"type":"object","properties":{}}`,
 		},
 		{
 			name: "properties keep definition order",
-			tool: index.Tool{Args: []index.Arg{{Name: "zeta"}, {Name: "alpha"}, {Name: "mid"}}},
+			tool: config.Tool{Args: []config.Arg{{Name: "zeta"}, {Name: "alpha"}, {Name: "mid"}}},
 			want: `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"string"},"mid":{"type":"string"}}}`,
 		},
 		{
 			name: "type, description, default, enum, required",
-			tool: index.Tool{Args: []index.Arg{
-				{Name: "format", Type: index.TypeString, Description: "Output format", Default: "json", Enum: []string{"json", "text"}},
-				{Name: "count", Type: index.TypeInteger, Default: 10, Required: true},
-				{Name: "ratio", Type: index.TypeNumber, Default: 0.5},
-				{Name: "all", Type: index.TypeBoolean, Default: false},
-				{Name: "zero", Type: index.TypeInteger, Default: 0},
+			tool: config.Tool{Args: []config.Arg{
+				{Name: "format", Type: config.TypeString, Description: "Output format", Default: "json", Enum: []string{"json", "text"}},
+				{Name: "count", Type: config.TypeInteger, Default: 10, Required: true},
+				{Name: "ratio", Type: config.TypeNumber, Default: 0.5},
+				{Name: "all", Type: config.TypeBoolean, Default: false},
+				{Name: "zero", Type: config.TypeInteger, Default: 0},
 				{Name: "path", Required: true, Positional: true, Flag: "ignored-in-schema"},
 			}},
 			want: `{"type":"object","properties":{` +
@@ -44,7 +44,7 @@ func TestInputSchema(t *testing.T) {
 		},
 		{
 			name: "names are escaped",
-			tool: index.Tool{Args: []index.Arg{{Name: `a"b<c>`}}},
+			tool: config.Tool{Args: []config.Arg{{Name: `a"b<c>`}}},
 			want: `{"type":"object","properties":{"a\"b<c>":{"type":"string"}}}`,
 		},
 	}
@@ -67,7 +67,7 @@ func TestInputSchema(t *testing.T) {
 // Schemas of loaded configs: defaults as typed values, global args left
 // out (callers do not set them).
 func TestInputSchemaFromYAML(t *testing.T) {
-	c, err := index.Parse([]byte(`command: git
+	c, err := config.Parse([]byte(`command: git
 global_args:
   - {name: vault, flag: "vault=", default: "$V"}
 tools:

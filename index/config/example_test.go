@@ -1,17 +1,17 @@
-package index_test
+package config_test
 
 import (
 	"encoding/json"
 	"fmt"
 	"log"
 
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // A tool's input schema lists its arguments in definition order, with
 // their types, descriptions, defaults and allowed values.
 func ExampleTool_InputSchema() {
-	cfg, err := index.Parse([]byte(`
+	cfg, err := config.Parse([]byte(`
 name: git
 command: git
 tools:
@@ -69,7 +69,7 @@ tools:
 
 // Parse reports every problem in a file, each with its line and column.
 func ExampleParse_errors() {
-	_, err := index.Parse([]byte(`command: git
+	_, err := config.Parse([]byte(`command: git
 tools:
   - name: git_log
     description: Show recent commits

@@ -1,0 +1,212 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+)
+
+// ResolvedTool is a tool ready to run: its definition (with the policy's
+// description override applied), the CLI it belongs to, and the policy's
+// argument constraints and executor.
+type ResolvedTool struct {
+	// Tool is the tool's definition; Description is the policy's when the
+	// policy overrides it.
+	Tool *Tool
+	// CLI is the config the tool comes from: base command, env, working
+	// dir, global args.
+	CLI *Config
+	// Constraints holds the policy's constraints by argument name; nil
+	// when the policy sets none for this tool (or there is no policy).
+	Constraints map[string]*ArgConstraint
+	// Executor is the policy's executor; the zero value runs locally.
+	Executor Executor
+	// Schema is the tool's input schema as JSON. Apply leaves it nil; the
+	// search index marshals it once when it is built (index.New), while
+	// it builds the search part alongside.
+	Schema json.RawMessage
+}
+
+// ArgConstraint is a policy [Constraint] ready to check values against.
+type ArgConstraint struct {
+	Constraint
+	re *regexp.Regexp // Pattern anchored to match the whole value; nil without a pattern
+}
+
+// wholeMatch compiles a policy pattern so that it must match the whole
+// value (docs/config.md, Policies).
+func wholeMatch(pattern string) (*regexp.Regexp, error) {
+	return regexp.Compile(`^(?:` + pattern + `)$`)
+}
+
+// MatchString reports whether s satisfies the constraint's pattern (true
+// when there is none).
+func (c *ArgConstraint) MatchString(s string) bool {
+	return c.re == nil || c.re.MatchString(s)
+}
+
+// A ToolSet is what exists once a policy is applied to loaded configs: the
+// enabled tools and the CLIs they come from, in load order.
+type ToolSet struct {
+	// Tools are the enabled tools in load order.
+	Tools []*ResolvedTool
+	// CLIs are the configs that still exist: every config with at least
+	// one enabled tool, and every config that defines no tools. A config
+	// whose tools the policy all disables is left out.
+	CLIs []EnabledCLI
+}
+
+// EnabledCLI is a loaded config and how many of its tools the policy left
+// enabled.
+type EnabledCLI struct {
+	Config  *Config
+	Enabled int
+}
+
+// Apply applies policy (which may be nil: every tool enabled, no
+// constraints) to configs, in order. Problems in the policy that leave it
+// usable — unknown tool or argument names, constraints that cannot apply —
+// are returned as warnings with the policy file's positions. Two configs
+// defining the same tool name is an error naming both sources.
+func Apply(configs []*Config, policy *Policy) (*ToolSet, []Problem, error) {
+	set := &ToolSet{}
+	known := map[string]*Tool{}
+	owner := map[string]*Config{} // tool name -> the config defining it
+	for _, c := range configs {
+		if c == nil {
+			continue
+		}
+		enabled := 0
+		for i := range c.Tools {
+			t := &c.Tools[i]
+			// Checked for every tool, enabled or not: a policy must not
+			// decide whether two configs conflict.
+			if prev, ok := owner[t.Name]; ok {
+				if prev == c {
+					return nil, nil, fmt.Errorf("tool %q is defined twice in %s", t.Name, sourceName(c))
+				}
+				return nil, nil, fmt.Errorf("tool %q is defined in both %s and %s: rename one or load only one of them", t.Name, sourceName(prev), sourceName(c))
+			}
+			owner[t.Name] = c
+			known[t.Name] = t
+			rt, ok, err := resolve(t, c, policy)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !ok {
+				continue
+			}
+			set.Tools = append(set.Tools, rt)
+			enabled++
+		}
+		if enabled > 0 || len(c.Tools) == 0 {
+			set.CLIs = append(set.CLIs, EnabledCLI{Config: c, Enabled: enabled})
+		}
+	}
+	var warnings []Problem
+	if policy != nil {
+		warnings = policyWarnings(policy, known)
+	}
+	return set, warnings, nil
+}
+
+// resolve applies policy to one tool. It reports false when the policy
+// disables the tool.
+func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
+	rt := &ResolvedTool{Tool: t, CLI: c}
+	if policy == nil {
+		return rt, true, nil
+	}
+	rt.Executor = policy.Executor
+	tp, listed := policy.Tools[t.Name]
+	if !listed && policy.Default != PolicyEnabled {
+		return nil, false, nil
+	}
+	if tp.Description != "" {
+		override := *t
+		override.Description = tp.Description
+		rt.Tool = &override
+	}
+	for name, con := range tp.Args {
+		if t.Arg(name) == nil {
+			continue // warned about by policyWarnings
+		}
+		ac := &ArgConstraint{Constraint: con}
+		if con.Pattern != "" {
+			re, err := wholeMatch(con.Pattern)
+			if err != nil {
+				return nil, false, fmt.Errorf("%s: tool %s, arg %s: invalid pattern %q: %w", policy.Source, t.Name, name, con.Pattern, err)
+			}
+			ac.re = re
+		}
+		if rt.Constraints == nil {
+			rt.Constraints = map[string]*ArgConstraint{}
+		}
+		rt.Constraints[name] = ac
+	}
+	return rt, true, nil
+}
+
+// sourceName names a config in messages: its source, else its name.
+func sourceName(c *Config) string {
+	if c.Source != "" {
+		return c.Source
+	}
+	return "config " + strconv.Quote(c.Name)
+}
+
+// Arg returns the tool's argument with this name, or nil.
+func (t *Tool) Arg(name string) *Arg {
+	for i := range t.Args {
+		if t.Args[i].Name == name {
+			return &t.Args[i]
+		}
+	}
+	return nil
+}
+
+// policyWarnings names the tools and args a policy mentions that no config
+// defines, and constraints that cannot apply to their arg's type.
+func policyWarnings(p *Policy, known map[string]*Tool) []Problem {
+	var out []Problem
+	warn := func(pos Pos, format string, args ...any) {
+		out = append(out, Problem{File: p.Source, Line: pos.Line, Column: pos.Column, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, name := range sortedKeys(p.Tools) {
+		tp := p.Tools[name]
+		t, ok := known[name]
+		if !ok {
+			msg := fmt.Sprintf("policy names unknown tool %q; ignored", name)
+			if s := suggest(name, sortedKeys(known)); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			warn(tp.Pos, "%s", msg)
+			continue
+		}
+		var argNames []string
+		for _, a := range t.Args {
+			argNames = append(argNames, a.Name)
+		}
+		for _, an := range sortedKeys(tp.Args) {
+			con := tp.Args[an]
+			a := t.Arg(an)
+			if a == nil {
+				msg := fmt.Sprintf("policy for tool %q names unknown arg %q; ignored", name, an)
+				if s := suggest(an, argNames); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				warn(con.Pos, "%s", msg)
+				continue
+			}
+			numeric := a.Type == TypeInteger || a.Type == TypeNumber
+			if (con.Min != nil || con.Max != nil) && !numeric {
+				warn(con.Pos, "policy for tool %q: arg %q is a %s; min and max only apply to integer and number args", name, an, a.Type)
+			}
+			if con.Pattern != "" && a.Type == TypeBoolean {
+				warn(con.Pos, "policy for tool %q: arg %q is a boolean; a pattern does not apply to it", name, an)
+			}
+		}
+	}
+	return out
+}
