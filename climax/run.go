@@ -24,7 +24,7 @@ type runCmd struct {
 	LogLevel      logLevel `help:"Log level of the stderr log: DEBUG, INFO, WARNING or ERROR (case-insensitive)." default:"WARNING" placeholder:"LEVEL" env:"CLIMAX_LOG_LEVEL"`
 	LogFile       string   `help:"Also log everything from DEBUG up to this file (appended)." placeholder:"PATH" env:"CLIMAX_LOG_FILE"`
 	ConfigFiles   []string `name:"config" short:"c" help:"Config file to load (repeatable); the same as a positional path." placeholder:"PATH"`
-	MaxConcurrent int      `help:"Maximum number of commands running at once; further calls wait (0: the server's default)." default:"0" placeholder:"N" env:"CLIMAX_MAX_CONCURRENT"`
+	MaxConcurrent int      `help:"Maximum number of commands running at once; further calls wait (0: the default, twice the number of CPUs and at least 8)." default:"0" placeholder:"N" env:"CLIMAX_MAX_CONCURRENT"`
 	MaxOutput     int      `help:"Per-stream output limit in bytes for every tool, overriding each tool's max_output (0: per-tool limits)." default:"0" placeholder:"BYTES" env:"CLIMAX_MAX_OUTPUT"`
 
 	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
@@ -51,7 +51,7 @@ func (c *runCmd) Run(e *env) error {
 	if len(refs) == 0 {
 		return noConfigError("run")
 	}
-	logger, closeLog, err := server.NewLogger(slog.Level(c.LogLevel), e.stderr, c.LogFile)
+	logger, closeLog, err := newLogger(slog.Level(c.LogLevel), e.stderr, c.LogFile)
 	if err != nil {
 		return err
 	}
@@ -75,10 +75,9 @@ func (c *runCmd) Run(e *env) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	runner := executor.New(executor.WithMaxOutput(c.MaxOutput))
+	runner := executor.New(executor.WithMaxOutput(c.MaxOutput), executor.WithMaxConcurrent(c.MaxConcurrent))
 	srv := server.New(ix, runner,
 		server.WithClassic(c.Classic),
-		server.WithMaxConcurrent(c.MaxConcurrent),
 		server.WithLogger(logger),
 		server.WithVersion(versionString()),
 	)
@@ -102,9 +101,9 @@ func (c *runCmd) Run(e *env) error {
 // ERROR, in any case.
 type logLevel slog.Level
 
-// UnmarshalText parses a level name with server.ParseLevel.
+// UnmarshalText parses a level name with parseLevel.
 func (l *logLevel) UnmarshalText(b []byte) error {
-	lvl, err := server.ParseLevel(string(b))
+	lvl, err := parseLevel(string(b))
 	if err != nil {
 		return fmt.Errorf("invalid log level %q: want DEBUG, INFO, WARNING or ERROR", string(b))
 	}

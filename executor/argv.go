@@ -67,14 +67,14 @@ type Command struct {
 // (so relative volume paths resolve there), else the inherited one.
 func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	if rt == nil || rt.Tool == nil || rt.CLI == nil {
-		return nil, errors.New("no tool given")
+		return nil, errors.New("No tool given")
 	}
 	t, c := rt.Tool, rt.CLI
 	lookup := envLookup(c.Env)
 
 	argv := BaseCommand(c)
 	if len(argv) == 0 {
-		return nil, fmt.Errorf("the command of %s is empty after expansion (%q)", cliName(c), c.Command)
+		return nil, fmt.Errorf("The command of %s is empty after expansion (%q): set the variables it uses or fix command in the config", cliName(c), c.Command)
 	}
 	argv = append(argv, strings.Fields(t.Command)...)
 
@@ -88,7 +88,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		}
 		cv, err := coerce(a.Type, v)
 		if err != nil {
-			return nil, false, fmt.Errorf("argument '%s': cannot convert %s to %s", a.Name, describe(v), typeName(a.Type))
+			return nil, false, fmt.Errorf("Argument '%s': cannot convert %s to %s", a.Name, describe(v), typeName(a.Type))
 		}
 		return cv, true, nil
 	}
@@ -142,7 +142,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		}
 		v, err := coerce(a.Type, d)
 		if err != nil {
-			return nil, fmt.Errorf("global argument '%s' of %s: cannot convert default %s to %s", a.Name, cliName(c), describe(d), typeName(a.Type))
+			return nil, fmt.Errorf("Global argument '%s' of %s: cannot convert default %s to %s", a.Name, cliName(c), describe(d), typeName(a.Type))
 		}
 		if a.Positional {
 			argv = append(argv, Render(v))
@@ -154,7 +154,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	if strings.EqualFold(rt.Executor.Type, config.ExecutorDocker) {
 		e := rt.Executor
 		if e.Image == "" {
-			return nil, errors.New("the docker executor has no image")
+			return nil, errors.New("The docker executor has no image: set executor.image in the policy")
 		}
 		prefix := []string{"docker", "run", "--rm"}
 		if hasStdin {
@@ -196,15 +196,6 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		cmd.Dir = expandWord(c.WorkingDir, lookup)
 	}
 	return cmd, nil
-}
-
-// BuildArgv returns the command line [Build] makes for rt and values.
-func BuildArgv(rt *config.ResolvedTool, values map[string]any) ([]string, error) {
-	cmd, err := Build(rt, values)
-	if err != nil {
-		return nil, err
-	}
-	return cmd.Argv, nil
 }
 
 // appendFlag renders a non-positional argument.

@@ -1,8 +1,11 @@
 package executor
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/climax-mcp/climax/index/config"
@@ -53,6 +56,7 @@ type Outcome struct {
 type Runner struct {
 	maxOutput int
 	grace     time.Duration
+	slots     chan struct{} // one per command allowed to run at once
 }
 
 // An Option configures a [Runner].
@@ -69,19 +73,34 @@ func WithGracePeriod(d time.Duration) Option {
 	return func(r *Runner) { r.grace = max(d, 0) }
 }
 
+// WithMaxConcurrent bounds the commands that run at once: a call that
+// passed validation waits for a free slot (or for its context to end).
+// n <= 0 keeps the default, [DefaultMaxConcurrent].
+func WithMaxConcurrent(n int) Option {
+	return func(r *Runner) {
+		if n > 0 {
+			r.slots = make(chan struct{}, n)
+		}
+	}
+}
+
+// DefaultMaxConcurrent returns the default bound on commands running at
+// once: twice GOMAXPROCS, at least 8 (commands mostly wait on I/O).
+func DefaultMaxConcurrent() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
+
 // New returns a Runner.
 func New(opts ...Option) *Runner {
-	r := &Runner{grace: 2 * time.Second}
+	r := &Runner{grace: 2 * time.Second, slots: make(chan struct{}, DefaultMaxConcurrent())}
 	for _, o := range opts {
 		o(r)
 	}
 	return r
 }
 
-// Prepare validates args for rt ([Validate]) and builds the command
+// prepare validates args for rt ([Validate]) and builds the command
 // ([Build]). The error is a *[ValidationError] when the arguments are at
 // fault.
-func Prepare(rt *config.ResolvedTool, args map[string]any) (*Command, error) {
+func prepare(rt *config.ResolvedTool, args map[string]any) (*Command, error) {
 	values, err := Validate(rt, args)
 	if err != nil {
 		return nil, err
@@ -89,13 +108,68 @@ func Prepare(rt *config.ResolvedTool, args map[string]any) (*Command, error) {
 	return Build(rt, values)
 }
 
+// acquire takes a slot to run a command, waiting while all are taken. It
+// fails with a [StartError] when ctx ends first.
+func (r *Runner) acquire(ctx context.Context, tool string) (release func(), err error) {
+	if r.slots == nil { // the zero Runner
+		return func() {}, nil
+	}
+	select {
+	case r.slots <- struct{}{}:
+		return func() { <-r.slots }, nil
+	default: // all taken: wait
+	}
+	select {
+	case r.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, &StartError{Msg: fmt.Sprintf("Cancelled: %s did not start (%v)", tool, context.Cause(ctx)), Err: ctx.Err()}
+	}
+	return func() { <-r.slots }, nil
+}
+
+// DecodeArgs decodes the JSON arguments of a call: absent or null is nil
+// (no arguments), an object is a map with numbers as [json.Number].
+// Anything else is a *[ValidationError] saying what was sent instead.
+func DecodeArgs(raw json.RawMessage) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if raw[0] != '{' {
+		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments must be a JSON object (got %s)", jsonKind(raw[0]))}}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var args map[string]any
+	if err := dec.Decode(&args); err != nil {
+		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments are not valid JSON: %v", err)}}
+	}
+	return args, nil
+}
+
+// jsonKind names the JSON type of a value from its first byte.
+func jsonKind(first byte) string {
+	switch first {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}
+
 // Call validates args for rt, builds the command line, runs it and formats
 // the result. args holds JSON-decoded values (float64 or json.Number for
 // numbers); nil means no arguments. Every failure is an Outcome with
 // IsError set; Call never panics on bad input.
 //
-// It is [Prepare], then [Runner.Run], then [Result.Text]: a validation
-// error's text, a [StartError]'s message (program not found, missing
+// It is [Validate] and [Build], then a wait for a free slot ([WithMaxConcurrent]),
+// then [Runner.Run], then [Result.Text]: a validation error's text, a [StartError]'s message (program not found, missing
 // working directory), or the result text, with IsError set for every
 // failure including a non-zero exit, a timeout and a cancellation.
 func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[string]any) (out Outcome) {
@@ -104,10 +178,15 @@ func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[str
 			out = Outcome{Text: fmt.Sprintf("Internal error: %v", p), IsError: true, Argv: out.Argv}
 		}
 	}()
-	cmd, err := Prepare(rt, args)
+	cmd, err := prepare(rt, args)
 	if err != nil {
 		return Outcome{Text: err.Error(), IsError: true}
 	}
+	release, err := r.acquire(ctx, rt.Tool.Name)
+	if err != nil {
+		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Argv}
+	}
+	defer release()
 	res, err := r.Run(ctx, cmd)
 	if err != nil {
 		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Argv}

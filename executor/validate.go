@@ -65,7 +65,7 @@ func (e *ValidationError) Error() string {
 // booleans ("true", "false"). Arrays, objects and null are refused.
 func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, error) {
 	if rt == nil || rt.Tool == nil {
-		return nil, &ValidationError{Problems: []string{"no tool given"}}
+		return nil, &ValidationError{Problems: []string{"No tool given"}}
 	}
 	t := rt.Tool
 	var problems []string
@@ -191,17 +191,6 @@ func checkConstraint(name string, c *config.ArgConstraint, v any) []string {
 		problems = append(problems, fmt.Sprintf("Argument '%s': value %s is above maximum %s", name, s, formatFloat(*c.Max)))
 	}
 	return problems
-}
-
-// Coerce converts v to the Go value of an argument of type typ (empty
-// means string): int64, float64, bool or string. It applies the
-// conversions [Validate] documents and fails for anything else.
-func Coerce(typ config.ArgType, v any) (any, error) {
-	out, err := coerce(typ, v)
-	if err != nil {
-		return nil, fmt.Errorf("cannot convert %s to %s", describe(v), typeName(typ))
-	}
-	return out, nil
 }
 
 var errConvert = errors.New("cannot convert")

@@ -5,9 +5,9 @@ import (
 	"github.com/climax-mcp/climax/index/config"
 )
 
-// ToolDefinition returns rt as classic mode lists it in tools/list: its
+// toolDefinition returns rt as classic mode lists it in tools/list: its
 // name, its (policy-overridden) description and its input schema.
-func ToolDefinition(rt *config.ResolvedTool) Definition {
+func toolDefinition(rt *config.ResolvedTool) Definition {
 	return Definition{Name: rt.Tool.Name, Description: rt.Tool.Description, InputSchema: rt.Schema}
 }
 
@@ -16,7 +16,7 @@ func ToolDefinition(rt *config.ResolvedTool) Definition {
 func ClassicDefinitions(ix *index.Index) []Definition {
 	defs := make([]Definition, 0, ix.Len())
 	for _, rt := range ix.Tools() {
-		defs = append(defs, ToolDefinition(rt))
+		defs = append(defs, toolDefinition(rt))
 	}
 	return defs
 }

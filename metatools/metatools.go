@@ -1,21 +1,23 @@
 // Package metatools implements the two progressive-discovery meta-tools,
-// climax_search and climax_call, as transport-free Go: their definitions,
-// a search that returns the contract's JSON, and a call that looks a tool
-// up and runs it through the executor.
-//
-// A server (see the server module) lists [Definitions] in tools/list and
-// answers calls with [Tools.Search] and [Tools.Call] (or [Tools.Resolve]
-// followed by the executor's Runner.Call, which is what Call does):
+// climax_search and climax_call, whole and transport-free: their
+// definitions, the search that answers with the contract's JSON, and the
+// call that checks its arguments, looks the tool up and runs it through
+// the executor. It also owns the text of every call of a tool that does not
+// exist. A server (see the server module) only maps MCP requests onto it:
 //
 //	mt := metatools.New(ix, executor.New())
-//	out := mt.Search(map[string]any{"query": "commit", "limit": 3})
-//	fmt.Println(out.Text) // {"mode":"search","results":[...]}
+//	res := mt.Search(map[string]any{"query": "commit", "limit": 3})
+//	fmt.Println(res.Text) // {"mode":"search","results":[...]}
+//	out := mt.Call(ctx, map[string]any{"tool_name": "git_status"})
+//	fmt.Println(out.Text) // the command's result text
+//
+// docs/search.md describes the contract of both meta-tools.
 //
 // # Arguments
 //
 // Both meta-tools take JSON-decoded arguments (numbers as float64 or
-// json.Number). Every problem with them is an [executor.Outcome] with
-// IsError set, never a panic:
+// json.Number). Every problem with them is an answer with IsError set,
+// never a panic:
 //
 //   - climax_search: query, category and cli must be strings when given
 //     (null counts as absent). Only when all three are absent is the answer
@@ -40,7 +42,6 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
-	"github.com/climax-mcp/climax/index/config"
 )
 
 // Names of the meta-tools.
@@ -138,6 +139,22 @@ func New(ix *index.Index, runner *executor.Runner) *Tools {
 	return &Tools{ix: ix, runner: runner}
 }
 
+// SearchResult is climax_search's answer: the JSON text of the contract,
+// or the text of what was wrong with the arguments (IsError set).
+type SearchResult struct {
+	Text    string
+	IsError bool
+}
+
+// CallResult is climax_call's answer: the executor's outcome, and the tool
+// it was for.
+type CallResult struct {
+	executor.Outcome
+	// Tool is the name of the tool that ran, or that failed validation;
+	// empty when climax_call's own arguments were wrong or named no tool.
+	Tool string
+}
+
 // searchResponse and summaryResponse are climax_search's two answers.
 type searchResponse struct {
 	Mode    string        `json:"mode"`
@@ -153,7 +170,7 @@ type summaryResponse struct {
 // means none). The text is {"mode":"search","results":[...]} or, when
 // query, category and cli are all absent (or null),
 // {"mode":"summary","summary":[...]}; both are capped at the limit.
-func (t *Tools) Search(args map[string]any) executor.Outcome {
+func (t *Tools) Search(args map[string]any) SearchResult {
 	var problems []string
 	given := false
 	str := func(name string) string {
@@ -171,7 +188,7 @@ func (t *Tools) Search(args map[string]any) executor.Outcome {
 	}
 	query, category, cli := str("query"), str("category"), str("cli")
 	if len(problems) > 0 {
-		return validationError(problems)
+		return SearchResult{Text: validationText(problems), IsError: true}
 	}
 	limit := parseLimit(args["limit"])
 
@@ -187,9 +204,9 @@ func (t *Tools) Search(args map[string]any) executor.Outcome {
 	}
 	text, err := marshal(resp)
 	if err != nil {
-		return executor.Outcome{Text: "climax_search: " + err.Error(), IsError: true}
+		return SearchResult{Text: "Search failed: " + err.Error(), IsError: true}
 	}
-	return executor.Outcome{Text: text}
+	return SearchResult{Text: text}
 }
 
 // parseLimit returns v as a non-negative integer, or DefaultLimit when it
@@ -240,31 +257,17 @@ func marshal(v any) (string, error) {
 	return strings.TrimSuffix(buf.String(), "\n"), nil
 }
 
-// Call answers climax_call: it looks the tool up and runs it through the
-// executor, so its result is the one a classic call of the same tool with
-// the same args gives.
-func (t *Tools) Call(ctx context.Context, args map[string]any) executor.Outcome {
-	rt, toolArgs, err := t.Resolve(args)
-	if err != nil {
-		return executor.Outcome{Text: err.Error(), IsError: true}
-	}
-	return t.runner.Call(ctx, rt, toolArgs)
-}
-
-// Resolve does the part of climax_call that comes before running: it
-// checks tool_name and args and looks the tool up. It returns the tool and
-// its arguments ({} when absent), or an error whose text is the result
-// text to return (IsError set). [Tools.Call] is Resolve followed by
-// [executor.Runner.Call]; a server that bounds concurrent commands uses the
-// two steps to take a slot only for known tools.
-func (t *Tools) Resolve(args map[string]any) (*config.ResolvedTool, map[string]any, error) {
+// Call answers climax_call: it checks tool_name and args, looks the tool
+// up and runs it through the executor, so that its result is the one a
+// classic call of the same tool with the same args gives.
+func (t *Tools) Call(ctx context.Context, args map[string]any) CallResult {
 	var problems []string
 	name := ""
 	switch v := args["tool_name"].(type) {
 	case nil:
 		problems = append(problems, "Missing required argument 'tool_name'")
 	case string:
-		if name = strings.TrimSpace(v); name == "" {
+		if strings.TrimSpace(v) == "" {
 			problems = append(problems, "Missing required argument 'tool_name'")
 		}
 		name = v
@@ -280,22 +283,17 @@ func (t *Tools) Resolve(args map[string]any) (*config.ResolvedTool, map[string]a
 		problems = append(problems, fmt.Sprintf("Argument 'args' must be an object (got %s)", jsonType(v)))
 	}
 	if len(problems) > 0 {
-		return nil, nil, textError(validationError(problems).Text)
+		return CallResult{Outcome: executor.Outcome{Text: validationText(problems), IsError: true}}
 	}
 	rt, ok := t.ix.Get(name)
 	if !ok {
-		return nil, nil, textError(t.unknownTool(name))
+		return CallResult{Outcome: executor.Outcome{Text: t.unknownTool(name), IsError: true}}
 	}
-	return rt, toolArgs, nil
+	return CallResult{Outcome: t.runner.Call(ctx, rt, toolArgs), Tool: name}
 }
 
-// textError is an error whose text is a result text.
-type textError string
-
-func (e textError) Error() string { return string(e) }
-
-func validationError(problems []string) executor.Outcome {
-	return executor.Outcome{Text: (&executor.ValidationError{Problems: problems}).Error(), IsError: true}
+func validationText(problems []string) string {
+	return (&executor.ValidationError{Problems: problems}).Error()
 }
 
 // unknownTool is the text of climax_call for a name the index does not
@@ -316,14 +314,33 @@ func (t *Tools) unknownTool(name string) string {
 		return b.String()
 	}
 	b.WriteString("\nAvailable tools: ")
-	b.WriteString(ListNames(names, maxListed))
+	b.WriteString(listNames(names, maxListed))
 	fmt.Fprintf(&b, "\nUse %s to find tools and their argument schemas.", SearchName)
 	return b.String()
 }
 
-// ListNames joins names with ", ", listing at most max of them followed by
+// Unlisted is the text of a tools/call of a name that tools/list does not
+// hold, in discovery mode or, with classic set, in classic mode. In
+// discovery mode it says how to reach a tool that exists behind
+// climax_call; in classic mode it offers close names.
+func (t *Tools) Unlisted(name string, classic bool) string {
+	text := "Unknown tool: " + displayName(name)
+	if !classic {
+		if _, ok := t.ix.Get(name); ok {
+			return text + fmt.Sprintf("\n%s is not listed directly: run it with %s (tool_name %q).", name, CallName, name)
+		}
+		return text + fmt.Sprintf("\nThis server lists only %s and %s: find tools with %s, then run them with %s.",
+			SearchName, CallName, SearchName, CallName)
+	}
+	if sug := Suggestions(name, t.ix.Names()); len(sug) > 0 {
+		text += "\nDid you mean: " + strings.Join(sug, ", ") + "?"
+	}
+	return text
+}
+
+// listNames joins names with ", ", listing at most max of them followed by
 // "... and N more".
-func ListNames(names []string, max int) string {
+func listNames(names []string, max int) string {
 	if len(names) <= max {
 		return strings.Join(names, ", ")
 	}

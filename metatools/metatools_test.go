@@ -378,15 +378,6 @@ func TestSuggestions(t *testing.T) {
 	}
 }
 
-func TestListNames(t *testing.T) {
-	if got := metatools.ListNames([]string{"a", "b", "c"}, 2); got != "a, b, ... and 1 more" {
-		t.Errorf("got %q", got)
-	}
-	if got := metatools.ListNames([]string{"a", "b"}, 2); got != "a, b" {
-		t.Errorf("got %q", got)
-	}
-}
-
 // The tests below run commands through the executor.
 
 func TestCallRuns(t *testing.T) {
@@ -432,7 +423,11 @@ func TestCallParityWithExecutor(t *testing.T) {
 	} {
 		rt, _ := ix.Get(c.tool)
 		direct := runner.Call(context.Background(), rt, c.args)
-		via := mt.Call(context.Background(), map[string]any{"tool_name": c.tool, "args": c.args})
+		res := mt.Call(context.Background(), map[string]any{"tool_name": c.tool, "args": c.args})
+		if res.Tool != c.tool {
+			t.Errorf("CallResult.Tool = %q, want %q", res.Tool, c.tool)
+		}
+		via := res.Outcome
 		for _, o := range []*executor.Outcome{&direct, &via} {
 			if o.Result != nil {
 				r := *o.Result

@@ -28,20 +28,16 @@
 // A cancelled request (notifications/cancelled) cancels the context given
 // to the executor, which kills the command's process group. A request with
 // a progress token gets a progress notification every second while its
-// command waits for a slot or runs. At most [WithMaxConcurrent] commands
+// command waits for a slot or runs. At most [executor.WithMaxConcurrent] commands
 // run at once; further calls wait.
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -66,63 +62,57 @@ const progressInterval = time.Second
 type Server struct {
 	ix     *index.Index
 	runner *executor.Runner
-	cfg    options
 	meta   *metatools.Tools
-	log    *slog.Logger
+	cfg    options
 	mcp    *mcp.Server
-	order  map[string]int // listed tool name → position in tools/list
-	sem    chan struct{}  // one token per running command
+	log    *slog.Logger
+	order  map[string]int // listed tool name -> position in tools/list
 }
 
 type options struct {
-	classic       bool
-	maxConcurrent int
-	logger        *slog.Logger
-	name, version string
+	classic bool
+	logger  *slog.Logger
+	name    string
+	version string
 }
 
-// An Option configures a [Server].
+// Option configures a [Server].
 type Option func(*options)
 
 // WithClassic lists every tool directly instead of the two meta-tools.
 func WithClassic(classic bool) Option { return func(c *options) { c.classic = classic } }
 
-// WithMaxConcurrent bounds the number of commands running at once; calls
-// beyond it wait. n <= 0 keeps the default, [DefaultMaxConcurrent].
-func WithMaxConcurrent(n int) Option { return func(c *options) { c.maxConcurrent = n } }
-
 // WithLogger sets the logger (default: discard).
 func WithLogger(l *slog.Logger) Option { return func(c *options) { c.logger = l } }
 
-// WithVersion sets the server version reported at initialize.
+// WithVersion sets the version reported at initialize.
 func WithVersion(v string) Option { return func(c *options) { c.version = v } }
 
-// DefaultMaxConcurrent returns the default bound on concurrently running
-// commands: twice GOMAXPROCS, at least 8 (commands mostly wait on I/O).
-func DefaultMaxConcurrent() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
-
-// New returns a server for ix that runs commands with runner.
+// New returns a server for ix that runs commands with runner (which also
+// bounds how many run at once: [executor.WithMaxConcurrent]).
 func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 	s := &Server{ix: ix, runner: runner, cfg: options{name: Name, version: "devel"}}
 	for _, o := range opts {
 		o(&s.cfg)
-	}
-	if s.cfg.maxConcurrent <= 0 {
-		s.cfg.maxConcurrent = DefaultMaxConcurrent()
 	}
 	s.log = s.cfg.logger
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.meta = metatools.New(ix, runner)
-	s.sem = make(chan struct{}, s.cfg.maxConcurrent)
 
 	var defs []metatools.Definition
+	handlers := map[string]mcp.ToolHandler{}
 	instructions := ""
 	if s.cfg.classic {
 		defs = metatools.ClassicDefinitions(ix)
+		for _, rt := range ix.Tools() {
+			handlers[rt.Tool.Name] = s.classicHandler(rt)
+		}
 	} else {
 		defs = metatools.Definitions()
+		handlers[metatools.SearchName] = s.searchHandler
+		handlers[metatools.CallName] = s.callHandler
 		instructions = DiscoveryInstructions
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.cfg.name, Version: s.cfg.version}, &mcp.ServerOptions{
@@ -135,76 +125,63 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 	s.order = make(map[string]int, len(defs))
 	for i, d := range defs {
 		s.order[d.Name] = i
-		s.mcp.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}, s.handler(d.Name))
+		s.mcp.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}, handlers[d.Name])
 	}
 	s.mcp.AddReceivingMiddleware(s.middleware, lifetimeMiddleware)
 	return s
 }
 
-// MCP returns the go-sdk server holding the tools, for transports other
-// than stdio (for example mcp.NewStreamableHTTPHandler). It is shared: the
-// same value on every call.
-func (s *Server) MCP() *mcp.Server { return s.mcp }
+// searchHandler answers climax_search.
+func (s *Server) searchHandler(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args, err := executor.DecodeArgs(req.Params.Arguments)
+	if err != nil {
+		s.log.Info("search rejected", "error", oneLine(err.Error()))
+		return errorResult(err.Error()), nil
+	}
+	res := s.meta.Search(args)
+	s.log.Info("search", "args", shorten(string(req.Params.Arguments)), "is_error", res.IsError)
+	return &mcp.CallToolResult{IsError: res.IsError, Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}, nil
+}
 
-// Classic reports whether the server lists every tool directly.
-func (s *Server) Classic() bool { return s.cfg.classic }
+// callHandler answers climax_call.
+func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args, err := executor.DecodeArgs(req.Params.Arguments)
+	if err != nil {
+		s.log.Info("call rejected", "tool", metatools.CallName, "error", oneLine(err.Error()))
+		return errorResult(err.Error()), nil
+	}
+	name, _ := args["tool_name"].(string)
+	stop := s.progress(ctx, req, name)
+	defer stop()
+	res := s.meta.Call(ctx, args)
+	if res.Tool == "" {
+		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(fmt.Sprint(args["tool_name"])), "error", oneLine(res.Text))
+		return toResult(res.Outcome), nil
+	}
+	s.logCall(res.Tool, metatools.CallName, res.Outcome)
+	return toResult(res.Outcome), nil
+}
 
-// handler returns the tools/call handler of one listed tool.
-func (s *Server) handler(name string) mcp.ToolHandler {
+// classicHandler answers a call of one tool listed directly (classic
+// mode), through the same executor path as climax_call.
+func (s *Server) classicHandler(rt *config.ResolvedTool) mcp.ToolHandler {
+	name := rt.Tool.Name
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, problem := decodeArgs(req.Params.Arguments)
-		if problem != "" {
-			s.log.Info("call rejected", "tool", name, "error", oneLine(problem))
-			return errorResult(problem), nil
+		args, err := executor.DecodeArgs(req.Params.Arguments)
+		if err != nil {
+			s.log.Info("call rejected", "tool", name, "error", oneLine(err.Error()))
+			return errorResult(err.Error()), nil
 		}
-		switch {
-		case s.cfg.classic:
-			rt, ok := s.ix.Get(name)
-			if !ok { // cannot happen: listed tools come from the index
-				return errorResult("Unknown tool: " + name), nil
-			}
-			return s.run(ctx, req, rt, args, name), nil
-		case name == metatools.SearchName:
-			out := s.meta.Search(args)
-			s.log.Info("search", "args", shorten(string(req.Params.Arguments)), "is_error", out.IsError)
-			return toResult(out), nil
-		default: // climax_call
-			rt, toolArgs, err := s.meta.Resolve(args)
-			if err != nil {
-				s.log.Info("call rejected", "tool", name, "tool_name", shorten(fmt.Sprint(args["tool_name"])), "error", oneLine(err.Error()))
-				return errorResult(err.Error()), nil
-			}
-			return s.run(ctx, req, rt, toolArgs, name), nil
-		}
+		stop := s.progress(ctx, req, name)
+		defer stop()
+		out := s.runner.Call(ctx, rt, args)
+		s.logCall(name, name, out)
+		return toResult(out), nil
 	}
 }
 
-// run runs one tool call through the executor, within the concurrency
-// bound, sending progress while it waits and runs.
-func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, rt *config.ResolvedTool, args map[string]any, via string) *mcp.CallToolResult {
-	tool := rt.Tool.Name
-	start := time.Now()
-	var mu sync.Mutex
-	state := "waiting to run " + tool
-	setState := func(st string) { mu.Lock(); state = st; mu.Unlock() }
-	stop := s.progress(ctx, req, func() string { mu.Lock(); defer mu.Unlock(); return state }, start)
-	defer stop()
-
-	select {
-	case s.sem <- struct{}{}:
-	default:
-		s.log.Debug("waiting for a free command slot", "tool", tool, "max_concurrent", cap(s.sem))
-		select {
-		case s.sem <- struct{}{}:
-		case <-ctx.Done():
-			s.log.Info("call cancelled while waiting", "tool", tool, "via", via)
-			return errorResult(fmt.Sprintf("Cancelled: %s did not start (%v)", tool, context.Cause(ctx)))
-		}
-	}
-	defer func() { <-s.sem }()
-	setState("running " + tool)
-
-	out := s.runner.Call(ctx, rt, args)
+// logCall logs one call that reached the executor.
+func (s *Server) logCall(tool, via string, out executor.Outcome) {
 	attrs := []any{"tool", tool, "via", via}
 	if out.Argv != nil {
 		attrs = append(attrs, "argv", shortenArgv(out.Argv))
@@ -213,21 +190,23 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, rt *config.R
 	if out.Result != nil {
 		attrs = append(attrs, "exit_code", out.Result.ExitCode, "timed_out", out.Result.TimedOut, "duration_ms", out.Result.DurationMS)
 	} else {
-		attrs = append(attrs, "error", oneLine(out.Text), "duration_ms", time.Since(start).Milliseconds())
+		attrs = append(attrs, "error", oneLine(out.Text))
 	}
 	s.log.Info("call", attrs...)
-	return toResult(out)
 }
 
-// progress sends a progress notification every progressInterval until the
-// returned stop function is called, when the request carries a progress
-// token. stop waits for the sender to finish, so that no notification
+// progress sends a progress notification ("running TOOL (Ns)") every
+// progressInterval until the returned stop function is called, when the
+// request carries a progress token; the time counts the wait for a free
+// command slot too. stop waits for the sender to finish, so that no notification
 // follows the response.
-func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, state func() string, start time.Time) (stop func()) {
+func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, tool string) (stop func()) {
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
 		return func() {}
 	}
+	start := time.Now()
+	what := "running " + shorten(oneLine(tool))
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -245,7 +224,7 @@ func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, state f
 				err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 					ProgressToken: token,
 					Progress:      elapsed.Seconds(),
-					Message:       fmt.Sprintf("%s (%ds)", state(), int(elapsed/time.Second)),
+					Message:       fmt.Sprintf("%s (%ds)", what, int(elapsed/time.Second)),
 				})
 				if err != nil {
 					s.log.Debug("progress notification failed", "error", err)
@@ -269,7 +248,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
 				if _, listed := s.order[r.Params.Name]; !listed {
 					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
-					return errorResult(s.unknownTool(r.Params.Name)), nil
+					return errorResult(s.meta.Unlisted(r.Params.Name, s.cfg.classic)), nil
 				}
 			}
 		case "tools/list":
@@ -280,62 +259,6 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		}
 		return next(ctx, method, req)
-	}
-}
-
-// unknownTool is the text of a call of a name that tools/list does not
-// hold.
-func (s *Server) unknownTool(name string) string {
-	text := "Unknown tool: " + name
-	if !s.cfg.classic {
-		if _, ok := s.ix.Get(name); ok {
-			return text + fmt.Sprintf("\n%s is not listed directly: run it with %s (tool_name %q).", name, metatools.CallName, name)
-		}
-		return text + fmt.Sprintf("\nThis server lists only %s and %s: find tools with %s, then run them with %s.",
-			metatools.SearchName, metatools.CallName, metatools.SearchName, metatools.CallName)
-	}
-	if sug := metatools.Suggestions(name, s.ix.Names()); len(sug) > 0 {
-		text += "\nDid you mean: " + strings.Join(sug, ", ") + "?"
-	}
-	return text
-}
-
-// decodeArgs decodes tools/call arguments: absent or null is nil, an
-// object is a map (numbers as json.Number). Anything else gives the text
-// of the error result instead.
-func decodeArgs(raw json.RawMessage) (map[string]any, string) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, ""
-	}
-	if raw[0] != '{' {
-		return nil, argumentError(fmt.Sprintf("Arguments must be a JSON object (got %s)", jsonKind(raw[0])))
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var args map[string]any
-	if err := dec.Decode(&args); err != nil {
-		return nil, argumentError(fmt.Sprintf("Arguments are not valid JSON: %v", err))
-	}
-	return args, ""
-}
-
-// argumentError is the text of an argument validation error with one
-// problem.
-func argumentError(problem string) string {
-	return (&executor.ValidationError{Problems: []string{problem}}).Error()
-}
-
-func jsonKind(first byte) string {
-	switch first {
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	default:
-		return "number"
 	}
 }
 

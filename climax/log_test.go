@@ -1,4 +1,4 @@
-package server_test
+package main
 
 import (
 	"bytes"
@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/climax-mcp/climax/server"
 )
 
 func TestParseLevel(t *testing.T) {
@@ -25,18 +23,18 @@ func TestParseLevel(t *testing.T) {
 		{"ERROR", slog.LevelError},
 	}
 	for _, tt := range tests {
-		if got, err := server.ParseLevel(tt.in); err != nil || got != tt.want {
-			t.Errorf("ParseLevel(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		if got, err := parseLevel(tt.in); err != nil || got != tt.want {
+			t.Errorf("parseLevel(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
-	if _, err := server.ParseLevel("loud"); err == nil || err.Error() != `unknown log level "loud" (want DEBUG, INFO, WARNING or ERROR)` {
+	if _, err := parseLevel("loud"); err == nil || err.Error() != `unknown log level "loud" (want DEBUG, INFO, WARNING or ERROR)` {
 		t.Errorf("ParseLevel(loud): %v", err)
 	}
 }
 
 func TestNewLogger(t *testing.T) {
 	var stderr bytes.Buffer
-	logger, closeLog, err := server.NewLogger(slog.LevelWarn, &stderr, "")
+	logger, closeLog, err := newLogger(slog.LevelWarn, &stderr, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +52,7 @@ func TestNewLogger(t *testing.T) {
 func TestNewLoggerFile(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "climax.log")
 	var stderr bytes.Buffer
-	logger, closeLog, err := server.NewLogger(slog.LevelError, &stderr, name)
+	logger, closeLog, err := newLogger(slog.LevelError, &stderr, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +75,7 @@ func TestNewLoggerFile(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
 
-	if _, _, err := server.NewLogger(slog.LevelWarn, &stderr, filepath.Join(t.TempDir(), "no", "such", "dir", "x.log")); err == nil || !strings.Contains(err.Error(), "open log file") {
+	if _, _, err := newLogger(slog.LevelWarn, &stderr, filepath.Join(t.TempDir(), "no", "such", "dir", "x.log")); err == nil || !strings.Contains(err.Error(), "open log file") {
 		t.Errorf("unwritable log file: %v", err)
 	}
 }

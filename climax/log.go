@@ -1,4 +1,4 @@
-package server
+package main
 
 import (
 	"fmt"
@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// ParseLevel parses a log level name: DEBUG, INFO, WARNING (or WARN) or
+// parseLevel parses a log level name: DEBUG, INFO, WARNING (or WARN) or
 // ERROR, in any case. The empty string is WARNING, the default.
-func ParseLevel(name string) (slog.Level, error) {
+func parseLevel(name string) (slog.Level, error) {
 	switch strings.ToUpper(strings.TrimSpace(name)) {
 	case "DEBUG":
 		return slog.LevelDebug, nil
@@ -24,11 +24,11 @@ func ParseLevel(name string) (slog.Level, error) {
 	return 0, fmt.Errorf("unknown log level %q (want DEBUG, INFO, WARNING or ERROR)", name)
 }
 
-// NewLogger returns the logger of the climax command: text records at lvl
+// newLogger returns the logger of the climax command: text records at lvl
 // and above on stderr and, when logFile is not empty, every record from
 // DEBUG up appended to that file too. Nothing goes to stdout. The returned
 // function closes the log file (it does nothing without one).
-func NewLogger(lvl slog.Level, stderr io.Writer, logFile string) (*slog.Logger, func() error, error) {
+func newLogger(lvl slog.Level, stderr io.Writer, logFile string) (*slog.Logger, func() error, error) {
 	handlers := []slog.Handler{slog.NewTextHandler(stderr, handlerOptions(lvl))}
 	closer := func() error { return nil }
 	if logFile != "" {
