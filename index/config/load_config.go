@@ -14,7 +14,7 @@ import (
 // The keys each level of a config accepts, in documentation order.
 var (
 	configKeys = []string{"name", "description", "command", "env", "working_dir", "category", "tags", "global_args", "tools"}
-	toolKeys   = []string{"name", "description", "command", "args", "timeout", "max_output"}
+	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output"}
 	argKeys    = []string{"name", "description", "type", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash"}
 	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean)}
 )
@@ -127,6 +127,7 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 	t := Tool{
 		Name:        o.required("name", "the MCP tool name, e.g. name: git_status"),
 		Description: o.required("description", "a sentence telling the model what the tool does"),
+		Keywords:    o.keywords("keywords"),
 		Command:     o.str("command"),
 		Line:        rn.Line,
 	}

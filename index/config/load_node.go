@@ -445,6 +445,42 @@ func (o *object) strings(key string) []string {
 	return out
 }
 
+// keywords returns the list of non-empty strings under key (nil when
+// absent), reporting items that are not strings or are empty.
+func (o *object) keywords(key string) []string {
+	f, ok := o.get(key)
+	if !ok {
+		return nil
+	}
+	v := f.val()
+	if v.Kind != yaml.SequenceNode {
+		hint := ""
+		if s, ok := scalarString(v); ok {
+			hint = fmt.Sprintf("; write %s: [%s]", key, s)
+		}
+		o.c.report(f.value, o.ctx, "%s: expected a list of words and phrases, got %s%s", key, describe(v), hint)
+		return nil
+	}
+	out := make([]string, 0, len(v.Content))
+	for _, item := range v.Content {
+		ri := deref(item)
+		s, ok := scalarString(ri)
+		switch {
+		case !ok:
+			hint := ""
+			if ri.Kind == yaml.ScalarNode && ri.ShortTag() == "!!bool" {
+				hint = fmt.Sprintf("; quote it: %q", ri.Value)
+			}
+			o.c.report(item, o.ctx, "%s: expected a string in the list, got %s%s", key, describe(ri), hint)
+		case strings.TrimSpace(s) == "":
+			o.c.report(item, o.ctx, "%s: empty keyword: remove it or write a word", key)
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // stringMap returns the string-to-string mapping under key (nil when absent).
 func (o *object) stringMap(key string) map[string]string {
 	f, ok := o.get(key)

@@ -154,6 +154,20 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`t.yaml:2:11: tags: expected a string in the list, got a mapping`},
 		},
 		{
+			name: "keywords as one string",
+			src:  "command: git\ntools:\n  - name: t\n    description: d\n    keywords: history\n",
+			want: []string{`t.yaml:5:15: tool "t": keywords: expected a list of words and phrases, got "history"; write keywords: [history]`},
+		},
+		{
+			name: "keywords with an empty string, a boolean and a mapping",
+			src:  "command: git\ntools:\n  - name: t\n    description: d\n    keywords: [log, \" \", true, {a: b}]\n",
+			want: []string{
+				`t.yaml:5:21: tool "t": keywords: empty keyword: remove it or write a word`,
+				`t.yaml:5:26: tool "t": keywords: expected a string in the list, got a boolean (true); quote it: "true"`,
+				`t.yaml:5:32: tool "t": keywords: expected a string in the list, got a mapping`,
+			},
+		},
+		{
 			name: "required as a string",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args:\n      - name: a\n        required: \"yes\"\n",
 			want: []string{`t.yaml:7:19: tool "t": arg "a": required: expected true or false, got "yes"`},
@@ -395,6 +409,7 @@ tools:
         flag: --short
   - name: git_log
     description: Show log
+    keywords: [history, "recent commits", 42]
     timeout: 2.5
     max_output: 100
 `
@@ -417,6 +432,9 @@ tools:
 	}
 	if lg.Timeout != 2.5 || lg.MaxOutput != 100 {
 		t.Errorf("git_log timeout, max_output = %v, %v; want 2.5, 100", lg.Timeout, lg.MaxOutput)
+	}
+	if want := []string{"history", "recent commits", "42"}; !slices.Equal(lg.Keywords, want) || st.Keywords != nil {
+		t.Errorf("keywords = %q and %q; want %q and none", lg.Keywords, st.Keywords, want)
 	}
 	if st.Args[0].Type != TypeString || c.GlobalArgs[0].Type != TypeString {
 		t.Errorf("arg types = %q, %q; want string", st.Args[0].Type, c.GlobalArgs[0].Type)

@@ -54,6 +54,10 @@ type Tool struct {
 	Name string `yaml:"name"`
 	// Description is shown to the model.
 	Description string `yaml:"description"`
+	// Keywords are extra words and phrases a user might say for the tool
+	// ("history", "recent commits", "who changed"). Search indexes them;
+	// they are never sent to clients, so they cost no tokens.
+	Keywords []string `yaml:"keywords"`
 	// Command holds the subcommand words appended to the base command
 	// ("compose ps"); may be empty.
 	Command string `yaml:"command"`
