@@ -34,6 +34,11 @@ func TestBundledConfigs(t *testing.T) {
 		if len(c.Tools) == 0 {
 			t.Errorf("%s: no tools", f)
 		}
+		for _, tool := range c.Tools {
+			if len(tool.Keywords) == 0 {
+				t.Errorf("%s: tool %s has no keywords; bundled tools need them for search", f, tool.Name)
+			}
+		}
 		// SPEC section 8: every bundled config has a category and tags.
 		if c.Category == "" || len(c.Tags) == 0 {
 			t.Errorf("%s: category %q, tags %v; bundled configs need both", f, c.Category, c.Tags)
