@@ -530,16 +530,14 @@ func formatRSS(n int64) string {
 // they are byte-identical.
 func checkWire(ctx context.Context, bin string, refs []string, cfgs []*config.Config, classic bool) (string, error) {
 	mode, args := "discovery", refs
-	defs := metatools.Definitions()
 	if classic {
 		mode, args = "classic", append([]string{"--classic"}, refs...)
-		ix, _, err := index.New(cfgs, nil)
-		if err != nil {
-			return "", err
-		}
-		defs = metatools.ClassicDefinitions(ix)
 	}
-	want, err := listResult(defs)
+	ix, _, err := index.New(cfgs, nil)
+	if err != nil {
+		return "", err
+	}
+	want, err := serverToolsList(ix, classic)
 	if err != nil {
 		return "", err
 	}

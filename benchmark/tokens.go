@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,7 +13,7 @@ import (
 	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/climax-mcp/climax/server"
 	"github.com/tiktoken-go/tokenizer/codec"
 )
 
@@ -90,24 +90,30 @@ func loadConfigs(refs []string) ([]*config.Config, error) {
 	return cfgs, nil
 }
 
-// listResult returns the tools/list result for defs exactly as the server
-// puts it on the wire: go-sdk's ListToolsResult of raw tools, encoded like
-// its JSON-RPC layer encodes results (no HTML escaping, no trailing
-// newline), with the cache fields go-sdk fills in ("ttlMs":0 and
-// "cacheScope":"public").
-func listResult(defs []metatools.Definition) ([]byte, error) {
-	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, len(defs))}
-	for _, d := range defs {
-		res.Tools = append(res.Tools, &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
+// serverToolsList returns the tools/list result the climax server sends
+// for ix in the given mode, byte for byte as it arrives on the wire: the
+// real server, served over in-memory pipes, so that whatever go-sdk adds
+// to the result is counted too.
+func serverToolsList(ix *index.Index, classic bool) ([]byte, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	toServerR, toServerW := io.Pipe()
+	fromServerR, fromServerW := io.Pipe()
+	srv := server.New(ix, executor.New(), server.WithClassic(classic))
+	done := make(chan error, 1)
+	go func() {
+		done <- srv.ServeStdio(ctx, toServerR, fromServerW)
+		fromServerW.Close()
+	}()
+	got, err := toolsListDialogue(toServerW, fromServerR, "climax server")
+	toServerW.Close()
+	cancel()
+	go io.Copy(io.Discard, fromServerR) // let the server finish writing
+	<-done
+	if err != nil {
+		return nil, fmt.Errorf("tools/list: %w", err)
 	}
-	res.CacheScope = "public" // what go-sdk's Cacheable.normalize sets
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(res); err != nil {
-		return nil, fmt.Errorf("encode tools/list: %w", err)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return got, nil
 }
 
 // A tokenRow compares the tools/list of one tool set in both modes.
@@ -146,28 +152,25 @@ func measureTokens(cfgs []*config.Config, encoding string) (*tokenReport, error)
 	}
 	count := func(data []byte) (int, error) { return tok.Count(string(data)) }
 
-	discoveryList, err := listResult(metatools.Definitions())
-	if err != nil {
-		return nil, err
-	}
-	discovery, err := count(discoveryList)
-	if err != nil {
-		return nil, err
-	}
 	row := func(label string, cs []*config.Config) (tokenRow, *index.Index, error) {
 		ix, _, err := index.New(cs, nil)
 		if err != nil {
 			return tokenRow{}, nil, fmt.Errorf("index %s: %w", label, err)
 		}
-		list, err := listResult(metatools.ClassicDefinitions(ix))
-		if err != nil {
-			return tokenRow{}, nil, err
+		r := tokenRow{label: label, tools: ix.Len()}
+		for _, m := range []struct {
+			classic bool
+			tokens  *int
+		}{{true, &r.classic}, {false, &r.discovery}} {
+			list, err := serverToolsList(ix, m.classic)
+			if err != nil {
+				return tokenRow{}, nil, err
+			}
+			if *m.tokens, err = count(list); err != nil {
+				return tokenRow{}, nil, err
+			}
 		}
-		classic, err := count(list)
-		if err != nil {
-			return tokenRow{}, nil, err
-		}
-		return tokenRow{label: label, tools: ix.Len(), classic: classic, discovery: discovery}, ix, nil
+		return r, ix, nil
 	}
 
 	rep := &tokenReport{encoding: encoding}
@@ -208,7 +211,7 @@ func measureTokens(cfgs []*config.Config, encoding string) (*tokenReport, error)
 		label:     "find and call",
 		tools:     total.tools,
 		classic:   total.classic,
-		discovery: discovery + roundDiv(sum, len(searchQueries)),
+		discovery: total.discovery + roundDiv(sum, len(searchQueries)),
 	}
 	return rep, nil
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +11,6 @@ import (
 	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // bundledReport measures every bundled config once per test binary.
@@ -123,10 +120,10 @@ func TestReportWrite(t *testing.T) {
 	}
 }
 
-// The token table's tools/list is byte for byte what go-sdk sends for the
-// same raw tools. (go-sdk lists tools by name; the climax server restores
-// load order, which -perf checks against the real binary.)
-func TestListResultIsWhatGoSDKSends(t *testing.T) {
+// The token table counts the tools/list result the climax server itself
+// sends: in discovery mode the two meta-tools, in classic mode every tool
+// of the index in load order.
+func TestServerToolsList(t *testing.T) {
 	cfgs, err := loadConfigs([]string{"curl", "jq"})
 	if err != nil {
 		t.Fatal(err)
@@ -135,52 +132,29 @@ func TestListResultIsWhatGoSDKSends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, defs := range map[string][]metatools.Definition{
-		"discovery": metatools.Definitions(),
-		"classic":   metatools.ClassicDefinitions(ix),
-	} {
-		t.Run(name, func(t *testing.T) {
-			slices.SortFunc(defs, func(a, b metatools.Definition) int { return strings.Compare(a.Name, b.Name) })
-			want, err := listResult(defs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := goSDKToolsList(t, defs)
-			if !bytes.Equal(got, want) {
-				t.Errorf("go-sdk sends\n%s\nthe token table counts\n%s", got, want)
-			}
-		})
+	for _, classic := range []bool{false, true} {
+		got, err := serverToolsList(ix, classic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list struct {
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(got, &list); err != nil {
+			t.Fatalf("classic=%v: %v\n%s", classic, err, got)
+		}
+		var names []string
+		for _, tl := range list.Tools {
+			names = append(names, tl.Name)
+		}
+		want := []string{metatools.SearchName, metatools.CallName}
+		if classic {
+			want = ix.Names()
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("classic=%v: tools/list names %v, want %v", classic, names, want)
+		}
 	}
-}
-
-// goSDKToolsList serves defs from an in-process go-sdk server and returns
-// the tools/list result as it comes over the wire.
-func goSDKToolsList(t *testing.T, defs []metatools.Definition) []byte {
-	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	for _, d := range defs {
-		srv.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{}, nil
-			})
-	}
-	toServerR, toServerW := io.Pipe()
-	fromServerR, fromServerW := io.Pipe()
-	ss, err := srv.Connect(t.Context(), &mcp.IOTransport{Reader: toServerR, Writer: fromServerW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	got, err := toolsListDialogue(toServerW, fromServerR, "go-sdk server")
-	if err != nil {
-		t.Fatal(err)
-	}
-	toServerW.Close()
-	var probe struct {
-		Tools []json.RawMessage `json:"tools"`
-	}
-	if err := json.Unmarshal(got, &probe); err != nil || len(probe.Tools) != len(defs) {
-		t.Fatalf("tools/list result %s: %d tools, %v", got, len(probe.Tools), err)
-	}
-	return got
 }
