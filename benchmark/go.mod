@@ -7,6 +7,7 @@ require (
 	github.com/climax-mcp/climax/executor v0.0.0
 	github.com/climax-mcp/climax/index v0.0.0
 	github.com/climax-mcp/climax/metatools v0.0.0
+	github.com/climax-mcp/climax/server v0.0.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/tiktoken-go/tokenizer v0.10.0
 )
@@ -29,4 +30,5 @@ replace (
 	github.com/climax-mcp/climax/executor => ../executor
 	github.com/climax-mcp/climax/index => ../index
 	github.com/climax-mcp/climax/metatools => ../metatools
+	github.com/climax-mcp/climax/server => ../server
 )
