@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 
 	"github.com/alecthomas/kong"
 )
@@ -95,7 +96,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		kong.Description(description),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitPanic{code}) }),
-		kong.Vars{"version": versionString()},
+		kong.Vars{"version": versionString(), "autoBudget": strconv.Itoa(defaultAutoBudget)},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(&env{stdin: stdin, stdout: stdout, stderr: stderr}),
 	)

@@ -11,7 +11,9 @@ import (
 	"syscall"
 
 	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
+	"github.com/climax-mcp/climax/metatools"
 	"github.com/climax-mcp/climax/server"
 )
 
@@ -19,13 +21,16 @@ import (
 type runCmd struct {
 	httpFlags `embed:""`
 
-	Classic       bool     `help:"List every tool directly in tools/list instead of the two meta-tools climax_search and climax_call." env:"CLIMAX_CLASSIC"`
+	Classic       bool     `help:"List every tool directly in tools/list instead of the two meta-tools climax_search and climax_call (the same as --mode classic)." env:"CLIMAX_CLASSIC"`
+	Mode          string   `help:"discovery: list climax_search and climax_call; classic: list every tool; auto: classic when the tools' list costs at most --auto-budget tokens, discovery beyond (default: discovery)." placeholder:"MODE" env:"CLIMAX_MODE"`
+	AutoBudget    int      `help:"Token budget of --mode auto: the tools are listed directly when their tools/list is estimated at no more tokens than this." default:"${autoBudget}" placeholder:"TOKENS" env:"CLIMAX_AUTO_BUDGET"`
 	Policy        string   `help:"Policy file: which tools exist, argument constraints, executor." placeholder:"FILE" env:"CLIMAX_POLICY"`
 	LogLevel      logLevel `help:"Log level of the stderr log: DEBUG, INFO, WARNING or ERROR (case-insensitive)." default:"WARNING" placeholder:"LEVEL" env:"CLIMAX_LOG_LEVEL"`
 	LogFile       string   `help:"Also log everything from DEBUG up to this file (appended)." placeholder:"PATH" env:"CLIMAX_LOG_FILE"`
 	ConfigFiles   []string `name:"config" short:"c" help:"Config file to load (repeatable); the same as a positional path." placeholder:"PATH"`
 	MaxConcurrent int      `help:"Maximum number of commands running at once; further calls wait (0: the default, twice the number of CPUs and at least 8)." default:"0" placeholder:"N" env:"CLIMAX_MAX_CONCURRENT"`
 	MaxOutput     int      `help:"Per-stream output limit in bytes for every tool, overriding each tool's max_output (0: per-tool limits)." default:"0" placeholder:"BYTES" env:"CLIMAX_MAX_OUTPUT"`
+	Watch         bool     `help:"Reload the config files given by path and the policy file when they change (a set with problems is logged and the old one kept)." env:"CLIMAX_WATCH"`
 
 	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
 }
@@ -62,6 +67,17 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.httpFlags.check(); err != nil {
 		return err
 	}
+	if c.AutoBudget < 0 {
+		return usagef("--auto-budget must not be negative")
+	}
+	switch c.Mode {
+	case "", "discovery", "classic", "auto":
+	default:
+		return usagef("--mode must be one of discovery, classic, auto (got %q)", c.Mode)
+	}
+	if c.Classic && c.Mode != "" && c.Mode != "classic" {
+		return usagef("--classic and --mode %s contradict each other: give one", c.Mode)
+	}
 
 	ix, warnings, err := buildIndex(refs, c.Policy)
 	if err != nil {
@@ -70,17 +86,27 @@ func (c *runCmd) Run(e *env) error {
 	for _, w := range warnings {
 		logger.Warn(w.String())
 	}
-	logger.Info("tools loaded", "configs", strings.Join(refs, " "), "tools", ix.Len(), "classic", c.Classic)
+	classic := c.classic(ix, logger)
+	logger.Info("tools loaded", "configs", strings.Join(refs, " "), "tools", ix.Len(), "classic", classic)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	runner := executor.New(executor.WithMaxOutput(c.MaxOutput), executor.WithMaxConcurrent(c.MaxConcurrent))
 	srv := server.New(ix, runner,
-		server.WithClassic(c.Classic),
+		server.WithClassic(classic),
 		server.WithLogger(logger),
 		server.WithVersion(versionString()),
+		server.WithListChanged(c.Watch),
 	)
+	if c.Watch {
+		files := watchedFiles(refs, c.Policy)
+		if len(files) == 0 {
+			logger.Warn("--watch: nothing to watch (bundled configs do not change)")
+		} else if err := watch(ctx, files, func() (*index.Index, []config.Problem, error) { return buildIndex(refs, c.Policy) }, srv.Replace, logger); err != nil {
+			return fmt.Errorf("watch config files: %w", err)
+		}
+	}
 	if c.isHTTP() {
 		err = c.serveHTTP(ctx, e, srv, logger)
 	} else {
@@ -95,6 +121,29 @@ func (c *runCmd) Run(e *env) error {
 		return fmt.Errorf("server: %w", err)
 	}
 	return nil
+}
+
+// defaultAutoBudget is the default of --auto-budget: what discovery mode
+// costs an agent that searches once — the two meta-tools' tools/list (246
+// tokens) plus an average 5-result climax_search response (500 tokens),
+// both as `go run ./benchmark` counts them for the bundled configs. Below
+// it, listing the tools directly is cheaper than discovering them.
+const defaultAutoBudget = 746
+
+// classic decides the mode: --classic or --mode classic; with --mode
+// auto, classic when the estimated tokens of the classic tools/list are
+// within the budget. The decision is made once, at start.
+func (c *runCmd) classic(ix *index.Index, logger *slog.Logger) bool {
+	switch {
+	case c.Classic || c.Mode == "classic":
+		return true
+	case c.Mode == "auto":
+		tokens := metatools.EstimateTokens(metatools.ClassicDefinitions(ix))
+		classic := tokens <= c.AutoBudget
+		logger.Info("auto mode", "classic_tokens_estimate", tokens, "budget", c.AutoBudget, "classic", classic)
+		return classic
+	}
+	return false
 }
 
 // logLevel is a --log-level value: DEBUG, INFO, WARNING (or WARN) or

@@ -1,6 +1,9 @@
 package metatools
 
 import (
+	"encoding/json"
+	"math"
+
 	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -19,4 +22,28 @@ func ClassicDefinitions(ix *index.Index) []Definition {
 		defs = append(defs, toolDefinition(rt))
 	}
 	return defs
+}
+
+// bytesPerToken converts the JSON size of tool definitions into an
+// estimate of their tokens. Calibrated on the bundled configs against
+// cl100k_base counts of the tools/list result climax sends (go run
+// ./benchmark prints both): their ratios lie between 4.2 and 4.9 bytes per
+// token, so 4.5 overestimates large lists by a few per cent rather than
+// underestimating them.
+const bytesPerToken = 4.5
+
+// listOverhead is what the tools/list result adds around the definitions
+// ({"tools":[...]} and go-sdk's own fields), in bytes.
+const listOverhead = 42
+
+// EstimateTokens estimates the tokens a client's model spends on a
+// tools/list result holding defs, from their serialised size. It is
+// within about 10 % of a cl100k_base count for the bundled configs, and
+// costs a marshal instead of a tokenizer.
+func EstimateTokens(defs []Definition) int {
+	data, err := json.Marshal(defs)
+	if err != nil {
+		return 0
+	}
+	return int(math.Ceil(float64(len(data)+listOverhead) / bytesPerToken))
 }

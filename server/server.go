@@ -36,8 +36,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -58,22 +61,31 @@ const DiscoveryInstructions = "This server runs command-line tools. Find the rig
 // progressInterval is how often progress notifications are sent.
 const progressInterval = time.Second
 
-// Server serves one tool index over MCP.
+// Server serves one tool index over MCP. [Server.Replace] swaps the index
+// while it serves.
 type Server struct {
-	ix     *index.Index
 	runner *executor.Runner
-	meta   *metatools.Tools
 	cfg    options
 	mcp    *mcp.Server
 	log    *slog.Logger
-	order  map[string]int // listed tool name -> position in tools/list
+
+	mu  sync.Mutex              // serialises Replace
+	set atomic.Pointer[toolSet] // what calls see now
+}
+
+// toolSet is one generation of the served tools.
+type toolSet struct {
+	ix    *index.Index
+	meta  *metatools.Tools
+	order map[string]int // listed tool name -> position in tools/list
 }
 
 type options struct {
-	classic bool
-	logger  *slog.Logger
-	name    string
-	version string
+	classic     bool
+	listChanged bool
+	logger      *slog.Logger
+	name        string
+	version     string
 }
 
 // Option configures a [Server].
@@ -85,13 +97,18 @@ func WithClassic(classic bool) Option { return func(c *options) { c.classic = cl
 // WithLogger sets the logger (default: discard).
 func WithLogger(l *slog.Logger) Option { return func(c *options) { c.logger = l } }
 
+// WithListChanged declares the tools.listChanged capability, for a server
+// whose tools [Server.Replace] may change: classic clients then get
+// notifications/tools/list_changed.
+func WithListChanged(on bool) Option { return func(c *options) { c.listChanged = on } }
+
 // WithVersion sets the version reported at initialize.
 func WithVersion(v string) Option { return func(c *options) { c.version = v } }
 
 // New returns a server for ix that runs commands with runner (which also
 // bounds how many run at once: [executor.WithMaxConcurrent]).
 func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
-	s := &Server{ix: ix, runner: runner, cfg: options{name: Name, version: "devel"}}
+	s := &Server{runner: runner, cfg: options{name: Name, version: "devel"}}
 	for _, o := range opts {
 		o(&s.cfg)
 	}
@@ -99,11 +116,34 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.meta = metatools.New(ix, runner)
+	instructions := ""
+	if !s.cfg.classic {
+		instructions = DiscoveryInstructions
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.cfg.name, Version: s.cfg.version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       s.log.With("component", "go-sdk"),
+		// One page: the tools' load order is restored on the whole list.
+		PageSize: math.MaxInt32,
+		// No logging capability; tools/list_changed only when tools can
+		// change.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: s.cfg.listChanged}},
+	})
+	s.Replace(ix)
+	s.mcp.AddReceivingMiddleware(s.middleware, lifetimeMiddleware)
+	return s
+}
 
+// Replace makes ix the served tool set. Calls already running finish with
+// the definitions they started with; later calls, searches and tools/list
+// see ix. In classic mode tools that ix no longer holds are removed, and
+// clients are notified when the list changes ([WithListChanged]).
+func (s *Server) Replace(ix *index.Index) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	next := &toolSet{ix: ix, meta: metatools.New(ix, s.runner)}
 	var defs []metatools.Definition
 	handlers := map[string]mcp.ToolHandler{}
-	instructions := ""
 	if s.cfg.classic {
 		defs = metatools.ClassicDefinitions(ix)
 		for _, rt := range ix.Tools() {
@@ -113,23 +153,30 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 		defs = metatools.Definitions()
 		handlers[metatools.SearchName] = s.searchHandler
 		handlers[metatools.CallName] = s.callHandler
-		instructions = DiscoveryInstructions
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.cfg.name, Version: s.cfg.version}, &mcp.ServerOptions{
-		Instructions: instructions,
-		Logger:       s.log.With("component", "go-sdk"),
-		PageSize:     max(mcp.DefaultPageSize, len(defs)+1),
-		// The tool list never changes; no logging capability.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-	})
-	s.order = make(map[string]int, len(defs))
+	next.order = make(map[string]int, len(defs))
 	for i, d := range defs {
-		s.order[d.Name] = i
+		next.order[d.Name] = i
+	}
+	prev := s.set.Swap(next)
+	if prev != nil {
+		var gone []string
+		for name := range prev.order {
+			if _, ok := next.order[name]; !ok {
+				gone = append(gone, name)
+			}
+		}
+		if len(gone) > 0 {
+			s.mcp.RemoveTools(gone...)
+		}
+	}
+	for _, d := range defs {
 		s.mcp.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}, handlers[d.Name])
 	}
-	s.mcp.AddReceivingMiddleware(s.middleware, lifetimeMiddleware)
-	return s
 }
+
+// tools returns the tool set calls see now.
+func (s *Server) tools() *toolSet { return s.set.Load() }
 
 // searchHandler answers climax_search.
 func (s *Server) searchHandler(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -138,7 +185,7 @@ func (s *Server) searchHandler(_ context.Context, req *mcp.CallToolRequest) (*mc
 		s.log.Info("search rejected", "error", oneLine(err.Error()))
 		return errorResult(err.Error()), nil
 	}
-	res := s.meta.Search(args)
+	res := s.tools().meta.Search(args)
 	s.log.Info("search", "args", shorten(string(req.Params.Arguments)), "is_error", res.IsError)
 	return &mcp.CallToolResult{IsError: res.IsError, Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}, nil
 }
@@ -153,7 +200,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	name, _ := args["tool_name"].(string)
 	stop := s.progress(ctx, req, name)
 	defer stop()
-	res := s.meta.Call(ctx, args)
+	res := s.tools().meta.Call(ctx, args)
 	if res.Tool == "" {
 		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(fmt.Sprint(args["tool_name"])), "error", oneLine(res.Text))
 		return toResult(res.Outcome), nil
@@ -246,15 +293,17 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-				if _, listed := s.order[r.Params.Name]; !listed {
+				set := s.tools()
+				if _, listed := set.order[r.Params.Name]; !listed {
 					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
-					return errorResult(s.meta.Unlisted(r.Params.Name, s.cfg.classic)), nil
+					return errorResult(set.meta.Unlisted(r.Params.Name, s.cfg.classic)), nil
 				}
 			}
 		case "tools/list":
 			res, err := next(ctx, method, req)
 			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil && lr.NextCursor == "" {
-				slices.SortStableFunc(lr.Tools, func(a, b *mcp.Tool) int { return s.order[a.Name] - s.order[b.Name] })
+				order := s.tools().order
+				slices.SortStableFunc(lr.Tools, func(a, b *mcp.Tool) int { return order[a.Name] - order[b.Name] })
 			}
 			return res, err
 		}
