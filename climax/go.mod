@@ -7,13 +7,13 @@ require (
 	github.com/climax-mcp/climax/configs v0.0.0
 	github.com/climax-mcp/climax/executor v0.0.0
 	github.com/climax-mcp/climax/index v0.0.0
+	github.com/climax-mcp/climax/metatools v0.0.0
 	github.com/climax-mcp/climax/server v0.0.0
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/rogpeppe/go-internal v1.16.0
 )
 
 require (
-	github.com/climax-mcp/climax/metatools v0.0.0 // indirect
-	github.com/fsnotify/fsnotify v1.10.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
