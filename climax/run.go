@@ -30,6 +30,7 @@ type runCmd struct {
 	ConfigFiles   []string `name:"config" short:"c" help:"Config file to load (repeatable); the same as a positional path." placeholder:"PATH"`
 	MaxConcurrent int      `help:"Maximum number of commands running at once; further calls wait (0: the default, twice the number of CPUs and at least 8)." default:"0" placeholder:"N" env:"CLIMAX_MAX_CONCURRENT"`
 	MaxOutput     int      `help:"Per-stream output limit in bytes for every tool, overriding each tool's max_output (0: per-tool limits)." default:"0" placeholder:"BYTES" env:"CLIMAX_MAX_OUTPUT"`
+	AuditLog      string   `help:"Append one JSON line per tool call to this file (arguments marked secret are redacted)." placeholder:"PATH" env:"CLIMAX_AUDIT_LOG"`
 	Watch         bool     `help:"Reload the config files given by path and the policy file when they change (a set with problems is logged and the old one kept)." env:"CLIMAX_WATCH"`
 
 	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
@@ -92,13 +93,26 @@ func (c *runCmd) Run(e *env) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	var audit *os.File
+	if c.AuditLog != "" {
+		audit, err = os.OpenFile(c.AuditLog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("audit log: %w (fix --audit-log / CLIMAX_AUDIT_LOG)", err)
+		}
+		defer audit.Close()
+	}
+
 	runner := executor.New(executor.WithMaxOutput(c.MaxOutput), executor.WithMaxConcurrent(c.MaxConcurrent))
-	srv := server.New(ix, runner,
+	opts := []server.Option{
 		server.WithClassic(classic),
 		server.WithLogger(logger),
 		server.WithVersion(versionString()),
 		server.WithListChanged(c.Watch),
-	)
+	}
+	if audit != nil {
+		opts = append(opts, server.WithAuditLog(audit))
+	}
+	srv := server.New(ix, runner, opts...)
 	if c.Watch {
 		files := watchedFiles(refs, c.Policy)
 		if len(files) == 0 {

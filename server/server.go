@@ -35,6 +35,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"slices"
@@ -83,6 +84,7 @@ type toolSet struct {
 type options struct {
 	classic     bool
 	listChanged bool
+	audit       *auditLog
 	logger      *slog.Logger
 	name        string
 	version     string
@@ -101,6 +103,18 @@ func WithLogger(l *slog.Logger) Option { return func(c *options) { c.logger = l 
 // whose tools [Server.Replace] may change: classic clients then get
 // notifications/tools/list_changed.
 func WithListChanged(on bool) Option { return func(c *options) { c.listChanged = on } }
+
+// WithAuditLog appends one JSON line per tool call to w (see
+// docs/operations.md for its fields). Each line is written whole with one
+// Write; a failed write is logged and never fails the call.
+func WithAuditLog(w io.Writer) Option {
+	return func(c *options) {
+		c.audit = nil
+		if w != nil {
+			c.audit = &auditLog{w: w}
+		}
+	}
+}
 
 // WithVersion sets the version reported at initialize.
 func WithVersion(v string) Option { return func(c *options) { c.version = v } }
@@ -195,17 +209,24 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	args, err := executor.DecodeArgs(req.Params.Arguments)
 	if err != nil {
 		s.log.Info("call rejected", "tool", metatools.CallName, "error", oneLine(err.Error()))
+		s.audit(req, nil, "", metatools.CallName, nil, executor.Outcome{Text: err.Error(), IsError: true}, time.Now())
 		return errorResult(err.Error()), nil
 	}
 	name, _ := args["tool_name"].(string)
+	toolArgs, _ := args["args"].(map[string]any)
+	start := time.Now()
 	stop := s.progress(ctx, req, name)
 	defer stop()
-	res := s.tools().meta.Call(ctx, args)
+	set := s.tools()
+	res := set.meta.Call(ctx, args)
 	if res.Tool == "" {
 		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(fmt.Sprint(args["tool_name"])), "error", oneLine(res.Text))
+		s.audit(req, nil, fmt.Sprint(args["tool_name"]), metatools.CallName, toolArgs, res.Outcome, start)
 		return toResult(res.Outcome), nil
 	}
 	s.logCall(res.Tool, metatools.CallName, res.Outcome)
+	rt, _ := set.ix.Get(res.Tool)
+	s.audit(req, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, start)
 	return toResult(res.Outcome), nil
 }
 
@@ -217,12 +238,15 @@ func (s *Server) classicHandler(rt *config.ResolvedTool) mcp.ToolHandler {
 		args, err := executor.DecodeArgs(req.Params.Arguments)
 		if err != nil {
 			s.log.Info("call rejected", "tool", name, "error", oneLine(err.Error()))
+			s.audit(req, rt, name, name, nil, executor.Outcome{Text: err.Error(), IsError: true}, time.Now())
 			return errorResult(err.Error()), nil
 		}
+		start := time.Now()
 		stop := s.progress(ctx, req, name)
 		defer stop()
 		out := s.runner.Call(ctx, rt, args)
 		s.logCall(name, name, out)
+		s.audit(req, rt, name, name, args, out, start)
 		return toResult(out), nil
 	}
 }
@@ -296,7 +320,10 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				set := s.tools()
 				if _, listed := set.order[r.Params.Name]; !listed {
 					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
-					return errorResult(set.meta.Unlisted(r.Params.Name, s.cfg.classic)), nil
+					text := set.meta.Unlisted(r.Params.Name, s.cfg.classic)
+					args, _ := executor.DecodeArgs(r.Params.Arguments)
+					s.audit(r, nil, r.Params.Name, r.Params.Name, args, executor.Outcome{Text: text, IsError: true}, time.Now())
+					return errorResult(text), nil
 				}
 			}
 		case "tools/list":

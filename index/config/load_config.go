@@ -15,7 +15,7 @@ import (
 var (
 	configKeys = []string{"name", "description", "command", "env", "working_dir", "category", "tags", "global_args", "tools"}
 	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output"}
-	argKeys    = []string{"name", "description", "type", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash"}
+	argKeys    = []string{"name", "description", "type", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash", "secret"}
 	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean)}
 )
 
@@ -208,6 +208,7 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 		Stdin:            o.boolean("stdin"),
 		Cwd:              o.boolean("cwd"),
 		AllowLeadingDash: o.boolean("allow_leading_dash"),
+		Secret:           o.boolean("secret"),
 	}
 	if a.Name != "" {
 		if first, dup := seen[a.Name]; dup {

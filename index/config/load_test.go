@@ -261,7 +261,7 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:5:5: global arg "g": unknown key "defualt" (did you mean "default"?)`,
 				`t.yaml:9:5: tool "t": unknown key "timout" (did you mean "timeout"?)`,
 				`t.yaml:12:9: tool "t": arg "a": unknown key "requried" (did you mean "required"?)`,
-				`t.yaml:13:9: tool "t": arg "a": unknown key "colour" (valid keys: name, description, type, required, default, flag, positional, enum, stdin, cwd, allow_leading_dash)`,
+				`t.yaml:13:9: tool "t": arg "a": unknown key "colour" (valid keys: name, description, type, required, default, flag, positional, enum, stdin, cwd, allow_leading_dash, secret)`,
 			},
 		},
 		{

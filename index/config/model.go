@@ -103,6 +103,9 @@ type Arg struct {
 	// Without it such values are refused, because the CLI would read them
 	// as options.
 	AllowLeadingDash bool `yaml:"allow_leading_dash"`
+	// Secret marks a value that must not be recorded: the audit log shows
+	// "***" instead of it, in the arguments and in the command line.
+	Secret bool `yaml:"secret"`
 }
 
 // Policy restricts which tools exist and what arguments they accept, and

@@ -1,0 +1,169 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index/config"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Outcomes of a tool call, as the audit log and the metrics name them.
+const (
+	OutcomeOK        = "ok"        // the command ran and succeeded
+	OutcomeError     = "error"     // the command failed, or could not start
+	OutcomeRefused   = "refused"   // nothing ran: unknown tool, invalid arguments, policy
+	OutcomeTimeout   = "timeout"   // the command was killed at its timeout
+	OutcomeCancelled = "cancelled" // the client cancelled the call
+)
+
+// redacted replaces the value of an argument marked secret.
+const redacted = "***"
+
+// callOutcome classifies a finished call.
+func callOutcome(out executor.Outcome) string {
+	switch {
+	case out.Result == nil && out.Argv == nil:
+		return OutcomeRefused
+	case out.Result == nil:
+		return OutcomeError
+	case out.Result.TimedOut:
+		return OutcomeTimeout
+	case out.Result.Cancelled():
+		return OutcomeCancelled
+	case out.IsError:
+		return OutcomeError
+	}
+	return OutcomeOK
+}
+
+// An auditRecord is one line of the audit log: one tool call.
+type auditRecord struct {
+	Time        string         `json:"time"`
+	Transport   string         `json:"transport"`
+	Session     string         `json:"session,omitempty"`
+	Tool        string         `json:"tool"`
+	Via         string         `json:"via"`
+	Args        map[string]any `json:"args"`
+	Argv        []string       `json:"argv,omitempty"`
+	Outcome     string         `json:"outcome"`
+	ExitCode    *int           `json:"exit_code,omitempty"`
+	TimedOut    bool           `json:"timed_out"`
+	Cancelled   bool           `json:"cancelled"`
+	DurationMS  int64          `json:"duration_ms"`
+	OutputBytes int            `json:"output_bytes"`
+	Error       string         `json:"error,omitempty"`
+}
+
+// auditLog appends one JSON line per call to a writer, each line written
+// whole with one Write.
+type auditLog struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// write appends rec; a failure is returned for the caller to log.
+func (a *auditLog) write(rec *auditRecord) error {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, err = a.w.Write(line)
+	return err
+}
+
+// audit records one call when an audit log is set. rt is the tool the
+// call was for (nil when it names no tool), args the tool's arguments as
+// the caller sent them.
+func (s *Server) audit(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool, via string, args map[string]any, out executor.Outcome, start time.Time) {
+	if s.cfg.audit == nil {
+		return
+	}
+	rec := &auditRecord{
+		Time:       start.UTC().Format(time.RFC3339Nano),
+		Transport:  "stdio",
+		Tool:       tool,
+		Via:        via,
+		Args:       redactArgs(rt, args),
+		Argv:       redactArgv(rt, args, out.Argv),
+		Outcome:    callOutcome(out),
+		DurationMS: time.Since(start).Milliseconds(),
+	}
+	if req.Extra != nil && req.Extra.Header != nil {
+		rec.Transport = "http"
+	}
+	if req.Session != nil {
+		rec.Session = req.Session.ID()
+	}
+	if res := out.Result; res != nil {
+		code := res.ExitCode
+		rec.ExitCode = &code
+		rec.TimedOut = res.TimedOut
+		rec.Cancelled = res.Cancelled()
+		rec.DurationMS = res.DurationMS
+		rec.OutputBytes = len(res.Stdout) + len(res.Stderr)
+	} else {
+		rec.Error = out.Text
+	}
+	if err := s.cfg.audit.write(rec); err != nil {
+		s.log.Error("audit log write failed", "error", err, "tool", tool)
+	}
+}
+
+// redactArgs copies args with the value of every secret argument of rt
+// replaced by "***".
+func redactArgs(rt *config.ResolvedTool, args map[string]any) map[string]any {
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		if a := secretArg(rt, k); a != nil {
+			v = redacted
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// redactArgv replaces, in every argv entry, the values of rt's secret
+// arguments by "***" (a flag joined with its value keeps the flag).
+func redactArgv(rt *config.ResolvedTool, args map[string]any, argv []string) []string {
+	if argv == nil {
+		return nil
+	}
+	var secrets []string
+	for k, v := range args {
+		if secretArg(rt, k) != nil {
+			if s := executor.Render(v); s != "" {
+				secrets = append(secrets, s)
+			}
+		}
+	}
+	if len(secrets) == 0 {
+		return argv
+	}
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		for _, s := range secrets {
+			a = strings.ReplaceAll(a, s, redacted)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// secretArg returns rt's argument name when it is marked secret.
+func secretArg(rt *config.ResolvedTool, name string) *config.Arg {
+	if rt == nil {
+		return nil
+	}
+	if a := rt.Tool.Arg(name); a != nil && a.Secret {
+		return a
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
+	"github.com/climax-mcp/climax/server"
+)
+
+func auditIndex(t *testing.T) *index.Index {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf(`name: fake
+command: %q
+env: {%s: "1", GORACE: atexit_sleep_ms=0}
+tools:
+  - name: fake_login
+    description: "Echo a user and a token"
+    command: echo
+    args:
+      - {name: user, positional: true, required: true}
+      - {name: token, flag: "--token=", secret: true}
+  - name: fake_fail
+    description: "Fails"
+    command: fail
+`, exe, fakeEnv)
+	c, err := config.Parse([]byte(src), "fake.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.New([]*config.Config{c}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func TestAuditLog(t *testing.T) {
+	t.Parallel()
+	var buf syncBuffer
+	srv := server.New(auditIndex(t), executor.New(), server.WithAuditLog(&buf))
+	cs := connect(t, srv, nil)
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_login", "args": map[string]any{"user": "ada", "token": "s3cr3t"}})
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_fail"})
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_login", "args": map[string]any{"token": "s3cr3t"}})
+	call(t, cs, "climax_call", map[string]any{"tool_name": "nope"})
+	call(t, cs, "fake_login", map[string]any{"user": "x"})
+
+	out := buf.String()
+	if strings.Contains(out, "s3cr3t") {
+		t.Errorf("a secret value reached the audit log:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("%d audit lines, want 5:\n%s", len(lines), out)
+	}
+	type record struct {
+		Transport string         `json:"transport"`
+		Tool      string         `json:"tool"`
+		Via       string         `json:"via"`
+		Args      map[string]any `json:"args"`
+		Argv      []string       `json:"argv"`
+		Outcome   string         `json:"outcome"`
+		ExitCode  *int           `json:"exit_code"`
+		Error     string         `json:"error"`
+		Output    int            `json:"output_bytes"`
+	}
+	var recs []record
+	for _, l := range lines {
+		var r record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("audit line is not JSON: %v\n%s", err, l)
+		}
+		recs = append(recs, r)
+	}
+	ok := recs[0]
+	if ok.Tool != "fake_login" || ok.Via != "climax_call" || ok.Outcome != server.OutcomeOK || ok.ExitCode == nil || *ok.ExitCode != 0 || ok.Output == 0 {
+		t.Errorf("successful call: %+v", ok)
+	}
+	if ok.Args["token"] != "***" || ok.Args["user"] != "ada" {
+		t.Errorf("args not redacted: %v", ok.Args)
+	}
+	if got := strings.Join(ok.Argv[1:], " "); got != "echo ada --token=***" {
+		t.Errorf("argv = %q, want the token redacted", got)
+	}
+	if f := recs[1]; f.Outcome != server.OutcomeError || f.ExitCode == nil || *f.ExitCode != 3 {
+		t.Errorf("failing call: %+v", f)
+	}
+	if r := recs[2]; r.Outcome != server.OutcomeRefused || !strings.Contains(r.Error, "Missing required argument 'user'") || r.Argv != nil {
+		t.Errorf("invalid call: %+v", r)
+	}
+	if r := recs[3]; r.Outcome != server.OutcomeRefused || r.Tool != "nope" || !strings.HasPrefix(r.Error, "Unknown tool: nope") {
+		t.Errorf("unknown tool: %+v", r)
+	}
+	if r := recs[4]; r.Tool != "fake_login" || r.Via != "fake_login" || r.Outcome != server.OutcomeRefused {
+		t.Errorf("direct call of an unlisted tool: %+v", r)
+	}
+}
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+func TestAuditLogWriteFailureDoesNotFailTheCall(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, server.New(auditIndex(t), executor.New(), server.WithAuditLog(failingWriter{})), nil)
+	res := call(t, cs, "climax_call", map[string]any{"tool_name": "fake_login", "args": map[string]any{"user": "ada"}})
+	if res.IsError || !strings.Contains(text(t, res), "ada") {
+		t.Errorf("call failed with a failing audit log: %v %q", res.IsError, text(t, res))
+	}
+}
