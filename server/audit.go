@@ -79,10 +79,17 @@ func (a *auditLog) write(rec *auditRecord) error {
 	return err
 }
 
-// audit records one call when an audit log is set. rt is the tool the
-// call was for (nil when it names no tool), args the tool's arguments as
-// the caller sent them.
-func (s *Server) audit(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool, via string, args map[string]any, out executor.Outcome, start time.Time) {
+// record counts one finished call in the metrics and writes it to the
+// audit log when there is one. rt is the tool the call was for (nil when
+// it names no tool), args the tool's arguments as the caller sent them.
+func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool, via string, args map[string]any, out executor.Outcome, start time.Time) {
+	outcome := callOutcome(out)
+	label := unknownToolLabel
+	if rt != nil {
+		label = rt.Tool.Name
+	}
+	s.metrics.calls.WithLabelValues(label, outcome).Inc()
+	s.metrics.callDuration.WithLabelValues(label).Observe(time.Since(start).Seconds())
 	if s.cfg.audit == nil {
 		return
 	}
@@ -93,7 +100,7 @@ func (s *Server) audit(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool, 
 		Via:        via,
 		Args:       redactArgs(rt, args),
 		Argv:       redactArgv(rt, args, out.Argv),
-		Outcome:    callOutcome(out),
+		Outcome:    outcome,
 		DurationMS: time.Since(start).Milliseconds(),
 	}
 	if req.Extra != nil && req.Extra.Header != nil {

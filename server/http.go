@@ -216,8 +216,8 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, opts HTTPOption
 
 // HTTPHandler returns the HTTP handler of the server: the MCP endpoint
 // ([MCPPath], or [SSEPath] with opts.SSE) behind the access rules below,
-// and [HealthPath]. Tool calls made through it are cancelled when ctx is
-// done.
+// [MetricsPath] behind the same rules, and [HealthPath]. Tool calls made
+// through it are cancelled when ctx is done.
 //
 // Access rules, in order, for the MCP endpoint:
 //
@@ -287,6 +287,10 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 
 	mux := http.NewServeMux()
 	mux.Handle(endpoint, g)
+	// The metrics pass the same Host, Origin and token rules.
+	mg := *g
+	mg.next = s.metrics.handler()
+	mux.Handle(MetricsPath, &mg)
 	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")

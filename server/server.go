@@ -72,6 +72,8 @@ type Server struct {
 
 	mu  sync.Mutex              // serialises Replace
 	set atomic.Pointer[toolSet] // what calls see now
+
+	metrics *metrics
 }
 
 // toolSet is one generation of the served tools.
@@ -143,6 +145,13 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 		// change.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: s.cfg.listChanged}},
 	})
+	s.metrics = newMetrics(func() int {
+		n := 0
+		for range s.mcp.Sessions() {
+			n++
+		}
+		return n
+	})
 	s.Replace(ix)
 	s.mcp.AddReceivingMiddleware(s.middleware, lifetimeMiddleware)
 	return s
@@ -199,7 +208,9 @@ func (s *Server) searchHandler(_ context.Context, req *mcp.CallToolRequest) (*mc
 		s.log.Info("search rejected", "error", oneLine(err.Error()))
 		return errorResult(err.Error()), nil
 	}
+	start := time.Now()
 	res := s.tools().meta.Search(args)
+	s.metrics.searched(time.Since(start))
 	s.log.Info("search", "args", shorten(string(req.Params.Arguments)), "is_error", res.IsError)
 	return &mcp.CallToolResult{IsError: res.IsError, Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}, nil
 }
@@ -209,24 +220,26 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	args, err := executor.DecodeArgs(req.Params.Arguments)
 	if err != nil {
 		s.log.Info("call rejected", "tool", metatools.CallName, "error", oneLine(err.Error()))
-		s.audit(req, nil, "", metatools.CallName, nil, executor.Outcome{Text: err.Error(), IsError: true}, time.Now())
+		s.record(req, nil, "", metatools.CallName, nil, executor.Outcome{Text: err.Error(), IsError: true}, time.Now())
 		return errorResult(err.Error()), nil
 	}
 	name, _ := args["tool_name"].(string)
 	toolArgs, _ := args["args"].(map[string]any)
 	start := time.Now()
+	s.metrics.inFlight.Inc()
+	defer s.metrics.inFlight.Dec()
 	stop := s.progress(ctx, req, name)
 	defer stop()
 	set := s.tools()
 	res := set.meta.Call(ctx, args)
 	if res.Tool == "" {
 		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(fmt.Sprint(args["tool_name"])), "error", oneLine(res.Text))
-		s.audit(req, nil, fmt.Sprint(args["tool_name"]), metatools.CallName, toolArgs, res.Outcome, start)
+		s.record(req, nil, fmt.Sprint(args["tool_name"]), metatools.CallName, toolArgs, res.Outcome, start)
 		return toResult(res.Outcome), nil
 	}
 	s.logCall(res.Tool, metatools.CallName, res.Outcome)
 	rt, _ := set.ix.Get(res.Tool)
-	s.audit(req, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, start)
+	s.record(req, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, start)
 	return toResult(res.Outcome), nil
 }
 
@@ -238,15 +251,17 @@ func (s *Server) classicHandler(rt *config.ResolvedTool) mcp.ToolHandler {
 		args, err := executor.DecodeArgs(req.Params.Arguments)
 		if err != nil {
 			s.log.Info("call rejected", "tool", name, "error", oneLine(err.Error()))
-			s.audit(req, rt, name, name, nil, executor.Outcome{Text: err.Error(), IsError: true}, time.Now())
+			s.record(req, rt, name, name, nil, executor.Outcome{Text: err.Error(), IsError: true}, time.Now())
 			return errorResult(err.Error()), nil
 		}
 		start := time.Now()
+		s.metrics.inFlight.Inc()
+		defer s.metrics.inFlight.Dec()
 		stop := s.progress(ctx, req, name)
 		defer stop()
 		out := s.runner.Call(ctx, rt, args)
 		s.logCall(name, name, out)
-		s.audit(req, rt, name, name, args, out, start)
+		s.record(req, rt, name, name, args, out, start)
 		return toResult(out), nil
 	}
 }
@@ -322,7 +337,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
 					text := set.meta.Unlisted(r.Params.Name, s.cfg.classic)
 					args, _ := executor.DecodeArgs(r.Params.Arguments)
-					s.audit(r, nil, r.Params.Name, r.Params.Name, args, executor.Outcome{Text: text, IsError: true}, time.Now())
+					s.record(r, nil, r.Params.Name, r.Params.Name, args, executor.Outcome{Text: text, IsError: true}, time.Now())
 					return errorResult(text), nil
 				}
 			}
