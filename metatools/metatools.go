@@ -139,7 +139,7 @@ func New(ix *index.Index, runner *executor.Runner) *Tools {
 	return &Tools{ix: ix, runner: runner}
 }
 
-// SearchResult is climax_search's answer: the JSON text of the contract,
+// SearchResult is climax_search's answer: the JSON of docs/search.md,
 // or the text of what was wrong with the arguments (IsError set).
 type SearchResult struct {
 	Text    string
