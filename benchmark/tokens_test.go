@@ -27,7 +27,8 @@ func bundledReport(t *testing.T) *tokenReport {
 	return rep
 }
 
-// SC-005: discovery mode saves at least 70 % on the bundled configs.
+// Discovery mode saves at least 70 % on the bundled configs (docs/search.md,
+// Two modes).
 func TestBundledSavings(t *testing.T) {
 	rep := bundledReport(t)
 	names, err := config.BundledNames(configs.FS)
@@ -48,7 +49,7 @@ func TestBundledSavings(t *testing.T) {
 		t.Errorf("total tools %d, want the sum of the rows, %d", rep.total.tools, tools)
 	}
 	if tenths, _ := percentTenths(rep.total.saved(), rep.total.classic); tenths < 700 {
-		t.Errorf("discovery saves %s of %d classic tokens, want at least 70 %% (SC-005)",
+		t.Errorf("discovery saves %s of %d classic tokens, want at least 70 %%",
 			formatPercent(rep.total.saved(), rep.total.classic), rep.total.classic)
 	}
 	if rep.findAndCall.classic != rep.total.classic || rep.findAndCall.discovery <= rep.total.discovery {
@@ -64,7 +65,7 @@ func TestBundledSavings(t *testing.T) {
 	}
 }
 
-// FR-029: two runs print the same bytes.
+// The table is deterministic: two runs print the same bytes.
 func TestTokenTableDeterministic(t *testing.T) {
 	var out [2]bytes.Buffer
 	for i := range out {

@@ -33,7 +33,7 @@ type Command struct {
 }
 
 // Build turns validated values (as [Validate] returns them) into the
-// command to run, following SPEC section 2:
+// command to run, as docs/calls.md (Building the command line) says:
 //
 //  1. the CLI's base command split into words, each word then expanded
 //     ("~" or "~/" at its start becomes the home directory; $VAR and

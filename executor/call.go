@@ -38,7 +38,7 @@ func (res *Result) Cancelled() bool { return res.cancelled }
 
 // Outcome is the answer to one tool call, ready for any transport.
 type Outcome struct {
-	// Text is the result text of SPEC section 2, or the error message.
+	// Text is the result text (docs/results.md), or the error message.
 	Text string
 	// IsError is set for every failure: validation, policy, program not
 	// found, non-zero exit, timeout, cancellation.

@@ -14,7 +14,7 @@
 //
 // [Runner.Call] is [Validate] (required → coercion → enum → safety, then
 // policy constraints; every problem reported at once as a
-// [ValidationError]), [Build] (the [Command]: argv per SPEC section 2,
+// [ValidationError]), [Build] (the [Command]: argv per docs/calls.md,
 // working directory, extra environment, stdin, limits; docker prefix with
 // a docker executor), [Runner.Run] (the subprocess) and [Result.Text] (the
 // result text). Each step is exported for callers that need only part of

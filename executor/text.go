@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Text returns the result text of SPEC section 2:
+// Text returns the result text (docs/results.md, The result text):
 //
 //   - stdout, trimmed, if not empty;
 //   - then, if stderr is not empty, a blank line (only when something

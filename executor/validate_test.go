@@ -122,7 +122,7 @@ func TestValidateErrors(t *testing.T) {
 		args map[string]any
 		want string // "" means valid
 	}{
-		{"contract example", map[string]any{"count": "hello", "format": "xml"}, `Argument validation failed:
+		{"documented example", map[string]any{"count": "hello", "format": "xml"}, `Argument validation failed:
   - Missing required argument 'message'
   - Argument 'count': cannot convert 'hello' to integer
   - Argument 'format' must be one of: json, text, csv`},

@@ -39,7 +39,8 @@ func TestBundledConfigs(t *testing.T) {
 				t.Errorf("%s: tool %s has no keywords; bundled tools need them for search", f, tool.Name)
 			}
 		}
-		// SPEC section 8: every bundled config has a category and tags.
+		// Every bundled config has a category and tags (docs/config.md,
+		// Bundled configs).
 		if c.Category == "" || len(c.Tags) == 0 {
 			t.Errorf("%s: category %q, tags %v; bundled configs need both", f, c.Category, c.Tags)
 		}
@@ -52,7 +53,7 @@ func TestBundledConfigs(t *testing.T) {
 	if len(ix.Summary()) != len(configs) {
 		t.Errorf("Summary lists %d CLIs, want %d", len(ix.Summary()), len(configs))
 	}
-	// The names the seeds' integration tests use.
+	// The bundled configs testdata/script/run_bundled.txtar relies on.
 	names, err := config.BundledNames(os.DirFS(bundledDir))
 	if err != nil {
 		t.Fatal(err)

@@ -106,8 +106,8 @@ func substringMatches(configs []*config.Config, query string) []string {
 	return out
 }
 
-// Scenario 1 (FR-001, FR-002): every tool of every config is indexed and
-// retrievable; absent category and tags become null and [].
+// Every tool of every config is indexed and retrievable; absent category
+// and tags become null and [] (docs/search.md, Answers).
 func TestNewIndexesEveryTool(t *testing.T) {
 	configs := fixture()
 	ix, warnings := mustNew(t, configs, nil)
@@ -148,9 +148,9 @@ func TestNewIndexesEveryTool(t *testing.T) {
 	}
 }
 
-// Scenarios 2 and 10 (FR-003, FR-011): a keyword matches name,
-// description, CLI name, category and tags, whatever the case; every
-// substring match is returned.
+// A keyword matches name, description, CLI name, category and tags,
+// whatever the case; every substring match is returned (docs/search.md,
+// What a search guarantees).
 func TestSearchQuery(t *testing.T) {
 	configs := fixture()
 	ix, _ := mustNew(t, configs, nil)
@@ -204,8 +204,8 @@ func TestSearchQuery(t *testing.T) {
 	}
 }
 
-// Scenarios 3, 4 and 5 (FR-004…FR-006): category and cli are exact,
-// case-insensitive filters; all given filters AND together.
+// Category and cli are exact, case-insensitive filters; all given filters
+// AND together (docs/search.md, What a search guarantees).
 func TestSearchFilters(t *testing.T) {
 	ix, _ := mustNew(t, fixture(), nil)
 	tests := []struct {
@@ -258,7 +258,7 @@ func TestSearchFilters(t *testing.T) {
 	}
 }
 
-// Scenario 9 (FR-010): results are capped at limit.
+// Results are capped at limit (docs/search.md, What a search guarantees).
 func TestSearchLimit(t *testing.T) {
 	ix, _ := mustNew(t, fixture(), nil)
 	for _, tt := range []struct {
@@ -276,8 +276,8 @@ func TestSearchLimit(t *testing.T) {
 	}
 }
 
-// Scenarios 6 and 7 (FR-007, FR-008): the summary lists every CLI in load
-// order with tool count, category and tags.
+// The summary lists every CLI in load order with tool count, category and
+// tags (docs/search.md, Answers).
 func TestSummary(t *testing.T) {
 	ix, _ := mustNew(t, fixture(), nil)
 	got := ix.Summary()
@@ -320,8 +320,8 @@ func TestSummary(t *testing.T) {
 	}
 }
 
-// Scenario 8 (FR-009): Get returns the exact tool with its parent config,
-// and nothing for an unknown name.
+// Get returns the exact tool with its parent config, and nothing for an
+// unknown name.
 func TestGet(t *testing.T) {
 	configs := fixture()
 	configs[0].Env = map[string]string{"GIT_PAGER": "cat"}

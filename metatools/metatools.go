@@ -1,7 +1,7 @@
 // Package metatools implements the two progressive-discovery meta-tools,
 // climax_search and climax_call, whole and transport-free: their
-// definitions, the search that answers with the contract's JSON, and the
-// call that checks its arguments, looks the tool up and runs it through
+// definitions, the search that answers with the JSON of docs/search.md,
+// and the call that checks its arguments, looks the tool up and runs it through
 // the executor. It also owns the text of every call of a tool that does not
 // exist. A server (see the server module) only maps MCP requests onto it:
 //
@@ -68,7 +68,7 @@ type Definition struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
-// The contract's registrations, property order kept.
+// The registrations of docs/search.md (The meta-tools), property order kept.
 const (
 	searchDescription = "Search for available CLI tools by keyword, category, or CLI name. Call with no filters to get a summary of all available CLIs."
 	searchSchema      = `{
@@ -111,7 +111,7 @@ const (
 )
 
 // Definitions returns the definitions of climax_search and climax_call, in
-// that order, exactly as the contract gives them. The input schemas are
+// that order, exactly as docs/search.md gives them. The input schemas are
 // compact JSON. Each call returns fresh values.
 func Definitions() []Definition {
 	return []Definition{
@@ -139,7 +139,7 @@ func New(ix *index.Index, runner *executor.Runner) *Tools {
 	return &Tools{ix: ix, runner: runner}
 }
 
-// SearchResult is climax_search's answer: the JSON text of the contract,
+// SearchResult is climax_search's answer: the JSON of docs/search.md,
 // or the text of what was wrong with the arguments (IsError set).
 type SearchResult struct {
 	Text    string
@@ -297,7 +297,7 @@ func validationText(problems []string) string {
 }
 
 // unknownTool is the text of climax_call for a name the index does not
-// hold: the contract's first line, then close names, the available tools
+// hold: "Unknown tool: NAME", then close names, the available tools
 // and a hint.
 func (t *Tools) unknownTool(name string) string {
 	names := t.ix.Names()

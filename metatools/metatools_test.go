@@ -243,7 +243,7 @@ func TestSearchBadLimitFallsBack(t *testing.T) {
 }
 
 // An empty query is given, not absent: a search that every tool matches
-// (seed 004 asks how "" differs from no query). limit 0 asks for nothing.
+// (docs/search.md, Summary or search). limit 0 asks for nothing.
 func TestSearchEmptyQueryAndZeroLimit(t *testing.T) {
 	mt := newTools(t)
 	for _, args := range []map[string]any{{"query": ""}, {"query": "  "}, {"category": ""}, {"query": "", "cli": ""}} {

@@ -324,8 +324,8 @@ func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, tool st
 	}
 }
 
-// middleware answers what go-sdk would answer differently from the
-// contract: a call of an unlisted tool (go-sdk: a JSON-RPC error) and the
+// middleware answers what go-sdk would answer differently from
+// docs/search.md: a call of an unlisted tool (go-sdk: a JSON-RPC error) and the
 // order of tools/list (go-sdk: sorted by name).
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {

@@ -92,8 +92,8 @@ func TestServeStdioAnswersEverythingBeforeEOF(t *testing.T) {
 	}
 }
 
-// tools/list on the wire holds the contract's schemas byte for byte
-// (property order included) and in the contract's order.
+// tools/list on the wire holds the schemas of docs/search.md byte for byte
+// (property order included) and in that order.
 func TestServeStdioToolsListWire(t *testing.T) {
 	for _, classic := range []bool{false, true} {
 		ix := buildIndex(t)

@@ -38,7 +38,7 @@ type Config struct {
 	// Tags are discovery tags; never nil after loading.
 	Tags []string `yaml:"tags"`
 	// GlobalArgs are appended to every tool's command line (only those
-	// with a default; see SPEC section 2.4).
+	// with a default; see docs/calls.md, Global args).
 	GlobalArgs []Arg `yaml:"global_args"`
 	// Tools are the tools of this CLI, in file order.
 	Tools []Tool `yaml:"tools"`

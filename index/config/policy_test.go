@@ -26,7 +26,7 @@ func problemStrings(t *testing.T, err error) []string {
 	return out
 }
 
-func TestParsePolicySpecExample(t *testing.T) {
+func TestParsePolicyReadmeExample(t *testing.T) {
 	p, err := config.LoadPolicyFile("testdata/policy/spec.yaml")
 	if err != nil {
 		t.Fatal(err)
