@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -46,8 +47,9 @@ tools:
 
 func TestAuditLog(t *testing.T) {
 	t.Parallel()
-	var buf syncBuffer
-	srv := server.New(auditIndex(t), executor.New(), server.WithAuditLog(&buf))
+	var buf, logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv := server.New(auditIndex(t), executor.New(), server.WithAuditLog(&buf), server.WithLogger(logger))
 	cs := connect(t, srv, nil)
 	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_login", "args": map[string]any{"user": "ada", "token": "s3cr3t"}})
 	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_fail"})
@@ -58,6 +60,9 @@ func TestAuditLog(t *testing.T) {
 	out := buf.String()
 	if strings.Contains(out, "s3cr3t") {
 		t.Errorf("a secret value reached the audit log:\n%s", out)
+	}
+	if strings.Contains(logs.String(), "s3cr3t") || !strings.Contains(logs.String(), "--token=***") {
+		t.Errorf("the log does not redact the secret:\n%s", logs.String())
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 5 {

@@ -237,8 +237,8 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		s.record(req, nil, fmt.Sprint(args["tool_name"]), metatools.CallName, toolArgs, res.Outcome, start)
 		return toResult(res.Outcome), nil
 	}
-	s.logCall(res.Tool, metatools.CallName, res.Outcome)
 	rt, _ := set.ix.Get(res.Tool)
+	s.logCall(rt, toolArgs, metatools.CallName, res.Outcome)
 	s.record(req, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, start)
 	return toResult(res.Outcome), nil
 }
@@ -260,17 +260,18 @@ func (s *Server) classicHandler(rt *config.ResolvedTool) mcp.ToolHandler {
 		stop := s.progress(ctx, req, name)
 		defer stop()
 		out := s.runner.Call(ctx, rt, args)
-		s.logCall(name, name, out)
+		s.logCall(rt, args, name, out)
 		s.record(req, rt, name, name, args, out, start)
 		return toResult(out), nil
 	}
 }
 
-// logCall logs one call that reached the executor.
-func (s *Server) logCall(tool, via string, out executor.Outcome) {
-	attrs := []any{"tool", tool, "via", via}
+// logCall logs one call of rt that reached the executor, with the values
+// of secret arguments redacted from its command line.
+func (s *Server) logCall(rt *config.ResolvedTool, args map[string]any, via string, out executor.Outcome) {
+	attrs := []any{"tool", rt.Tool.Name, "via", via}
 	if out.Argv != nil {
-		attrs = append(attrs, "argv", shortenArgv(out.Argv))
+		attrs = append(attrs, "argv", shortenArgv(redactArgv(rt, args, out.Argv)))
 	}
 	attrs = append(attrs, "is_error", out.IsError)
 	if out.Result != nil {
