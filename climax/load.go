@@ -27,6 +27,9 @@ func bundledNames() []string {
 // configs and the subcommands; a config with problems gives the loader's
 // *config.LoadError.
 func loadConfig(ref string) (*config.Config, error) {
+	if c, ok := compiledConfig(ref); ok {
+		return c, nil
+	}
 	c, err := config.LoadRef(ref, configs.FS)
 	if err == nil {
 		return c, nil
