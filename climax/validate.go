@@ -41,6 +41,8 @@ type configReport struct {
 	Binary   string    `json:"binary"` // the program the config runs
 	Errors   []problem `json:"errors"`
 	Warnings []problem `json:"warnings"`
+
+	omitted int // errors found beyond those listed (the last of Errors says how many)
 }
 
 type policyReport struct {
@@ -48,6 +50,8 @@ type policyReport struct {
 	OK       bool      `json:"ok"`
 	Errors   []problem `json:"errors"`
 	Warnings []problem `json:"warnings"`
+
+	omitted int // as in configReport
 }
 
 // problem is one error or warning; Line and Column are 0 when unknown.
@@ -72,17 +76,40 @@ func (p problem) warning() string {
 }
 
 // problemsOf turns a load error into problems, attributing errors without
-// file information to file.
+// file information to file. When the loader listed only the first problems
+// of a file, the last one says how many more there are.
 func problemsOf(err error, file string) []problem {
 	var le *config.LoadError
 	if errors.As(err, &le) && len(le.Problems) > 0 {
-		ps := make([]problem, len(le.Problems))
+		ps := make([]problem, len(le.Problems), len(le.Problems)+1)
 		for i, p := range le.Problems {
 			ps[i] = problem(p)
+		}
+		if le.Omitted > 0 {
+			ps = append(ps, problem(le.OmittedProblem()))
 		}
 		return ps
 	}
 	return []problem{{File: file, Message: err.Error()}}
+}
+
+// errorCount is how many errors a report's Errors stand for: the ones listed
+// and, instead of the line saying so, the ones left out.
+func errorCount(errs []problem, omitted int) int {
+	if omitted > 0 {
+		return len(errs) - 1 + omitted
+	}
+	return len(errs)
+}
+
+// omittedOf returns how many problems a load error found beyond those it
+// lists.
+func omittedOf(err error) int {
+	var le *config.LoadError
+	if errors.As(err, &le) && len(le.Problems) > 0 {
+		return le.Omitted
+	}
+	return 0
 }
 
 // Run checks every config, the policy and the tool names across configs,
@@ -96,7 +123,7 @@ func (c *validateCmd) Run(e *env) error {
 		cr := configReport{Ref: ref, Errors: []problem{}, Warnings: []problem{}}
 		cfg, err := loadConfig(ref)
 		if err != nil {
-			cr.Errors = problemsOf(err, ref)
+			cr.Errors, cr.omitted = problemsOf(err, ref), omittedOf(err)
 			if len(cr.Errors) > 0 {
 				cr.Source = cr.Errors[0].File
 			}
@@ -119,7 +146,7 @@ func (c *validateCmd) Run(e *env) error {
 		p, err := loadPolicy(c.Policy)
 		if err != nil {
 			pr.OK, rep.OK = false, false
-			pr.Errors = problemsOf(err, c.Policy)
+			pr.Errors, pr.omitted = problemsOf(err, c.Policy), omittedOf(err)
 		} else {
 			pol = p
 		}
@@ -206,7 +233,8 @@ func printValidateText(w io.Writer, rep *validateReport) {
 		if cr.OK {
 			fmt.Fprintf(w, "ok  %s (%s): %d %s\n", cr.Name, cr.Source, cr.Tools, plural(cr.Tools, "tool", "tools"))
 		} else {
-			fmt.Fprintf(w, "FAIL  %s: %d %s\n", cr.Ref, len(cr.Errors), plural(len(cr.Errors), "error", "errors"))
+			n := errorCount(cr.Errors, cr.omitted)
+			fmt.Fprintf(w, "FAIL  %s: %d %s\n", cr.Ref, n, plural(n, "error", "errors"))
 		}
 	}
 	if pr := rep.Policy; pr != nil {
@@ -219,7 +247,8 @@ func printValidateText(w io.Writer, rep *validateReport) {
 		if pr.OK {
 			fmt.Fprintf(w, "ok  policy %s\n", pr.File)
 		} else {
-			fmt.Fprintf(w, "FAIL  policy %s: %d %s\n", pr.File, len(pr.Errors), plural(len(pr.Errors), "error", "errors"))
+			n := errorCount(pr.Errors, pr.omitted)
+			fmt.Fprintf(w, "FAIL  policy %s: %d %s\n", pr.File, n, plural(n, "error", "errors"))
 		}
 	}
 	for _, p := range rep.Errors {

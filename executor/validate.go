@@ -178,11 +178,15 @@ func checkConstraint(name string, c *config.ArgConstraint, v any) []string {
 	case float64:
 		f = x
 	default:
-		n, err := coerce(config.TypeNumber, s)
-		if err != nil {
-			return append(problems, fmt.Sprintf("Argument '%s': value %s is not a number, but the policy sets numeric bounds", name, quote(s)))
+		// A string is passed on as it is, so the bounds hold only for a
+		// number in its one plain form: not " 5", "+5", "1e2" or "0005",
+		// which a program may read differently. (Loading refuses bounds
+		// on string args; this holds for tools built otherwise.)
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsInf(n, 0) || formatFloat(n) != s {
+			return append(problems, fmt.Sprintf("Argument '%s': value %s is not a number in plain form (such as 5 or -2.5), but the policy sets numeric bounds", name, quote(s)))
 		}
-		f = n.(float64)
+		f = n
 	}
 	if c.Min != nil && f < *c.Min {
 		problems = append(problems, fmt.Sprintf("Argument '%s': value %s is below minimum %s", name, s, formatFloat(*c.Min)))

@@ -180,13 +180,30 @@ func TestValidateValues(t *testing.T) {
 	}
 }
 
+// TestValidateBoundsOnStringText checks that bounds on a string arg hold
+// for the text passed on, not for a number parsed leniently from it.
+func TestValidateBoundsOnStringText(t *testing.T) {
+	t.Parallel()
+	rt := tool(config.Arg{Name: "n"})
+	rt.Constraints = map[string]*config.ArgConstraint{"n": {Constraint: config.Constraint{Min: ptr(1), Max: ptr(100)}}}
+	for _, v := range []string{"5", "100", "2.5"} {
+		if _, err := executor.Validate(rt, map[string]any{"n": v}); err != nil {
+			t.Errorf("%q: %v", v, err)
+		}
+	}
+	for _, v := range []string{" 5", "5 ", "+5", "1e2", "0005", "5.0", "0x10", "Inf", "1_0"} {
+		if _, err := executor.Validate(rt, map[string]any{"n": v}); err == nil {
+			t.Errorf("%q passed {min: 1, max: 100} but is passed on as it is", v)
+		}
+	}
+}
+
 func TestValidatePolicy(t *testing.T) {
 	t.Parallel()
 	rt := withPolicy(t, map[string]config.Constraint{
 		"name":      {Pattern: "^[a-z]+$"},
 		"max_count": {Min: ptr(1), Max: ptr(100)},
 		"ratio":     {Min: ptr(0.5)},
-		"label":     {Max: ptr(10)},
 		"path":      {Pattern: "src/.*"},
 	},
 		config.Arg{Name: "name"},
@@ -196,6 +213,9 @@ func TestValidatePolicy(t *testing.T) {
 		config.Arg{Name: "path"},
 		config.Arg{Name: "required", Required: true},
 	)
+	// A policy cannot bound a string arg (loading refuses it); a tool built
+	// otherwise still has its bounds checked on the exact text passed on.
+	rt.Constraints["label"] = &config.ArgConstraint{Constraint: config.Constraint{Max: ptr(10)}}
 	tests := []struct {
 		name string
 		args map[string]any
@@ -209,7 +229,9 @@ func TestValidatePolicy(t *testing.T) {
 		{"bounds", map[string]any{"required": "r", "max_count": "500", "ratio": 0.25, "label": "abc"}, `Policy validation failed:
   - Argument 'max_count': value 500 is above maximum 100
   - Argument 'ratio': value 0.25 is below minimum 0.5
-  - Argument 'label': value 'abc' is not a number, but the policy sets numeric bounds`},
+  - Argument 'label': value 'abc' is not a number in plain form (such as 5 or -2.5), but the policy sets numeric bounds`},
+		{"bounds on the text used", map[string]any{"required": "r", "label": "+5"},
+			"Policy validation failed:\n  - Argument 'label': value '+5' is not a number in plain form (such as 5 or -2.5), but the policy sets numeric bounds"},
 		{"below", map[string]any{"required": "r", "max_count": 0.0}, "Policy validation failed:\n  - Argument 'max_count': value 0 is below minimum 1"},
 		{"argument errors first", map[string]any{"name": "INVALID123"}, "Argument validation failed:\n  - Missing required argument 'required'"},
 	}

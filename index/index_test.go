@@ -521,7 +521,6 @@ func TestPolicyWarnings(t *testing.T) {
   git_log:
     args:
       max_cnt: {max: 5}
-      author: {min: 1}
   git_add:
     args:
       path: {pattern: "src/.*"}
@@ -533,13 +532,28 @@ func TestPolicyWarnings(t *testing.T) {
 	}
 	_, warnings := mustNew(t, fixture(), p)
 	want := []string{
-		`p.yaml:10:3: policy names unknown tool "frobnicate"; ignored`,
-		`p.yaml:6:7: policy for tool "git_log": arg "author" is a string; min and max only apply to integer and number args`,
+		`p.yaml:9:3: policy names unknown tool "frobnicate"; ignored`,
 		`p.yaml:5:7: policy for tool "git_log" names unknown arg "max_cnt"; ignored (did you mean "max_count"?)`,
 		`p.yaml:2:3: policy names unknown tool "git_stauts"; ignored (did you mean "git_status"?)`,
 	}
 	if !slices.Equal(warnings, want) {
 		t.Errorf("warnings:\n  %s\nwant:\n  %s", strings.Join(warnings, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+// TestPolicyBoundsOnStrings checks that min or max on an arg that is not a
+// number is an error: the caller's text would be passed on, not the number
+// checked (" 5", "+5", "1e2" and "0005" all parse as numbers in range).
+func TestPolicyBoundsOnStrings(t *testing.T) {
+	src := "tools:\n  git_log:\n    args:\n      author: {min: 1, max: 100}\n      max_count: {max: 5}\n"
+	p, err := config.ParsePolicy([]byte(src), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = index.New(fixture(), p)
+	want := `p.yaml:4:7: policy for tool "git_log": arg "author" is a string: min and max only apply to integer and number args; remove them, or make the arg an integer or number in the config`
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
 	}
 }
 

@@ -1,10 +1,11 @@
 package config
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strconv"
+	"regexp/syntax"
 )
 
 // ResolvedTool is a tool ready to run: its definition (with the policy's
@@ -35,9 +36,20 @@ type ArgConstraint struct {
 }
 
 // wholeMatch compiles a policy pattern so that it must match the whole
-// value (docs/config.md, Policies).
+// value (docs/config.md, Policies). The pattern is parsed on its own, as
+// regexp.Compile would, and the parsed expression is anchored at both ends:
+// no text in the pattern (an unbalanced ")" as in "safe)|(.*", a "\Q"
+// without "\E") can reach past the anchors, and an alternation must match
+// the whole value with one of its alternatives.
 func wholeMatch(pattern string) (*regexp.Regexp, error) {
-	return regexp.Compile(`^(?:` + pattern + `)$`)
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	anchored := &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{
+		{Op: syntax.OpBeginText}, re, {Op: syntax.OpEndText},
+	}}
+	return regexp.Compile(anchored.String())
 }
 
 // MatchString reports whether s satisfies the constraint's pattern (true
@@ -66,9 +78,12 @@ type EnabledCLI struct {
 
 // Apply applies policy (which may be nil: every tool enabled, no
 // constraints) to configs, in order. Problems in the policy that leave it
-// usable — unknown tool or argument names, constraints that cannot apply —
+// usable — unknown tool or argument names, a pattern on a boolean arg —
 // are returned as warnings with the policy file's positions. Two configs
-// defining the same tool name is an error naming both sources.
+// defining the same tool name is an error naming both sources. min or max
+// on an arg that is not an integer or number is a [*LoadError] with the
+// policy's positions: the value passed on would be the caller's text, not
+// the number checked.
 func Apply(configs []*Config, policy *Policy) (*ToolSet, []Problem, error) {
 	set := &ToolSet{}
 	known := map[string]*Tool{}
@@ -106,7 +121,10 @@ func Apply(configs []*Config, policy *Policy) (*ToolSet, []Problem, error) {
 	}
 	var warnings []Problem
 	if policy != nil {
-		warnings = policyWarnings(policy, known)
+		var err error
+		if warnings, err = policyProblems(policy, known); err != nil {
+			return nil, nil, err
+		}
 	}
 	return set, warnings, nil
 }
@@ -136,7 +154,7 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 		if con.Pattern != "" {
 			re, err := wholeMatch(con.Pattern)
 			if err != nil {
-				return nil, false, fmt.Errorf("%s: tool %s, arg %s: invalid pattern %q: %w", policy.Source, t.Name, name, con.Pattern, err)
+				return nil, false, fmt.Errorf("%s: tool %s, arg %s: invalid pattern %s: %s", policy.Source, t.Name, name, quote(con.Pattern), patternError(err))
 			}
 			ac.re = re
 		}
@@ -153,7 +171,7 @@ func sourceName(c *Config) string {
 	if c.Source != "" {
 		return c.Source
 	}
-	return "config " + strconv.Quote(c.Name)
+	return "config " + quote(c.Name)
 }
 
 // Arg returns the tool's argument with this name, or nil.
@@ -166,20 +184,22 @@ func (t *Tool) Arg(name string) *Arg {
 	return nil
 }
 
-// policyWarnings names the tools and args a policy mentions that no config
-// defines, and constraints that cannot apply to their arg's type.
-func policyWarnings(p *Policy, known map[string]*Tool) []Problem {
+// policyProblems returns as warnings the tools and args a policy mentions
+// that no config defines and patterns on boolean args, and as a
+// *LoadError the bounds on args that are not numbers.
+func policyProblems(p *Policy, known map[string]*Tool) ([]Problem, error) {
 	var out []Problem
 	warn := func(pos Pos, format string, args ...any) {
 		out = append(out, Problem{File: p.Source, Line: pos.Line, Column: pos.Column, Message: fmt.Sprintf(format, args...)})
 	}
+	errs := &checker{file: p.Source}
 	for _, name := range sortedKeys(p.Tools) {
 		tp := p.Tools[name]
 		t, ok := known[name]
 		if !ok {
-			msg := fmt.Sprintf("policy names unknown tool %q; ignored", name)
+			msg := fmt.Sprintf("policy names unknown tool %s; ignored", quote(name))
 			if s := suggest(name, sortedKeys(known)); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(s))
 			}
 			warn(tp.Pos, "%s", msg)
 			continue
@@ -192,21 +212,23 @@ func policyWarnings(p *Policy, known map[string]*Tool) []Problem {
 			con := tp.Args[an]
 			a := t.Arg(an)
 			if a == nil {
-				msg := fmt.Sprintf("policy for tool %q names unknown arg %q; ignored", name, an)
+				msg := fmt.Sprintf("policy for tool %s names unknown arg %s; ignored", quote(name), quote(an))
 				if s := suggest(an, argNames); s != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", s)
+					msg += fmt.Sprintf(" (did you mean %s?)", quote(s))
 				}
 				warn(con.Pos, "%s", msg)
 				continue
 			}
 			numeric := a.Type == TypeInteger || a.Type == TypeNumber
 			if (con.Min != nil || con.Max != nil) && !numeric {
-				warn(con.Pos, "policy for tool %q: arg %q is a %s; min and max only apply to integer and number args", name, an, a.Type)
+				typ := cmp.Or(a.Type, TypeString)
+				errs.add(Problem{File: p.Source, Line: con.Pos.Line, Column: con.Pos.Column, Message: fmt.Sprintf(
+					"policy for tool %s: arg %s is a %s: min and max only apply to integer and number args; remove them, or make the arg an integer or number in the config", quote(name), quote(an), typ)})
 			}
 			if con.Pattern != "" && a.Type == TypeBoolean {
-				warn(con.Pos, "policy for tool %q: arg %q is a boolean; a pattern does not apply to it", name, an)
+				warn(con.Pos, "policy for tool %s: arg %s is a boolean; a pattern does not apply to it", quote(name), quote(an))
 			}
 		}
 	}
-	return out
+	return out, errs.err()
 }

@@ -29,19 +29,38 @@ func (p Problem) String() string {
 	return fmt.Sprintf("%s: %s", p.File, p.Message)
 }
 
-// LoadError lists every problem found in one file.
+// LoadError lists the problems found in one file: all of them, or the
+// first [MaxProblems] by position when there are more.
 type LoadError struct {
 	File     string    // the file (or source name) loaded
 	Problems []Problem // sorted by position; never empty
+	Omitted  int       // how many more problems were found but not listed
 }
 
-// Error returns the problems, one per line.
+// Error returns the problems, one per line, and then how many more there
+// are when some are omitted.
 func (e *LoadError) Error() string {
-	lines := make([]string, len(e.Problems))
+	lines := make([]string, len(e.Problems), len(e.Problems)+1)
 	for i, p := range e.Problems {
 		lines[i] = p.String()
 	}
+	if e.Omitted > 0 {
+		lines = append(lines, e.OmittedProblem().String())
+	}
 	return strings.Join(lines, "\n")
+}
+
+// OmittedProblem returns a problem that says how many problems are not
+// listed ("… and 12 more problems"), for printing after the others.
+func (e *LoadError) OmittedProblem() Problem {
+	return Problem{File: e.File, Message: fmt.Sprintf("… and %d more %s", e.Omitted, plural(e.Omitted, "problem", "problems"))}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // NotFoundError reports a config reference that is neither a file nor a
@@ -53,7 +72,7 @@ type NotFoundError struct {
 
 // Error names the reference and lists the bundled configs.
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("no config named %q: it is not a file and not a bundled config (bundled: %s)", e.Ref, strings.Join(e.Bundled, ", "))
+	return fmt.Sprintf("no config named %s: it is not a file and not a bundled config (bundled: %s)", quote(e.Ref), strings.Join(e.Bundled, ", "))
 }
 
 // Parse decodes and validates a config from YAML. source names the data in

@@ -28,6 +28,10 @@ var typeAliases = map[string]string{
 // MaxTimeout is the largest tool timeout a config may set, in seconds (one year).
 const MaxTimeout = 365 * 24 * 3600.0
 
+// MinTimeout is the smallest tool timeout a config may set, in seconds (one
+// millisecond): a smaller one would round to nothing.
+const MinTimeout = 0.001
+
 // validToolName matches MCP tool names: letters, digits, "_", "-" and ".",
 // 1 to 128 characters.
 var validToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
@@ -85,14 +89,14 @@ func (c *checker) config(root *yaml.Node) *Config {
 
 func toolContext(name string, i int) string {
 	if name != "" {
-		return fmt.Sprintf("tool %q", name)
+		return "tool " + quote(name)
 	}
 	return fmt.Sprintf("tool #%d", i+1)
 }
 
 func argContext(kind, name string, i int) string {
 	if name != "" {
-		return fmt.Sprintf("%s %q", kind, name)
+		return kind + " " + quote(name)
 	}
 	return fmt.Sprintf("%s #%d", kind, i+1)
 }
@@ -145,6 +149,8 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 		switch {
 		case x <= 0:
 			c.report(o.at("timeout"), ctx, "timeout must be more than 0 seconds, got %v", x)
+		case x < MinTimeout:
+			c.report(o.at("timeout"), ctx, "timeout must be at least %v seconds (1 ms), got %v", MinTimeout, x)
 		case x > MaxTimeout:
 			c.report(o.at("timeout"), ctx, "timeout must be at most %v seconds (one year), got %v", MaxTimeout, x)
 		default:
@@ -225,11 +231,11 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 			c.report(f.value, ctx, "type: expected one of %s, got %s", strings.Join(argTypes, ", "), describe(f.val()))
 			typeOK = false
 		case !slices.Contains(argTypes, s):
-			msg := fmt.Sprintf("unknown type %q", s)
+			msg := "unknown type " + quote(s)
 			if sug := typeAliases[strings.ToLower(s)]; sug != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", sug)
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
 			} else if sug := suggest(s, argTypes); sug != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", sug)
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
 			}
 			c.report(f.value, ctx, "%s: valid types are %s", msg, strings.Join(argTypes, ", "))
 			typeOK = false
@@ -290,7 +296,7 @@ func (c *checker) enum(f field, typ ArgType, ctx string) []string {
 	}
 	if v.Kind != yaml.SequenceNode {
 		hint := ""
-		if s, ok := scalarString(v); ok {
+		if s, ok := scalarString(v); ok && s == clip(s, maxQuoted) {
 			hint = fmt.Sprintf("; write enum: [%s]", s)
 		}
 		c.report(f.value, ctx, "enum: expected a list of allowed values, got %s%s", describe(v), hint)
@@ -308,7 +314,7 @@ func (c *checker) enum(f field, typ ArgType, ctx string) []string {
 		if !ok {
 			hint := ""
 			if ri.Kind == yaml.ScalarNode && ri.ShortTag() == "!!bool" {
-				hint = fmt.Sprintf("; quote it: %q", ri.Value)
+				hint = "; quote it: " + quote(ri.Value)
 			}
 			c.report(item, ctx, "enum: expected a string value, got %s%s", describe(ri), hint)
 			continue
@@ -316,17 +322,17 @@ func (c *checker) enum(f field, typ ArgType, ctx string) []string {
 		switch typ {
 		case TypeInteger:
 			if _, err := strconv.Atoi(s); err != nil {
-				c.report(item, ctx, "enum value %q is not an integer", s)
+				c.report(item, ctx, "enum value %s is not an integer", quote(s))
 				continue
 			}
 		case TypeNumber:
 			if x, err := strconv.ParseFloat(s, 64); err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
-				c.report(item, ctx, "enum value %q is not a finite number", s)
+				c.report(item, ctx, "enum value %s is not a finite number", quote(s))
 				continue
 			}
 		}
 		if seen[s] {
-			c.report(item, ctx, "enum lists %q twice: remove one", s)
+			c.report(item, ctx, "enum lists %s twice: remove one", quote(s))
 			continue
 		}
 		seen[s] = true
@@ -353,7 +359,7 @@ func (c *checker) defaultValue(f field, a *Arg, ctx string, global bool) any {
 	case TypeString:
 		s, ok := scalarString(v)
 		if !ok {
-			c.report(f.value, ctx, "default %s does not fit type string; quote it: %q", describe(v), v.Value)
+			c.report(f.value, ctx, "default %s does not fit type string; quote it: %s", describe(v), quote(v.Value))
 			return nil
 		}
 		val = s
@@ -388,7 +394,7 @@ func (c *checker) defaultValue(f field, a *Arg, ctx string, global bool) any {
 			return bad()
 		}
 		if math.IsInf(x, 0) || math.IsNaN(x) {
-			c.report(f.value, ctx, "default must be a finite number, got %s", v.Value)
+			c.report(f.value, ctx, "default must be a finite number, got %s", clip(v.Value, maxQuoted))
 			return nil
 		}
 		val = x
@@ -403,7 +409,7 @@ func (c *checker) defaultValue(f field, a *Arg, ctx string, global bool) any {
 		}
 	}
 	if len(a.Enum) > 0 && !(global && strings.Contains(v.Value, "$")) && !enumHas(a.Enum, val) {
-		c.report(f.value, ctx, "default %q is not one of the enum values (%s)", v.Value, strings.Join(a.Enum, ", "))
+		c.report(f.value, ctx, "default %s is not one of the enum values (%s)", quote(v.Value), clip(strings.Join(a.Enum, ", "), maxQuoted))
 	}
 	return val
 }

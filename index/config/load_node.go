@@ -2,7 +2,6 @@ package config
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +19,8 @@ import (
 // each with the position of the node it is about.
 type checker struct {
 	file     string
-	problems []Problem
+	problems []Problem // the first MaxProblems by position, sorted
+	omitted  int       // problems found beyond those
 }
 
 // report records a problem at node n (which may be nil). ctx, when not
@@ -34,7 +34,7 @@ func (c *checker) report(n *yaml.Node, ctx, format string, args ...any) {
 	if n != nil {
 		p.Line, p.Column = n.Line, n.Column
 	}
-	c.problems = append(c.problems, p)
+	c.add(p)
 }
 
 // err returns the problems as a *LoadError, or nil when there are none.
@@ -42,17 +42,16 @@ func (c *checker) err() error {
 	if len(c.problems) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(c.problems, func(a, b Problem) int {
-		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
-	})
-	return &LoadError{File: c.file, Problems: c.problems}
+	return &LoadError{File: c.file, Problems: c.problems, Omitted: c.omitted}
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// syntax records a YAML syntax error, with its line when the library gives one.
+// syntax records a YAML syntax error, with its line when the library gives
+// one. The library's message may quote the file (an unknown anchor's
+// name): it is shortened.
 func (c *checker) syntax(err error) {
-	msg := err.Error()
+	msg := clip(err.Error(), 2*maxQuoted)
 	p := Problem{File: c.file}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		p.Line, _ = strconv.Atoi(m[1])
@@ -61,7 +60,7 @@ func (c *checker) syntax(err error) {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
 	p.Message = "invalid YAML: " + msg
-	c.problems = append(c.problems, p)
+	c.add(p)
 }
 
 // document parses data as exactly one YAML document whose root is a
@@ -89,6 +88,9 @@ func (c *checker) document(data []byte, what, hint string) *yaml.Node {
 	}
 	if len(doc.Content) == 0 {
 		c.report(nil, "", "%s file is empty: %s", what, hint)
+		return nil
+	}
+	if !c.expansionOK(doc.Content[0], len(data)) {
 		return nil
 	}
 	root := deref(doc.Content[0])
@@ -131,11 +133,11 @@ func describe(n *yaml.Node) string {
 		case "!!null":
 			return "null"
 		case "!!bool":
-			return "a boolean (" + n.Value + ")"
+			return "a boolean (" + clip(n.Value, maxQuoted) + ")"
 		case "!!int", "!!float":
-			return "a number (" + n.Value + ")"
+			return "a number (" + clip(n.Value, maxQuoted) + ")"
 		}
-		return strconv.Quote(n.Value)
+		return quote(n.Value)
 	}
 	return "an unsupported value"
 }
@@ -168,7 +170,7 @@ func (c *checker) pairs(m *yaml.Node, ctx string) []field {
 			continue
 		}
 		if first, dup := seen[rk.Value]; dup {
-			c.report(k, ctx, "key %q is given twice (first at line %d); remove one", rk.Value, first.Line)
+			c.report(k, ctx, "key %s is given twice (first at line %d); remove one", quote(rk.Value), first.Line)
 			continue
 		}
 		seen[rk.Value] = k
@@ -255,9 +257,9 @@ func (c *checker) object(n *yaml.Node, ctx string, known []string) *object {
 	}
 	for _, f := range c.pairs(rn, ctx) {
 		if !slices.Contains(known, f.name) {
-			msg := fmt.Sprintf("unknown key %q", f.name)
+			msg := "unknown key " + quote(f.name)
 			if s := suggest(f.name, known); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(s))
 			} else {
 				msg += " (valid keys: " + strings.Join(known, ", ") + ")"
 			}
@@ -316,7 +318,7 @@ func (o *object) str(key string) string {
 	if !ok {
 		hint := ""
 		if f.val().ShortTag() == "!!bool" {
-			hint = fmt.Sprintf("; quote it: %q", f.val().Value)
+			hint = "; quote it: " + quote(f.val().Value)
 		}
 		o.c.report(f.value, o.ctx, "%s: expected a string, got %s%s", key, describe(f.val()), hint)
 	}
@@ -380,7 +382,7 @@ func (o *object) numberOf(key, what string) (float64, bool) {
 		return 0, false
 	}
 	if math.IsInf(x, 0) || math.IsNaN(x) {
-		o.c.report(f.value, o.ctx, "%s: expected a finite number, got %s", key, v.Value)
+		o.c.report(f.value, o.ctx, "%s: expected a finite number, got %s", key, clip(v.Value, maxQuoted))
 		return 0, false
 	}
 	return x, true
@@ -427,7 +429,7 @@ func (o *object) strings(key string) []string {
 	v := f.val()
 	if v.Kind != yaml.SequenceNode {
 		hint := ""
-		if s, ok := scalarString(v); ok {
+		if s, ok := scalarString(v); ok && s == clip(s, maxQuoted) {
 			hint = fmt.Sprintf("; write %s: [%s]", key, s)
 		}
 		o.c.report(f.value, o.ctx, "%s: expected a list of strings, got %s%s", key, describe(v), hint)

@@ -324,7 +324,7 @@ func TestParseErrors(t *testing.T) {
 				"  - name: \"\"\n    description: d\n",
 			want: []string{
 				`t.yaml:3:11: tool "git status": invalid tool name: use 1 to 128 letters, digits, "_", "-" or "." (e.g. git_status)`,
-				`t.yaml:5:11: tool "` + strings.Repeat("x", 129) + `": invalid tool name: use 1 to 128 letters, digits, "_", "-" or "." (e.g. git_status)`,
+				`t.yaml:5:11: tool "` + strings.Repeat("x", 80) + `"…: invalid tool name: use 1 to 128 letters, digits, "_", "-" or "." (e.g. git_status)`,
 				`t.yaml:7:11: tool #3: name is empty: add the MCP tool name, e.g. name: git_status`,
 			},
 		},

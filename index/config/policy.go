@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -37,7 +36,7 @@ func (c *checker) policy(root *yaml.Node) *Policy {
 		default:
 			msg := fmt.Sprintf("default: expected %s or %s, got %s", PolicyEnabled, PolicyDisabled, describe(f.val()))
 			if sug := suggest(s, policyDefaults); s != "" && sug != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", sug)
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
 			}
 			c.report(f.value, "", "%s", msg)
 		}
@@ -70,9 +69,9 @@ func (c *checker) executor(n *yaml.Node) Executor {
 		Network:    o.str("network"),
 	}
 	if o.has("type") && !slices.Contains(executorTypes, e.Type) {
-		msg := fmt.Sprintf("unknown type %q: valid types are %s", e.Type, strings.Join(executorTypes, ", "))
+		msg := fmt.Sprintf("unknown type %s: valid types are %s", quote(e.Type), strings.Join(executorTypes, ", "))
 		if sug := suggest(e.Type, executorTypes); sug != "" {
-			msg = fmt.Sprintf("unknown type %q (did you mean %q?)", e.Type, sug)
+			msg = fmt.Sprintf("unknown type %s (did you mean %s?)", quote(e.Type), quote(sug))
 		}
 		c.report(o.at("type"), ctx, "%s", msg)
 		return e
@@ -100,7 +99,7 @@ func (c *checker) executor(n *yaml.Node) Executor {
 // toolPolicy checks one tool's entry under tools. A null entry enables the
 // tool without overrides.
 func (c *checker) toolPolicy(tf field) ToolPolicy {
-	ctx := fmt.Sprintf("tool %q", tf.name)
+	ctx := "tool " + quote(tf.name)
 	pos := Pos{tf.key.Line, tf.key.Column}
 	o := c.object(tf.value, ctx, toolPolicyKeys)
 	if o == nil {
@@ -126,7 +125,7 @@ func (c *checker) toolPolicy(tf field) ToolPolicy {
 
 // constraint checks one arg constraint.
 func (c *checker) constraint(af field, toolCtx string) Constraint {
-	ctx := fmt.Sprintf("%s: arg %q", toolCtx, af.name)
+	ctx := fmt.Sprintf("%s: arg %s", toolCtx, quote(af.name))
 	pos := Pos{af.key.Line, af.key.Column}
 	o := c.object(af.value, ctx, constraintKeys)
 	if o == nil {
@@ -135,11 +134,7 @@ func (c *checker) constraint(af field, toolCtx string) Constraint {
 	con := Constraint{Pattern: o.str("pattern"), Pos: pos}
 	if o.has("pattern") {
 		if _, err := wholeMatch(con.Pattern); err != nil {
-			msg := err.Error()
-			if _, err2 := regexp.Compile(con.Pattern); err2 != nil {
-				msg = err2.Error()
-			}
-			c.report(o.at("pattern"), ctx, "pattern is not a valid Go regular expression (%s): fix it", msg)
+			c.report(o.at("pattern"), ctx, "pattern is not a valid Go regular expression (%s): fix it", patternError(err))
 		}
 	}
 	if x, ok := o.number("min"); ok {

@@ -4,24 +4,43 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // suggest returns the candidate closest to s when it is close enough to be
 // a likely misspelling (edit distance at most a third of the length, at
 // least 1), or "" when none is.
 func suggest(s string, candidates []string) string {
+	n := utf8.RuneCountInString(s)
+	limit := max(1, n/3)
 	best, bestDist := "", -1
-	ls := strings.ToLower(s)
+	var ls string
 	for _, c := range candidates {
+		// The distance is at least the difference in length: a name
+		// much longer or shorter than every candidate (a whole file as
+		// a key) is compared with none of them.
+		if abs(utf8.RuneCountInString(c)-n) > limit {
+			continue
+		}
+		if ls == "" {
+			ls = strings.ToLower(s)
+		}
 		d := editDistance(ls, strings.ToLower(c))
 		if bestDist < 0 || d < bestDist {
 			best, bestDist = c, d
 		}
 	}
-	if bestDist < 0 || bestDist > max(1, len([]rune(s))/3) {
+	if bestDist < 0 || bestDist > limit {
 		return ""
 	}
 	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // editDistance is the Damerau–Levenshtein distance (adjacent
