@@ -111,7 +111,7 @@ func (c *checker) add(p Problem) {
 // expanded, without expanding them.
 type expansion struct {
 	limit int
-	size  map[*yaml.Node]int // expanded size of the nodes measured; -1 while measuring
+	size  map[*yaml.Node]int // expanded size of the anchored nodes measured; -1 while measuring
 }
 
 // sizeOf returns the number of nodes n stands for with its aliases
@@ -124,13 +124,18 @@ func (e *expansion) sizeOf(n *yaml.Node) (int, bool) {
 		}
 		n = n.Alias
 	}
-	switch s, seen := e.size[n]; {
-	case seen && s < 0:
-		return 0, false
-	case seen:
-		return s, true
+	// Only anchored nodes can be reached twice (or from inside
+	// themselves): only they are remembered.
+	anchored := n.Anchor != ""
+	if anchored {
+		switch s, seen := e.size[n]; {
+		case seen && s < 0:
+			return 0, false
+		case seen:
+			return s, true
+		}
+		e.size[n] = -1
 	}
-	e.size[n] = -1
 	total := 1
 	for _, c := range n.Content {
 		s, ok := e.sizeOf(c)
@@ -139,7 +144,9 @@ func (e *expansion) sizeOf(n *yaml.Node) (int, bool) {
 		}
 		total = min(total+s, e.limit+1)
 	}
-	e.size[n] = total
+	if anchored {
+		e.size[n] = total
+	}
 	return total, true
 }
 

@@ -15,15 +15,19 @@
 // and [LoadPolicyFile] a policy. Loading is strict and reports every
 // problem of a file at once in a [*LoadError], each [Problem] with its line
 // and column: malformed YAML, missing or mistyped fields, unknown keys
-// (with a "did you mean"), duplicate names, contradictory settings.
-// docs/config.md describes the language.
+// (with a "did you mean"), duplicate names, contradictory settings. It is
+// bounded whatever the input: aliases and merge keys may expand a document
+// only so far, a file lists at most [MaxProblems] problems, and messages
+// quote at most 80 bytes of a value. docs/config.md describes the language.
 //
 // # Policies
 //
 // [Apply] keeps the tools a policy enables, attaches its argument
 // constraints ([ArgConstraint]) and executor, and returns a policy's
-// usable-but-suspicious entries (unknown tool or arg names, constraints
-// that cannot apply) as warning [Problem]s with their positions.
+// usable-but-suspicious entries (unknown tool or arg names, a pattern on a
+// boolean arg) as warning [Problem]s with their positions; min or max on an
+// arg that is not a number is an error. A pattern must match the whole
+// value: it is parsed on its own and the parsed expression anchored.
 //
 // The package depends on the standard library and the YAML library only.
 package config

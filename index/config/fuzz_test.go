@@ -5,8 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -35,10 +37,17 @@ func checkLoadError(t *testing.T, err error, data []byte) {
 	if le.File != "fuzz.yaml" || len(le.Problems) == 0 {
 		t.Fatalf("LoadError %+v", le)
 	}
-	lines := strings.Count(string(data), "\n") + 2
+	if len(le.Problems) > config.MaxProblems || le.Omitted < 0 {
+		t.Fatalf("%d problems listed, %d omitted", len(le.Problems), le.Omitted)
+	}
+	lines := strings.Count(string(data), "\n") + strings.Count(string(data), "\r") + 2 // YAML breaks lines at CR too
 	for _, p := range le.Problems {
 		if p.File != "fuzz.yaml" || p.Message == "" || p.Line < 0 || p.Line > lines || p.Column < 0 {
 			t.Fatalf("bad problem %+v", p)
+		}
+		// Values are quoted short and escaped: one line, whatever the input.
+		if len(p.Message) > 1500 || strings.ContainsAny(p.Message, "\n\r") {
+			t.Fatalf("problem message of %d bytes: %q", len(p.Message), p.Message)
 		}
 	}
 	if err.Error() == "" {
@@ -54,6 +63,12 @@ func FuzzParse(f *testing.F) {
 		"", "---\n", "command: x\ntools: []\n", "a: &x [*x]\n", "tools: &t [*t]\ncommand: x\n",
 		"command: x\ntools:\n  - &a {name: t, description: d, <<: *a}\n",
 		"command: x\ntools:\n  - {name: t, description: d, args: [{name: a, default: .inf, type: number}]}\n",
+		// Aliases and merge keys, nested and repeated.
+		"command: x\nx: &arg {name: a}\ny: &tool {name: t, description: d, args: [*arg, *arg, *arg]}\ntools: [*tool, *tool]\n",
+		"command: x\ntools:\n- &a {name: t, description: d}\n- &b {<<: [*a,*a,*a]}\n- &c {<<: [*b,*b,*b], name: u}\n- {<<: *c, <<: *b}\n",
+		"command: x\ntools:\n  - &t {name: t, description: d, args: &args [{name: a, type: integer, enum: &e ['1', '2']}]}\n  - {<<: *t, name: u, args: *args}\n",
+		"command: &c x\nname: *c\ntags: [*c, *c]\ntools: []\n",
+		"command: x\ntools: [&t {name: t, description: d, args: [{<<: *t}]}]\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -104,6 +119,9 @@ func FuzzParsePolicy(f *testing.F) {
 	for _, s := range []string{
 		"", "default: enabled\n", "tools:\n  git_status:\n", "tools: {git_add: {args: {path: {pattern: '('}}}}\n",
 		"tools: {git_log: {args: {max_count: {min: 5, max: 1}}}}\n", "executor: {type: docker}\n",
+		"tools: {git_add: {args: {path: {pattern: 'safe)|(.*'}}}}\n",
+		"x: &c {pattern: 'a|b', min: 1}\ntools: {git_add: {args: {path: *c}}, git_log: {args: {max_count: {<<: *c, max: 3}}}}\n",
+		"x: &t {description: d}\ntools: {git_status: *t, git_log: {<<: [*t, *t]}}\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -146,6 +164,48 @@ func FuzzParsePolicy(f *testing.F) {
 		}
 		if _, _, err := config.Apply([]*config.Config{&c}, p); err != nil {
 			t.Fatalf("Apply with an accepted policy: %v", err)
+		}
+	})
+}
+
+// FuzzPolicyPattern: a pattern ParsePolicy accepts is exactly a pattern
+// regexp.Compile accepts on its own, and a value satisfies it exactly when
+// the pattern alone can match the whole value. The oracle: the
+// leftmost-longest match of the pattern alone covers the value from start
+// to end exactly when some match does (a match that starts at 0 is the
+// leftmost, and the longest of those ends at the end when one does).
+func FuzzPolicyPattern(f *testing.F) {
+	for _, s := range [][2]string{
+		{"safe)|(.*", "anything"}, {"a|b", "ab"}, {"a|ab", "ab"}, {"^src/.*", "x/src/a"},
+		{"(?m)^a$", "a\nb"}, {"a$|b", "a\n"}, {"(?s).*", "a\nb"}, {"(?i)safe|x", "SAFEX"},
+		{`x\Q`, "x)$"}, {`\Q)|(.*`, ")|(.*"}, {`[^/.][^.]*`, "~"}, {`\b|a*?`, ""},
+		{`(?U)a+`, "aaa"}, {`\pL+`, "é"}, {`(a|b)*c\z`, "abc"}, {`\A`, ""},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, value string) {
+		if !utf8.ValidString(pattern) {
+			return // YAML text holds no invalid UTF-8 (and regexp refuses it)
+		}
+		alone, aloneErr := regexp.Compile(pattern)
+		c, err := constraint(t, pattern)
+		if err != nil {
+			if aloneErr == nil && pattern != "" { // an empty pattern is refused
+				t.Fatalf("pattern %q compiles alone but the policy is refused: %v", pattern, err)
+			}
+			return
+		}
+		if aloneErr != nil {
+			t.Fatalf("pattern %q is accepted but does not compile alone: %v", pattern, aloneErr)
+		}
+		if c.Pattern != pattern {
+			t.Skipf("pattern %q read back as %q", pattern, c.Pattern) // not what this target tests
+		}
+		alone.Longest()
+		loc := alone.FindStringIndex(value)
+		want := loc != nil && loc[0] == 0 && loc[1] == len(value)
+		if got := c.MatchString(value); got != want {
+			t.Fatalf("pattern %q on %q: MatchString = %v, a whole match of the pattern alone: %v", pattern, value, got, want)
 		}
 	})
 }

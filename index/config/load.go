@@ -85,9 +85,16 @@ func (e *NotFoundError) Error() string {
 // name that is not a valid MCP tool name, duplicate tool or arg names, an
 // arg that is both positional and has a flag, a stdin or cwd arg that also
 // has a flag or is positional, a default that does not fit the arg's type
-// or enum, an enum on a boolean arg, a timeout or max_output that is not
-// positive — is reported in one [*LoadError], each with its line and
-// column.
+// or enum, an enum on a boolean arg, a timeout under [MinTimeout] or over
+// [MaxTimeout], a max_output that is not positive — is reported in one
+// [*LoadError], each with its line and column (the first [MaxProblems] by
+// position; the others are counted). Messages quote at most 80 bytes of a
+// value.
+//
+// Loading is bounded whatever the input: anchors, aliases and merge keys
+// are allowed as long as the document, expanded, stands for at most
+// 10,000 + 4 × len(data) nodes and no alias sits inside the node it names;
+// otherwise the error is that one problem, at the alias.
 //
 // An empty tool list (tools: []) is allowed: the CLI is listed with no
 // tools. On success the defaults are applied: name [DefaultCLIName], arg
@@ -173,7 +180,7 @@ func BundledNames(bundled fs.FS) ([]string, error) {
 // wrong types, an unknown executor type or default, a docker executor
 // without an image, docker-only settings (image, volumes, working_dir,
 // network) without type: docker, a pattern that is not a valid Go regular
-// expression, and min greater than max. A tool listed with no settings
+// expression on its own, and min greater than max. Its limits are Parse's. A tool listed with no settings
 // (git_status: or git_status: {}) is enabled without overrides. Tool and
 // arg names are not checked here: [New] warns about those no config
 // defines. On success Default is [PolicyDisabled] and Executor.Type

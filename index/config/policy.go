@@ -133,7 +133,11 @@ func (c *checker) constraint(af field, toolCtx string) Constraint {
 	}
 	con := Constraint{Pattern: o.str("pattern"), Pos: pos}
 	if o.has("pattern") {
-		if _, err := wholeMatch(con.Pattern); err != nil {
+		if con.Pattern == "" {
+			// Left out, a pattern allows any value; written empty it
+			// would seem to allow only the empty value.
+			c.report(o.at("pattern"), ctx, "pattern is empty: remove it to allow any value, or write pattern: \"^$\" to allow only the empty value")
+		} else if _, err := wholeMatch(con.Pattern); err != nil {
 			c.report(o.at("pattern"), ctx, "pattern is not a valid Go regular expression (%s): fix it", patternError(err))
 		}
 	}
