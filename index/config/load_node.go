@@ -457,7 +457,7 @@ func (o *object) keywords(key string) []string {
 	v := f.val()
 	if v.Kind != yaml.SequenceNode {
 		hint := ""
-		if s, ok := scalarString(v); ok {
+		if s, ok := scalarString(v); ok && s == clip(s, maxQuoted) {
 			hint = fmt.Sprintf("; write %s: [%s]", key, s)
 		}
 		o.c.report(f.value, o.ctx, "%s: expected a list of words and phrases, got %s%s", key, describe(v), hint)
@@ -471,7 +471,7 @@ func (o *object) keywords(key string) []string {
 		case !ok:
 			hint := ""
 			if ri.Kind == yaml.ScalarNode && ri.ShortTag() == "!!bool" {
-				hint = fmt.Sprintf("; quote it: %q", ri.Value)
+				hint = "; quote it: " + quote(ri.Value)
 			}
 			o.c.report(item, o.ctx, "%s: expected a string in the list, got %s%s", key, describe(ri), hint)
 		case strings.TrimSpace(s) == "":
