@@ -9,9 +9,10 @@ import (
 // query, in the order it does. [Index.Explain] makes it with the same
 // ranking as Search.
 type Explanation struct {
-	// Terms are the query words ranking considered, stemmed, in query
-	// order: stop words, numbers and words beyond [MaxQueryTerms] left out.
-	Terms []string `json:"terms"`
+	// Words are the query words ranking considered, lowercase, in query
+	// order: stop words, numbers, repeated words and words beyond
+	// [MaxQueryTerms] left out.
+	Words []string `json:"words"`
 	// Corrections are the query words the index lacks that were matched
 	// to words a typo away.
 	Corrections []Correction `json:"corrections,omitempty"`
@@ -83,9 +84,9 @@ func (ix *Index) Explain(query, category, cli string, limit int) Explanation {
 	if limit > 0 {
 		order = r.rank(query, keep, limit, ex)
 	}
-	out := Explanation{Terms: []string{}, Results: []ResultExplanation{}}
+	out := Explanation{Words: []string{}, Results: []ResultExplanation{}}
 	for _, t := range ex.terms {
-		out.Terms = append(out.Terms, t.term)
+		out.Words = append(out.Words, t.raw)
 	}
 	out.Corrections = ex.corrections
 	for _, i := range order {
