@@ -72,6 +72,7 @@ const (
 	posDecay  = 0.0
 	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
 
+	minRelScore   = 0.1  // results scoring less than this fraction of the best are left out, unless they contain the query
 	tieRange      = 0.05 // scores within this fraction of each other count as equal when spreading results over CLIs
 	diversityPool = 50   // how many of the best candidates are spread over CLIs
 
@@ -770,6 +771,15 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explaine
 	}
 	best := r.diversify(topK(s.cands, max(limit, diversityPool)))
 	best = best[:min(limit, len(best))]
+	// Tools that match the query's words far worse than the best one are
+	// noise that costs the caller tokens; those that contain the whole
+	// query stay.
+	if len(best) > 0 && best[0].tier == 0 {
+		floor := best[0].score * minRelScore
+		best = slices.DeleteFunc(best, func(c candidate) bool {
+			return c.tier == 0 && c.score < floor && s.flags[c.doc]&flagLiteral == 0
+		})
+	}
 	out = make([]int, len(best))
 	for i, c := range best {
 		out[i] = int(c.doc)
