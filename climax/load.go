@@ -14,7 +14,7 @@ import (
 )
 
 // subcommands are the names a misspelt config name is compared with.
-var subcommands = []string{"run", "validate", "list", "skill"}
+var subcommands = []string{"run", "validate", "list", "search", "skill"}
 
 // bundledNames returns the names of the bundled configs.
 func bundledNames() []string {

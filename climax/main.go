@@ -6,6 +6,7 @@
 //	climax [run] [flags] CONFIG...       serve the configs' tools over MCP (stdio, or HTTP with --transport)
 //	climax validate [flags] CONFIG...    check configs and a policy
 //	climax list [flags] [CONFIG...]      list bundled configs, or the tools of configs
+//	climax search [flags] QUERY [CONFIG...]  search tools as climax_search does
 //	climax skill [--path | --install]    print or install the config-writing guide
 //
 // A CONFIG is a path (it contains "/" or ends in .yaml/.yml) or the name of
@@ -47,6 +48,7 @@ type cli struct {
 	Run      runCmd      `cmd:"" default:"withargs" help:"Serve the tools of CONFIG... over MCP on stdin/stdout, or over HTTP with --transport http (the default command: 'climax git' is 'climax run git')."`
 	Validate validateCmd `cmd:"" help:"Check configs (and a policy): every problem with file and line, missing binaries, duplicate tool names."`
 	List     listCmd     `cmd:"" help:"List the bundled configs, or the tools of CONFIG... with the policy applied."`
+	Search   searchCmd   `cmd:"" help:"Search the tools of CONFIG... (every bundled config when none is given) as climax_search does; --explain shows why each ranks where it does."`
 	Skill    skillCmd    `cmd:"" help:"Print the config-writing guide for coding agents, or install it as a Claude Code command."`
 }
 

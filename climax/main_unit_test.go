@@ -92,7 +92,7 @@ func TestUnknownConfigName(t *testing.T) {
 		`did you mean "list" (subcommand)?`,
 		"bundled configs: ",
 		"git",
-		"subcommands: run, validate, list, skill",
+		"subcommands: run, validate, list, search, skill",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)

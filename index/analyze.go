@@ -142,33 +142,49 @@ func hasVowel(s string) bool {
 	return strings.ContainsAny(s, "aeiouy")
 }
 
-// stopWords are query words too common to say anything about a tool. They
-// are dropped from queries (unless a query has nothing else), not from
-// documents.
+// stopWords are query words too common to say anything about a tool, as
+// written (lowercase, not stemmed: "note" stems to "not", which is no stop
+// word). They are dropped from queries (unless a query has nothing else),
+// so that a query whose only overlap with a tool is a stop word does not
+// find it, and they do not form phrases in documents. Single letters are
+// stop words too ("it's" gives "it" and "s").
 var stopWords = map[string]bool{}
 
 func init() {
 	for _, w := range strings.Fields(`a an the to of for in on at by with from into onto
-		and or but my me i is it its this that these those be are was were am
-		do does can could would should will please some any all your you we our
-		us let lets want what how much many which where there here another other
-		need needs`) {
-		stopWords[stem(w)] = true
+		and or but nor so yet my me mine i is it its this that these those be been being are
+		was were am do does did done have has had can could would should will shall may might
+		must please some any all your you we our us let lets want wants wanted what whats how
+		much many which where there here another other need needs needed no not such thing
+		things stuff something anything everything just now then also very really again still
+		already actually maybe ok okay hey hi thanks thank about like when while after before
+		right exactly quickly don doesn didn isn aren wasn won cant ll ve re im ive`) {
+		stopWords[w] = true
 	}
+}
+
+// isStopWord reports whether tok, a lowercase token as written, is a stop
+// word.
+func isStopWord(tok string) bool {
+	return len(tok) == 1 || stopWords[tok]
 }
 
 // synonymGroups are sets of words an agent may use for one another. A
 // query term also matches the other members of its groups, at
 // [synonymWeight]. The groups are deliberately small and general.
 var synonymGroups = [][]string{
-	{"delete", "remove", "rm", "erase", "del", "destroy"},
+	{"delete", "remove", "rm", "erase", "del", "destroy", "drop"},
 	{"list", "ls", "show", "enumerate"},
-	{"show", "display", "view", "print"},
+	{"show", "display", "view", "see"},
+	{"show", "print", "display", "echo"},
 	{"download", "fetch", "pull", "retrieve"},
 	{"upload", "push", "publish"},
 	{"repo", "repository"},
 	{"commit", "revision", "rev", "changeset"},
 	{"history", "log"},
+	{"log", "output"},
+	{"recent", "latest", "newest", "last"},
+	{"old", "older", "previous", "earlier"},
 	{"branch", "bookmark"},
 	{"diff", "difference", "compare"},
 	{"dependency", "dep", "deps", "requirement"},
@@ -177,22 +193,22 @@ var synonymGroups = [][]string{
 	{"stop", "kill", "terminate", "halt"},
 	{"create", "new", "init", "initialize"},
 	{"search", "find", "grep", "lookup", "locate"},
-	{"build", "compile"},
+	{"build", "compile", "built"},
 	{"directory", "folder", "dir"},
-	{"config", "configuration", "settings", "preferences"},
+	{"config", "configuration", "settings", "preferences", "cfg", "conf"},
 	{"info", "information", "details", "describe", "inspect", "metadata"},
 	{"http", "https", "url", "web"},
-	{"archive", "tarball", "tar", "zip"},
+	{"archive", "tarball", "tar", "zip", "tgz"},
 	{"extract", "unpack", "decompress", "untar", "unzip"},
 	{"compress", "pack", "zip"},
 	{"database", "db"},
 	{"copy", "cp", "duplicate"},
 	{"move", "rename", "mv"},
 	{"environment", "env"},
-	{"format", "fmt", "reformat", "prettify"},
+	{"format", "fmt", "reformat", "prettify", "pretty", "indent"},
 	{"lint", "linter", "vet"},
 	{"update", "upgrade", "bump"},
-	{"undo", "revert", "restore"},
+	{"undo", "revert", "restore", "rollback"},
 	{"process", "ps", "proc"},
 	{"clean", "cleanup", "prune", "purge"},
 	{"status", "state"},
@@ -202,6 +218,21 @@ var synonymGroups = [][]string{
 	{"hash", "sha", "digest"},
 	{"change", "modification", "modify", "edit"},
 	{"stash", "shelve"},
+	{"broken", "dead", "unresolved"},
+	{"error", "failure", "fail"},
+	// Abbreviations.
+	{"kubernetes", "k8s", "kube"},
+	{"javascript", "js", "node"},
+	{"golang", "go"},
+	{"postgres", "postgresql", "psql", "pg"},
+	{"vulnerability", "vuln", "cve"},
+	{"image", "img"},
+	{"context", "ctx"},
+	{"service", "svc"},
+	{"namespace", "ns"},
+	{"memory", "mem", "ram"},
+	{"command", "cmd"},
+	{"message", "msg"},
 }
 
 // synonyms maps a stemmed word to the stemmed other members of its groups.

@@ -114,6 +114,8 @@ func BenchmarkSearch(b *testing.B) {
 		{"one-word", "deploy"},
 		{"sentence", "remove the old snapshot backups of my project"},
 		{"literal-only", "xq_zz"},
+		{"typos", "lsit runnign contianers"},
+		{"error-message", "Error response from daemon: Conflict. The container name is already in use by container 3f2a; remove it first"},
 	}
 	for _, n := range benchSizes {
 		ix := mustNew(b, genConfigs(n))

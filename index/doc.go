@@ -10,26 +10,42 @@
 // # Search
 //
 // [Index.Search] ranks tools by relevance to the query rather than
-// filtering by substring. Names, descriptions, tags, category, CLI name and
-// description and argument text are split into words (at "_", "-", ".",
-// "/", punctuation, spaces and camelCase), lowercased and lightly stemmed,
-// so "containers", "running" and "listed" match "container", "run" and
-// "list". A tool scores by BM25F: the tool name and tags weigh most, then
-// category and CLI name, then the description, then arguments. A query word
-// also matches a few common synonyms ("remove" for "delete", "repository"
-// for "repo") and longer or shorter forms ("config", "configuration") at a
-// lower weight; small words such as "the", "my" or "what", and numbers,
-// are ignored. Tools that match more of the query's words rank first,
-// query words found in the tool's name or subcommand weigh extra, two query words next to each other
-// in a tool's text add a bonus. A synonym scores with the rarity of the
-// word typed, not its own. Results whose scores lie within 5 % of each
-// other take turns by CLI (so "vcs" lists git and jj tools, not only the
-// CLI loaded first); otherwise ties keep load order.
+// filtering by substring. Names, keywords, descriptions, tags, category,
+// CLI name and description and argument text are split into words (at
+// "_", "-", ".", "/", punctuation, spaces and camelCase), lowercased and
+// lightly stemmed, so "containers", "running" and "listed" match
+// "container", "run" and "list". A tool scores by BM25F: the tool name
+// weighs most, then its keywords (search-only words and phrases of the
+// config, never shown), CLI name, tags and category, then the
+// description, then arguments; the fields a CLI gives all its tools are
+// not length-normalised, so a CLI with fewer tags or a shorter
+// description does not win by it. A query word also matches a small
+// command-line thesaurus ("remove" for "delete", "latest" for "recent",
+// "k8s" for "kubernetes") and longer or shorter forms ("config",
+// "configuration") at a lower weight, and, when no tool has it, words one
+// edit away (two for words of eight letters or more; a swap of two
+// letters is one edit; the first letter must match unless swapped) at a
+// lower weight still. Stop words ("the", "my", "no", "is", ...) and
+// numbers are ignored. Tools that match more of the query's words rank
+// first; query words found in the tool's name or subcommand weigh extra;
+// two query words next to each other in a tool's text, and a keyword
+// phrase found whole in the query (a pasted error message), add a bonus. A
+// synonym scores with the rarity of the word typed, not its own. Tools
+// scoring under a tenth of the best are left out. Results whose scores lie
+// within 5 % of each other take turns by CLI (so "vcs" lists git and jj
+// tools, not only the CLI loaded first); otherwise ties keep load order.
+// [Index.Explain] says why each result ranks where it does, with the same
+// ranking.
 //
 // Every tool whose name, description, CLI name, category or a tag contains
 // the whole query as a case-insensitive substring (special characters taken
 // literally) is always in the result, ranked after the word matches when it
 // matches no word. An empty query lists every tool in load order.
+//
+// A query costs bounded time and memory whatever its size: ranking reads
+// its first [MaxQueryBytes] bytes and its first [MaxQueryTerms] distinct
+// words; the substring rule looks at the whole query, which no tool
+// contains once it is longer than every tool's fields.
 //
 // The index is built once and is safe for concurrent searches; a search
 // looks only at the tools that share a word with the query. [New] returns

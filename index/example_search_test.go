@@ -47,7 +47,7 @@ func ExampleIndex_Search() {
 	}
 	// Output:
 	// list running containers: docker_ps docker_stop docker_images
-	// delete a container: docker_rm docker_ps docker_stop
+	// delete a container: docker_rm
 	// version control: git_status git_log
 	// history: git_log
 }

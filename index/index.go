@@ -3,7 +3,6 @@ package index
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/climax-mcp/climax/index/config"
@@ -144,12 +143,7 @@ func (ix *Index) Search(query, category, cli string, limit int) []Entry {
 	if limit <= 0 {
 		return out
 	}
-	keep := func(i int) bool {
-		c := ix.tools[i].CLI
-		return (category == "" || strings.EqualFold(c.Category, category)) &&
-			(cli == "" || strings.EqualFold(c.Name, cli))
-	}
-	for _, i := range ix.ranker().rank(query, keep, limit) {
+	for _, i := range ix.ranker().rank(query, ix.keep(category, cli), limit, nil) {
 		out = append(out, ix.entries[i])
 	}
 	return out

@@ -3,6 +3,7 @@ package index
 import (
 	"github.com/climax-mcp/climax/index/config"
 
+	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ type searchField uint8
 
 const (
 	fieldName        searchField = iota // tool name
+	fieldKeywords                       // the tool's search keywords
 	fieldTags                           // CLI tags
 	fieldCategory                       // CLI category
 	fieldCLI                            // CLI name
@@ -27,37 +29,68 @@ const (
 	numFields
 )
 
+// fieldNames name the fields in explanations.
+var fieldNames = [numFields]string{"name", "keywords", "tags", "category", "cli", "command", "description", "cli description", "args"}
+
+func (f searchField) String() string { return fieldNames[f] }
+
 // Ranking parameters. fieldWeight and fieldB are the BM25F weight and
 // length normalisation of each field.
 var (
-	fieldWeight = [numFields]float64{3, 2.5, 2, 2, 1, 1, 0.5, 0.3}
-	fieldB      = [numFields]float64{0.5, 0.3, 0, 0.3, 0.3, 0.75, 0.5, 0.75}
+	fieldWeight = [numFields]float64{3, 2, 1.5, 1.5, 2, 1, 1, 0.4, 0.3}
+	// The fields a CLI gives all its tools are not length-normalised: how
+	// many tags or words of description a CLI has says nothing about
+	// which of its tools fits, and must not favour the CLI with fewer.
+	fieldB = [numFields]float64{0.5, 0.5, 0, 0, 0, 0.3, 0.75, 0, 0.75}
 	// fieldCover is how much a term found only in the field counts
 	// towards a tool matching the query's terms: words of the CLI's
 	// description or of the arguments do not make a tool about them.
-	fieldCover = [numFields]float32{1, 1, 1, 1, 1, 1, 0.5, 0.35}
+	fieldCover = [numFields]float32{1, 1, 1, 1, 1, 1, 1, 0.5, 0.35}
+	// fieldPhrase marks the fields where two query words next to each
+	// other score a bonus when they are next to each other in the field.
+	fieldPhrase = [numFields]bool{fieldName: true, fieldKeywords: true, fieldTags: true, fieldCategory: true, fieldCLI: true, fieldDescription: true}
 )
 
 const (
-	k1 = 1.2 // BM25 term-frequency saturation
+	k1 = 2.0 // BM25 term-frequency saturation
 
-	synonymWeight  = 0.6 // a synonym's score, relative to the word itself
-	synonymCover   = 1   // how much a synonym counts as a match of the word
-	prefixWeight   = 0.5 // a longer or shorter form's score ("config" / "configuration")
-	prefixCover    = 0.7 // how much it counts as a match
-	bigramWeight   = 0.5 // two query terms next to each other in a name, description or tags
-	maxPrefixes    = 16  // longer forms tried per query term
-	minShorterForm = 5   // shortest shorter form a query term matches ("configuration" → "config", not "download" → "down")
-	maxQueryTerms  = 32  // query terms beyond this are ignored for ranking
+	synonymWeight  = 0.6          // a synonym's score, relative to the word itself
+	synonymCover   = 1            // how much a synonym counts as a match of the word
+	prefixWeight   = 0.5          // a longer or shorter form's score ("config" / "configuration")
+	prefixCover    = float32(0.7) // how much it counts as a match
+	typoWeight     = float32(0.7) // a word one edit away from a query word that the index lacks
+	typoWeight2    = float32(0.5) // … two edits away
+	typoCover      = float32(0.9) // how much a correction counts as a match
+	bigramWeight   = 0.5          // two query terms next to each other in a name, description, tags or keyword
+	phraseWeight   = float32(0.5) // a keyword phrase found whole in the query, per word of it
+	phraseStopWord = float32(0.5) // what a stop word in it counts for
+	maxPhraseWords = 12           // longer keywords are not looked for as phrases
+	maxPrefixes    = 16           // longer forms tried per query term
+	minShorterForm = 5            // shortest shorter form a query term matches ("configuration" → "config", not "download" → "down")
 
+	idfPow    = 1.0
+	posDecay  = 0.0
 	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
 
+	minRelScore   = 0.1  // results scoring less than this fraction of the best are left out, unless they contain the query
 	tieRange      = 0.05 // scores within this fraction of each other count as equal when spreading results over CLIs
 	diversityPool = 50   // how many of the best candidates are spread over CLIs
 
 	literalBoost     = 1.2 // the whole query occurs literally in a searchable field
 	literalNameBoost = 1.5 // … in the tool name
-	exactNameBoost   = 3   // the query is the tool name
+	exactNameBoost   = 3.0 // the query is the tool name
+)
+
+// Query limits: whatever its size, a query costs bounded time and memory.
+const (
+	// MaxQueryTerms is the number of distinct query words (stop words
+	// aside) that ranking considers; later ones are ignored.
+	MaxQueryTerms = 32
+	// MaxQueryBytes is the length of the query text that ranking splits
+	// into words; the rest is ignored. The literal substring match looks
+	// at the whole query: a query longer than every tool's fields matches
+	// none.
+	MaxQueryBytes = 1024
 )
 
 // ranker orders tools by relevance to a query. It is built once by
@@ -66,13 +99,14 @@ const (
 //
 // Ranking is BM25F over the fields above, using an inverted index from
 // stemmed term to postings whose scores are computed at build time (they
-// do not depend on the query). A query term also matches its synonyms and
-// longer or shorter forms at a lower weight. A tool's summed score is
-// scaled by the square of the fraction of query terms it matches, so tools
-// that match more of the query come first; a term found only in the CLI's
-// description or in argument text, or only as a longer or shorter form,
-// counts as partly matched. Adjacent query terms that are adjacent in the
-// tool's name, tags or description add a bonus.
+// do not depend on the query). A query term also matches its synonyms,
+// longer or shorter forms and, when the index lacks it, words a typo away,
+// at a lower weight. A tool's summed score is scaled by the square of the
+// fraction of query terms it matches, so tools that match more of the
+// query come first; a term found only in the CLI's description or in
+// argument text, or only as a longer or shorter form, counts as partly
+// matched. Adjacent query terms that are adjacent in the tool's name,
+// keywords, tags or description add a bonus.
 //
 // Every tool whose searchable fields contain the query literally
 // (case-insensitively) is found too, with the help of [literalIndex];
@@ -84,12 +118,23 @@ type ranker struct {
 
 	termID   map[string]int32
 	vocab    []string // all terms, sorted, for prefix lookups
+	termOf   []string // all terms, by ID
 	idf      []float32
+	df       []int32
+	isStop   []bool      // by term ID: every form of the term is a stop word
 	postings [][]posting // by term ID, in load order
 
 	bigrams map[uint64][]posting // term IDs a<<32|b → postings
 
-	lit literalIndex
+	// phrases holds the keywords of two words or more, stop words
+	// included, by their term IDs (4 bytes each, as a string), with the
+	// tools that have them; a query that holds one scores a bonus.
+	phrases      map[string][]phrasePosting
+	maxPhraseLen int // the most words in one of them
+
+	typos typoIndex
+	lit   literalIndex
+	tools []*config.ResolvedTool // for explanations
 
 	pool sync.Pool // *scratch
 }
@@ -100,6 +145,13 @@ type posting struct {
 	score float32
 	cover float32 // the largest fieldCover of the fields holding the term
 	named bool    // the term is in the tool's name or subcommand
+}
+
+// A phrasePosting is a tool that has a keyword phrase, and the phrase's
+// bonus.
+type phrasePosting struct {
+	doc   int32
+	bonus float32
 }
 
 // cliTerms are the term IDs of a CLI's fields.
@@ -120,6 +172,8 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 		n:       len(tools),
 		termID:  map[string]int32{},
 		bigrams: map[uint64][]posting{},
+		phrases: map[string][]phrasePosting{},
+		tools:   tools,
 	}
 	r.pool.New = func() any { return newScratch(r.n) }
 	r.lit.build(tools)
@@ -141,12 +195,10 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 		fieldLen = make([][numFields]uint16, len(tools))
 		totalLen [numFields]float64
 		rawTerm  = map[string]int32{} // token as written (lowercase) → term ID
-		df       []int32
-		lastDoc  []int32 // by term: 1 + the last tool counted in df
-		slotDoc  []int32 // by term*numFields+field: 1 + the tool of slotOcc
-		slotOcc  []int32 // … and that tool's occurrence of the term in the field
-		seq      []int32 // the current field's terms, stop words left out, for bigrams
-		isStop   []bool  // by term
+		lastDoc  []int32              // by term: 1 + the last tool counted in df
+		slotDoc  []int32              // by term*numFields+field: 1 + the tool of slotOcc
+		slotOcc  []int32              // … and that tool's occurrence of the term in the field
+		seq      []int32              // the current field's terms, stop words left out, for bigrams
 		byCLI    = map[*config.Config]*cliTerms{}
 	)
 	// terms returns the term IDs of s, adding new terms to the vocabulary.
@@ -164,15 +216,23 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 					id = int32(len(r.vocab))
 					r.termID[term] = id
 					r.vocab = append(r.vocab, term)
-					df = append(df, 0)
+					r.df = append(r.df, 0)
 					lastDoc = append(lastDoc, 0)
-					isStop = append(isStop, stopWords[term])
+					r.isStop = append(r.isStop, true)
 					for range numFields {
 						slotDoc = append(slotDoc, 0)
 						slotOcc = append(slotOcc, 0)
 					}
 				}
-				rawTerm[string(tok)] = id
+				w := string(tok)
+				rawTerm[w] = id
+				if !isStopWord(w) {
+					// A term is a stop word when all its forms are.
+					r.isStop[id] = false
+					if typoEligible(tok) {
+						r.typos.add(w, id)
+					}
+				}
 			}
 			ids = append(ids, id)
 		})
@@ -185,7 +245,7 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 			for _, id := range ids {
 				if lastDoc[id] != int32(d+1) {
 					lastDoc[id] = int32(d + 1)
-					df[id]++
+					r.df[id]++
 				}
 				if k := int(id)*int(numFields) + int(f); slotDoc[k] == int32(d+1) {
 					if o := &occs[slotOcc[k]]; o.tf < math.MaxUint16 {
@@ -198,7 +258,7 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 				if fieldLen[d][f] < math.MaxUint16 {
 					fieldLen[d][f]++
 				}
-				if (f <= fieldCLI || f == fieldDescription) && !isStop[id] {
+				if fieldPhrase[f] && !r.isStop[id] {
 					seq = append(seq, id)
 				}
 			}
@@ -226,6 +286,11 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 			byCLI[c] = ct
 		}
 		count(fieldName, terms(t.Tool.Name))
+		for _, kw := range t.Tool.Keywords {
+			ids := terms(kw)
+			r.addPhrase(int32(d), ids)
+			count(fieldKeywords, ids)
+		}
 		for _, tag := range ct.tags {
 			count(fieldTags, tag)
 		}
@@ -256,12 +321,12 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 	r.postings = make([][]posting, len(r.vocab))
 	var sum int
 	for id := range r.vocab {
-		sum += int(df[id])
+		sum += int(r.df[id])
 	}
 	flat := make([]posting, 0, sum) // one backing array, cut per term
 	for id := range r.vocab {
-		r.idf[id] = float32(idf(r.n, int(df[id])))
-		end := len(flat) + int(df[id])
+		r.idf[id] = float32(idf(r.n, int(r.df[id])))
+		end := len(flat) + int(r.df[id])
 		r.postings[id] = flat[len(flat):len(flat):end]
 		flat = flat[:end]
 	}
@@ -294,8 +359,45 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 		r.bigrams[k] = slices.Clip(ps)
 	}
 
+	r.termOf = slices.Clone(r.vocab)
 	slices.Sort(r.vocab) // after the postings, which are by ID
 	return r
+}
+
+// addPhrase records that tool d has the keyword of terms ids, when it has
+// two words or more, at most [maxPhraseWords], and not only stop words. Its
+// bonus grows with its words: a longer phrase says more.
+func (r *ranker) addPhrase(d int32, ids []int32) {
+	if len(ids) < 2 || len(ids) > maxPhraseWords {
+		return
+	}
+	var bonus float32
+	for _, id := range ids {
+		if r.isStop[id] {
+			bonus += phraseStopWord
+		} else {
+			bonus++
+		}
+	}
+	if bonus < 1 {
+		return
+	}
+	key := phraseKey(ids)
+	ps := r.phrases[key]
+	if n := len(ps); n > 0 && ps[n-1].doc == d {
+		return
+	}
+	r.phrases[key] = append(ps, phrasePosting{d, phraseWeight * bonus})
+	r.maxPhraseLen = max(r.maxPhraseLen, len(ids))
+}
+
+// phraseKey returns the map key of a sequence of term IDs.
+func phraseKey(ids []int32) string {
+	b := make([]byte, 0, 4*len(ids))
+	for _, id := range ids {
+		b = binary.LittleEndian.AppendUint32(b, uint32(id))
+	}
+	return string(b)
 }
 
 // idf is the BM25 inverse document frequency, always positive.
@@ -308,6 +410,7 @@ type scratch struct {
 	acc     []float32 // summed term scores
 	cov     []float32 // query terms matched, weighted by how well
 	best    []float32 // the current query term's best variant score
+	bestVar []int32   // … which variant gave it
 	credit  []float32 // … and that variant's weight
 	inName  []float32 // … and the best weight of a variant in its name
 	named   []float32 // query terms found in the tool's name, weighted
@@ -315,6 +418,11 @@ type scratch struct {
 	touched []int32 // tools with flagSeen, to rank and reset
 	termHit []int32 // tools with best > 0, for the current term
 	cands   []candidate
+	phrase  []float32 // the keyword phrase bonus added
+	vs      []variant
+	typos   []typoMatch
+	ids     []int32
+	key     []byte
 }
 
 const (
@@ -342,13 +450,15 @@ func better(a, b candidate) bool {
 
 func newScratch(n int) *scratch {
 	return &scratch{
-		acc:    make([]float32, n),
-		cov:    make([]float32, n),
-		best:   make([]float32, n),
-		credit: make([]float32, n),
-		inName: make([]float32, n),
-		named:  make([]float32, n),
-		flags:  make([]uint8, n),
+		acc:     make([]float32, n),
+		cov:     make([]float32, n),
+		best:    make([]float32, n),
+		bestVar: make([]int32, n),
+		credit:  make([]float32, n),
+		inName:  make([]float32, n),
+		named:   make([]float32, n),
+		phrase:  make([]float32, n),
+		flags:   make([]uint8, n),
 	}
 }
 
@@ -361,11 +471,26 @@ func (s *scratch) touch(d int32) {
 
 func (s *scratch) reset() {
 	for _, d := range s.touched {
-		s.acc[d], s.cov[d], s.named[d], s.flags[d] = 0, 0, 0, 0
+		s.acc[d], s.cov[d], s.named[d], s.phrase[d], s.flags[d] = 0, 0, 0, 0, 0
 	}
 	s.touched = s.touched[:0]
 	s.cands = s.cands[:0]
 }
+
+// How a variant is related to the query term it stands for.
+type variantKind uint8
+
+const (
+	viaExact variantKind = iota
+	viaSynonym
+	viaLonger  // a longer form: "config" for "conf"
+	viaShorter // a shorter form: "config" for "configuration"
+	viaTypo    // a word a typo away
+)
+
+var variantKindNames = [...]string{"exact", "synonym", "longer form", "shorter form", "typo"}
+
+func (k variantKind) String() string { return variantKindNames[k] }
 
 // variant is a term that counts as a match for a query term, with the
 // weight of its score and how much it counts as a match of the term.
@@ -373,29 +498,51 @@ type variant struct {
 	id    int32
 	w     float32
 	cover float32
+	kind  variantKind
 }
 
-// queryTerms returns the stemmed terms of query without stop words (unless
-// that would leave none) and without duplicates.
-func queryTerms(query string) []string {
-	all := analyze(query)
-	var terms []string
-	for _, t := range all {
-		if !stopWords[t] && !isNumber(t) && !slices.Contains(terms, t) {
-			terms = append(terms, t)
+// queryTerm is a distinct word of a query: its stem, and the word as typed
+// (lowercase), for typo lookups.
+type queryTerm struct {
+	term, raw string
+}
+
+// queryTerms returns the distinct words of query without stop words and
+// numbers (unless that would leave none), at most [MaxQueryTerms] of them,
+// from the first [MaxQueryBytes] bytes of query.
+func queryTerms(query string) []queryTerm {
+	query = truncate(query, MaxQueryBytes)
+	var terms, rest []queryTerm
+	add := func(list []queryTerm, t queryTerm) []queryTerm {
+		if len(list) < MaxQueryTerms && !slices.ContainsFunc(list, func(q queryTerm) bool { return q.term == t.term }) {
+			list = append(list, t)
 		}
+		return list
 	}
+	tokenize(query, func(tok []byte) {
+		t := queryTerm{stem(string(tok)), string(tok)}
+		if isStopWord(t.raw) || isNumber(t.term) {
+			rest = add(rest, t)
+		} else {
+			terms = add(terms, t)
+		}
+	})
 	if len(terms) == 0 {
-		for _, t := range all {
-			if !slices.Contains(terms, t) {
-				terms = append(terms, t)
-			}
-		}
-	}
-	if len(terms) > maxQueryTerms {
-		terms = terms[:maxQueryTerms]
+		return rest
 	}
 	return terms
+}
+
+// truncate returns the longest prefix of s of at most n bytes that does
+// not split a UTF-8 sequence.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // isNumber reports whether t is all digits: version numbers and counts in
@@ -409,40 +556,97 @@ func isNumber(t string) bool {
 	return t != ""
 }
 
-// variants appends to vs the terms of the index that match query term t.
-func (r *ranker) variants(vs []variant, t string) []variant {
-	if id, ok := r.termID[t]; ok {
-		vs = append(vs, variant{id, 1, 1})
+// variants appends to vs the terms of the index that match query term t,
+// the exact term first. typoOK allows typo corrections when the index
+// lacks the word.
+func (r *ranker) variants(vs []variant, s *scratch, t queryTerm, typoOK bool) []variant {
+	exact, ok := r.termID[t.term]
+	if ok {
+		vs = append(vs, variant{exact, 1, 1, viaExact})
 	}
-	for _, s := range synonyms[t] {
-		if id, ok := r.termID[s]; ok {
-			vs = append(vs, variant{id, synonymWeight, synonymCover})
+	for _, syn := range synonyms[t.term] {
+		if id, ok := r.termID[syn]; ok && !r.isStop[id] {
+			vs = append(vs, variant{id, synonymWeight, synonymCover, viaSynonym})
 		}
 	}
 	// Three letters are too short to stand for a longer word ("tar" is not
 	// "target", "log" not "login").
-	if len(t) >= 4 {
-		i, _ := slices.BinarySearch(r.vocab, t)
-		for n := 0; i < len(r.vocab) && n < maxPrefixes && strings.HasPrefix(r.vocab[i], t); i++ {
-			if r.vocab[i] != t {
-				vs = append(vs, variant{r.termID[r.vocab[i]], prefixWeight, prefixCover})
+	if len(t.term) >= 4 {
+		i, _ := slices.BinarySearch(r.vocab, t.term)
+		for n := 0; i < len(r.vocab) && n < maxPrefixes && strings.HasPrefix(r.vocab[i], t.term); i++ {
+			if id := r.termID[r.vocab[i]]; r.vocab[i] != t.term && !r.isStop[id] {
+				vs = append(vs, variant{id, prefixWeight, prefixCover, viaLonger})
 				n++
 			}
 		}
-		for k := len(t) - 1; k >= minShorterForm; k-- {
-			if id, ok := r.termID[t[:k]]; ok {
-				vs = append(vs, variant{id, prefixWeight, prefixCover})
+		for k := len(t.term) - 1; k >= minShorterForm; k-- {
+			if id, ok := r.termID[t.term[:k]]; ok && !r.isStop[id] {
+				vs = append(vs, variant{id, prefixWeight, prefixCover, viaShorter})
 				break
 			}
+		}
+	}
+	if !ok && typoOK {
+		s.typos = r.typos.lookup(s.typos[:0], t.raw,
+			func(id int32) int { return int(r.df[id]) },
+			func(id int32) bool { return r.isStop[id] })
+		for _, m := range s.typos {
+			w := float32(typoWeight)
+			if m.dist > 1 {
+				w = typoWeight2
+			}
+			vs = append(vs, variant{m.term, w, typoCover, viaTypo})
 		}
 	}
 	return vs
 }
 
+// findPhrases adds to the score of every tool whose keyword phrase the
+// query holds, as consecutive words, its bonus (the largest, when it has
+// several). It looks at the words of the first [MaxQueryBytes] bytes.
+func (r *ranker) findPhrases(query string, s *scratch, ex *explainer) {
+	if r.maxPhraseLen == 0 {
+		return
+	}
+	ids := s.ids[:0]
+	tokenize(truncate(query, MaxQueryBytes), func(tok []byte) {
+		id, ok := r.termID[stem(string(tok))]
+		if !ok {
+			id = -1
+		}
+		ids = append(ids, id)
+	})
+	s.ids = ids
+	key := s.key[:0]
+	for i := range ids {
+		key = key[:0]
+		for j := i; j < len(ids) && j-i < r.maxPhraseLen && ids[j] >= 0; j++ {
+			key = binary.LittleEndian.AppendUint32(key, uint32(ids[j]))
+			if j == i {
+				continue
+			}
+			for _, p := range r.phrases[string(key)] {
+				if s.acc[p.doc] == 0 {
+					continue // only tools that matched a term: the phrase's words are terms
+				}
+				if p.bonus > s.phrase[p.doc] {
+					s.acc[p.doc] += p.bonus - s.phrase[p.doc]
+					s.phrase[p.doc] = p.bonus
+					if ex != nil {
+						ex.keyword(p.doc, ids[i:j+1], p.bonus)
+					}
+				}
+			}
+		}
+	}
+	s.key = key
+}
+
 // rank returns the indices of at most limit tools that keep accepts and
 // that match query, best first; ties keep load order. An empty query
-// matches every tool, in load order.
-func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
+// matches every tool, in load order. When ex is not nil, it records why
+// each returned tool ranks where it does.
+func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explainer) []int {
 	var out []int
 	if strings.TrimSpace(query) == "" {
 		for i := 0; i < r.n && len(out) < limit; i++ {
@@ -462,17 +666,26 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 	terms := queryTerms(query)
 	ids := make([]int32, len(terms)) // exact term IDs, -1 if not indexed
 	var total float32                // the query terms that some tool matches
-	var vs []variant
+	typoLookups := 0
+	if ex != nil {
+		ex.start(terms)
+	}
 	for i, t := range terms {
 		ids[i] = -1
-		if id, ok := r.termID[t]; ok {
+		if id, ok := r.termID[t.term]; ok {
 			ids[i] = id
+		} else {
+			typoLookups++
 		}
-		vs = r.variants(vs[:0], t)
+		vs := r.variants(s.vs[:0], s, t, typoLookups <= maxTypoLookup)
+		s.vs = vs
 		if len(vs) > 0 {
 			total++ // a term no tool has cannot tell tools apart
 		}
-		for _, v := range vs {
+		if ex != nil {
+			ex.variants(i, r, vs)
+		}
+		for vi, v := range vs {
 			// A variant scores with the query word's rarity when the index
 			// has that word: a rare synonym ("rev") must not outrank the
 			// common word the user typed ("commit").
@@ -486,6 +699,7 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 						s.termHit = append(s.termHit, p.doc)
 					}
 					s.best[p.doc] = sc
+					s.bestVar[p.doc] = int32(vi)
 				}
 				s.credit[p.doc] = max(s.credit[p.doc], v.cover*p.cover)
 				if p.named {
@@ -498,6 +712,9 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 			s.acc[d] += s.best[d]
 			s.cov[d] += s.credit[d]
 			s.named[d] += s.inName[d]
+			if ex != nil {
+				ex.match(d, i, vs[s.bestVar[d]], s.best[d])
+			}
 			s.best[d], s.credit[d], s.inName[d] = 0, 0, 0
 		}
 		s.termHit = s.termHit[:0]
@@ -506,13 +723,22 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 		if ids[i-1] >= 0 && ids[i] >= 0 {
 			for _, p := range r.bigrams[uint64(ids[i-1])<<32|uint64(ids[i])] {
 				s.acc[p.doc] += p.score // the tool matched both terms: already touched
+				if ex != nil {
+					ex.phrase(p.doc, i-1, p.score)
+				}
 			}
 		}
 	}
 
-	// Literal substring matches.
-	q := strings.ToLower(query)
-	r.lit.find(q, s)
+	r.findPhrases(query, s, ex)
+
+	// Literal substring matches: a query longer than every tool's fields
+	// cannot be in any of them (lowercasing at most triples a length).
+	var q string
+	if len(query) <= 3*r.lit.maxField {
+		q = strings.ToLower(query)
+		r.lit.find(q, s)
+	}
 
 	// Score, then keep the best limit.
 	for _, d := range s.touched {
@@ -532,6 +758,9 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 			case fl&flagLiteral != 0:
 				c.score *= literalBoost
 			}
+			if ex != nil {
+				ex.factors(d, float64(s.acc[d]), cov, float64(s.named[d]/total))
+			}
 		} else {
 			c.tier = 1
 			if fl&flagLitName != 0 {
@@ -542,9 +771,21 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int) []int {
 	}
 	best := r.diversify(topK(s.cands, max(limit, diversityPool)))
 	best = best[:min(limit, len(best))]
+	// Tools that match the query's words far worse than the best one are
+	// noise that costs the caller tokens; those that contain the whole
+	// query stay.
+	if len(best) > 0 && best[0].tier == 0 {
+		floor := best[0].score * minRelScore
+		best = slices.DeleteFunc(best, func(c candidate) bool {
+			return c.tier == 0 && c.score < floor && s.flags[c.doc]&flagLiteral == 0
+		})
+	}
 	out = make([]int, len(best))
 	for i, c := range best {
 		out[i] = int(c.doc)
+		if ex != nil {
+			ex.result(c.doc, c.score, s.flags[c.doc])
+		}
 	}
 	return out
 }
@@ -662,6 +903,7 @@ type literalIndex struct {
 	wordID    map[string]int32
 	wordDocs  [][]int32 // by word: the tools that have it, in load order
 	tools     []*config.ResolvedTool
+	maxField  int // the length of the longest field
 }
 
 func (li *literalIndex) build(tools []*config.ResolvedTool) {
@@ -701,6 +943,7 @@ func (li *literalIndex) build(tools []*config.ResolvedTool) {
 		text.WriteByte(0)
 		desc := strings.ToLower(t.Tool.Description)
 		text.WriteString(desc)
+		li.maxField = max(li.maxField, len(name), len(desc))
 		addWords(name)
 		addWords(desc)
 		c := t.CLI
@@ -710,6 +953,7 @@ func (li *literalIndex) build(tools []*config.ResolvedTool) {
 			n := len(ids)
 			for _, f := range append([]string{c.Name, c.Category}, c.Tags...) {
 				f = strings.ToLower(f)
+				li.maxField = max(li.maxField, len(f))
 				b.WriteByte(0)
 				b.WriteString(f)
 				addWords(f)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -98,7 +99,11 @@ func TestQueryTerms(t *testing.T) {
 		{"test tests testing", []string{"test"}},
 	}
 	for _, tt := range tests {
-		if got := queryTerms(tt.in); !slices.Equal(got, tt.want) {
+		var got []string
+		for _, qt := range queryTerms(tt.in) {
+			got = append(got, qt.term)
+		}
+		if !slices.Equal(got, tt.want) {
 			t.Errorf("queryTerms(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
@@ -401,6 +406,172 @@ func TestRankEmptyIndex(t *testing.T) {
 	for _, q := range []string{"", "x", "list things"} {
 		if got := ix.Search(q, "", "", 5); len(got) != 0 {
 			t.Errorf("Search(%q) on an empty index = %v", q, got)
+		}
+	}
+}
+
+func TestOSADistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"commit", "commit", 0},
+		{"comit", "commit", 1},
+		{"tets", "test", 1}, // a transposition is one edit
+		{"contianer", "container", 1},
+		{"pritty", "pretty", 1},
+		{"depolyment", "deployment", 1},
+		{"deploymnet", "deployment", 1},
+		{"postgress", "postgresql", 2},
+		{"abcd", "wxyz", 3}, // more than k: k+1
+	}
+	for _, tt := range tests {
+		if got := osaDistance(tt.a, tt.b, 2, nil); got != tt.want {
+			t.Errorf("osaDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestRankTypos(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "vcs", Tools: fixtureTools(
+		"vcs_commit: Record changes as a commit",
+		"vcs_status: Show the working tree status",
+		"vcs_folder: Show a folder",
+		"vcs_test: Run the tests",
+		"vcs_comet: Show a comet",
+	)})
+	tests := []struct {
+		query, first string // first == "": no result
+	}{
+		{"comit my changes", "vcs_commit"},
+		{"stauts", "vcs_status"},
+		{"Tets", "vcs_test"},
+		{"comet", "vcs_comet"}, // an exact word is not corrected
+		{"bolder", ""},         // nor is a word to another with a different first letter
+		{"zzz-no-such-thing", ""},
+	}
+	for _, tt := range tests {
+		got := entryNames(ix.Search(tt.query, "", "", 3))
+		if tt.first == "" && len(got) > 0 || tt.first != "" && (len(got) == 0 || got[0] != tt.first) {
+			t.Errorf("Search(%q) = %q, want first %q", tt.query, got, tt.first)
+		}
+	}
+	ex := ix.Explain("comit", "", "", 1)
+	if len(ex.Corrections) != 1 || ex.Corrections[0].Word != "comit" || !slices.Contains(ex.Corrections[0].Terms, "commit") {
+		t.Errorf("Explain(comit).Corrections = %+v, want comit → commit", ex.Corrections)
+	}
+}
+
+// A query of several words whose only overlap with a tool is a stop word
+// does not find it.
+func TestRankStopWordsAlone(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "x", Tools: fixtureTools(
+		"x_a: Says no to the thing this is about",
+		"x_b: Lists my files",
+	)})
+	for _, q := range []string{"zzz-no-such-thing", "the zzz", "is this my qqq", "no way"} {
+		if got := entryNames(ix.Search(q, "", "", 5)); len(got) > 0 {
+			t.Errorf("Search(%q) = %q, want nothing", q, got)
+		}
+	}
+	if got := entryNames(ix.Search("files", "", "", 5)); !slices.Equal(got, []string{"x_b"}) {
+		t.Errorf(`Search("files") = %q, want x_b`, got)
+	}
+}
+
+// Keywords are searched, with their own weight, and a keyword phrase held
+// whole by the query (a pasted error message) puts its tool first.
+func TestRankKeywords(t *testing.T) {
+	tools := fixtureTools(
+		"box_rm: Delete a container",
+		"box_run: Start a container from an image under a name",
+		"box_logs: Print a container's logs",
+	)
+	tools[0].Keywords = []string{"name is already in use", "clean up"}
+	tools[2].Keywords = []string{"why did it crash"}
+	ix := rankFixture(t, &config.Config{Name: "box", Tools: tools})
+	tests := []struct{ query, first string }{
+		{"Error: Conflict. The container name \"/web\" is already in use by container 3f2a", "box_rm"},
+		{"clean up", "box_rm"},
+		{"the container crashed, why?", "box_logs"},
+	}
+	for _, tt := range tests {
+		if got := entryNames(ix.Search(tt.query, "", "", 3)); len(got) == 0 || got[0] != tt.first {
+			t.Errorf("Search(%q) = %q, want first %q", tt.query, got, tt.first)
+		}
+	}
+	ex := ix.Explain("clean up", "", "", 1)
+	if len(ex.Results) != 1 || len(ex.Results[0].Matches) == 0 || !slices.Contains(ex.Results[0].Matches[0].Fields, "keywords") {
+		t.Errorf("Explain(clean up) = %+v, want a match in keywords", ex.Results)
+	}
+}
+
+// How many tags or words of description a CLI has must not decide between
+// two tools that match a query alike.
+func TestRankCLIBalance(t *testing.T) {
+	var bigTools []string
+	for i := range 30 {
+		bigTools = append(bigTools, fmt.Sprintf("big_t%d: Work on item %d", i, i))
+	}
+	bigTools = append(bigTools, "big_log: Show the commit history")
+	big := &config.Config{Name: "big", Description: "A large version control system with many commands for branches, history and more",
+		Tags: []string{"version-control", "commits", "branches", "history"}, Tools: fixtureTools(bigTools...)}
+	small := &config.Config{Name: "small", Description: "Version control", Tags: []string{"version-control"},
+		Tools: fixtureTools("small_t0: Work on items", "small_log: Show the commit history")}
+	ix := rankFixture(t, big, small)
+	for _, q := range []string{"version control commit history", "show the commit history"} {
+		got := entryNames(ix.Search(q, "", "", 2))
+		if !slices.Equal(got, []string{"big_log", "small_log"}) {
+			t.Errorf("Search(%q) = %q, want big_log then small_log (a tie, in load order)", q, got)
+		}
+	}
+}
+
+func TestQueryCaps(t *testing.T) {
+	var words []string
+	for i := range 100 {
+		words = append(words, fmt.Sprintf("w%c%c", 'a'+i/26, 'a'+i%26))
+	}
+	if got := queryTerms(strings.Join(words, " ")); len(got) != MaxQueryTerms {
+		t.Errorf("queryTerms of 100 words gives %d terms, want %d", len(got), MaxQueryTerms)
+	}
+	long := strings.Repeat("x", MaxQueryBytes) + " container"
+	if got := queryTerms(long); len(got) != 1 || got[0].term == "container" {
+		t.Errorf("queryTerms(%d x's + container) = %v, want the x's only", MaxQueryBytes, got)
+	}
+}
+
+// A huge query is answered without memory in proportion to its size.
+func TestRankHugeQuery(t *testing.T) {
+	ix := compatIndex(t)
+	q := strings.Repeat("a b ", 1<<20) // 4 MiB
+	ix.Search("warm up", "", "", 5)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ix.Search(q, "", "", 5)
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("a 4 MiB query allocated %d bytes, want less than 1 MiB", n)
+	}
+}
+
+func TestExplainMatchesSearch(t *testing.T) {
+	ix := compatIndex(t)
+	for _, q := range []string{"list running containers", "git", "undo my last commit", "(", "", "comit"} {
+		want := entryNames(ix.Search(q, "", "", 5))
+		ex := ix.Explain(q, "", "", 5)
+		var got []string
+		for _, r := range ex.Results {
+			got = append(got, r.Entry.ToolName)
+		}
+		if !slices.Equal(got, want) && len(got)+len(want) > 0 {
+			t.Errorf("Explain(%q) lists %q, Search %q", q, got, want)
+		}
+		for _, r := range ex.Results {
+			if q != "" && len(r.Matches) == 0 && r.Literal == "" {
+				t.Errorf("Explain(%q): %s has neither matches nor a literal match", q, r.Entry.ToolName)
+			}
 		}
 	}
 }

@@ -3,15 +3,55 @@ package metatools
 import (
 	"encoding/json"
 	"math"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
 )
 
 // toolDefinition returns rt as classic mode lists it in tools/list: its
-// name, its (policy-overridden) description and its input schema.
+// name, its (policy-overridden) description and its input schema, and,
+// when the tool has keywords, _meta {"anthropic/searchHint": "..."} made
+// of them, so that a client's own tool search finds it by them too.
 func toolDefinition(rt *config.ResolvedTool) Definition {
-	return Definition{Name: rt.Tool.Name, Description: rt.Tool.Description, InputSchema: rt.Schema}
+	d := Definition{Name: rt.Tool.Name, Description: rt.Tool.Description, InputSchema: rt.Schema}
+	if hint := SearchHint(rt.Tool.Keywords); hint != "" {
+		d.Meta = map[string]any{MetaSearchHint: hint}
+	}
+	return d
+}
+
+// maxHint is the longest search hint made of keywords, in bytes: enough
+// for the first two or three, without growing the classic tools/list much.
+const maxHint = 48
+
+// SearchHint returns a tool's keywords as a search hint: the first ones,
+// whole, separated by ", ", at most maxHint bytes (at least the first
+// keyword, cut at a rune boundary when it alone is longer); "" for none.
+func SearchHint(keywords []string) string {
+	var b strings.Builder
+	for _, k := range keywords {
+		k = strings.Join(strings.Fields(k), " ")
+		if k == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if b.Len()+2+len(k) > maxHint {
+				break
+			}
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
+	}
+	s := b.String()
+	if len(s) > maxHint {
+		s = s[:maxHint]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
 }
 
 // ClassicDefinitions returns the classic-mode tools/list of ix: every tool

@@ -66,7 +66,25 @@ type Definition struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
+	// Meta is the tool's _meta: hints for clients that defer tools behind
+	// a tool search of their own (see [MetaAlwaysLoad], [MetaSearchHint]).
+	Meta map[string]any `json:"_meta,omitempty"`
 }
+
+// Keys of a tool's _meta that clients with a tool search of their own
+// read. Claude Code defers MCP tools behind its ToolSearch unless
+// "anthropic/alwaysLoad" is true, and matches "anthropic/searchHint"
+// beside the name and description when it searches.
+const (
+	MetaAlwaysLoad = "anthropic/alwaysLoad"
+	MetaSearchHint = "anthropic/searchHint"
+)
+
+// The meta-tools' search hints.
+const (
+	searchHint = "find CLI tools by task or error message"
+	callHint   = "run a CLI tool found by climax_search"
+)
 
 // The registrations of docs/search.md (The meta-tools), property order kept.
 const (
@@ -111,12 +129,17 @@ const (
 )
 
 // Definitions returns the definitions of climax_search and climax_call, in
-// that order, exactly as docs/search.md gives them. The input schemas are
-// compact JSON. Each call returns fresh values.
+// that order, with the names, descriptions and input schemas exactly as
+// docs/search.md gives them. The input schemas are compact JSON. Both carry
+// _meta {"anthropic/alwaysLoad": true, "anthropic/searchHint": "..."}, so
+// that a client that defers tools behind its own search still shows them
+// to the model. Each call returns fresh values.
 func Definitions() []Definition {
 	return []Definition{
-		{Name: SearchName, Description: searchDescription, InputSchema: compact(searchSchema)},
-		{Name: CallName, Description: callDescription, InputSchema: compact(callSchema)},
+		{Name: SearchName, Description: searchDescription, InputSchema: compact(searchSchema),
+			Meta: map[string]any{MetaAlwaysLoad: true, MetaSearchHint: searchHint}},
+		{Name: CallName, Description: callDescription, InputSchema: compact(callSchema),
+			Meta: map[string]any{MetaAlwaysLoad: true, MetaSearchHint: callHint}},
 	}
 }
 

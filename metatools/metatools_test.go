@@ -97,6 +97,7 @@ tools:
     command: status
   - name: git_commit
     description: "Record changes to the repository"
+    keywords: [save a snapshot, check in]
     command: commit
     args:
       - name: message
@@ -138,8 +139,8 @@ func TestDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `[{"name":"climax_search","description":"Search for available CLI tools by keyword, category, or CLI name. Call with no filters to get a summary of all available CLIs.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Search keyword (matched against tool name, description, CLI name, category, tags)"},"category":{"type":"string","description":"Filter by CLI category (exact match, case-insensitive)"},"cli":{"type":"string","description":"Filter by CLI name (exact match, case-insensitive)"},"limit":{"type":"integer","description":"Maximum number of results to return (default: 10)","default":10}}}},` +
-		`{"name":"climax_call","description":"Execute a CLI tool by name. Use climax_search first to discover available tools and their argument schemas.","inputSchema":{"type":"object","properties":{"tool_name":{"type":"string","description":"The exact name of the tool to execute (as returned by climax_search)"},"args":{"type":"object","description":"Arguments to pass to the tool (see tool's input_schema from climax_search)"}},"required":["tool_name"]}}]`
+	want := `[{"name":"climax_search","description":"Search for available CLI tools by keyword, category, or CLI name. Call with no filters to get a summary of all available CLIs.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Search keyword (matched against tool name, description, CLI name, category, tags)"},"category":{"type":"string","description":"Filter by CLI category (exact match, case-insensitive)"},"cli":{"type":"string","description":"Filter by CLI name (exact match, case-insensitive)"},"limit":{"type":"integer","description":"Maximum number of results to return (default: 10)","default":10}}},"_meta":{"anthropic/alwaysLoad":true,"anthropic/searchHint":"find CLI tools by task or error message"}},` +
+		`{"name":"climax_call","description":"Execute a CLI tool by name. Use climax_search first to discover available tools and their argument schemas.","inputSchema":{"type":"object","properties":{"tool_name":{"type":"string","description":"The exact name of the tool to execute (as returned by climax_search)"},"args":{"type":"object","description":"Arguments to pass to the tool (see tool's input_schema from climax_search)"}},"required":["tool_name"]},"_meta":{"anthropic/alwaysLoad":true,"anthropic/searchHint":"run a CLI tool found by climax_search"}}]`
 	if string(got) != want {
 		t.Errorf("Definitions:\n got %s\nwant %s", got, want)
 	}
@@ -158,10 +159,28 @@ func TestClassicDefinitions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `[{"name":"git_status","description":"Show the working tree status","inputSchema":{"type":"object","properties":{}}},` +
-		`{"name":"git_commit","description":"Record changes to the repository","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"Commit message"}},"required":["message"]}},` +
+		`{"name":"git_commit","description":"Record changes to the repository","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"Commit message"}},"required":["message"]},"_meta":{"anthropic/searchHint":"save a snapshot, check in"}},` +
 		`{"name":"plain_run","description":"Runs \u003cthings\u003e \u0026 more","inputSchema":{"type":"object","properties":{}}}]`
 	if string(got) != want {
 		t.Errorf("ClassicDefinitions:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestSearchHint(t *testing.T) {
+	long := strings.Repeat("é", 50) // 100 bytes
+	tests := []struct {
+		keywords []string
+		want     string
+	}{
+		{nil, ""},
+		{[]string{"history", "recent  commits", " "}, "history, recent commits"},
+		{[]string{strings.Repeat("a", 40), "bbbbbbbbbb", "c"}, strings.Repeat("a", 40)}, // the next keyword would pass 48 bytes
+		{[]string{long, "x"}, strings.Repeat("é", 24)},
+	}
+	for _, tt := range tests {
+		if got := metatools.SearchHint(tt.keywords); got != tt.want {
+			t.Errorf("SearchHint(%q) = %q, want %q", tt.keywords, got, tt.want)
+		}
 	}
 }
 

@@ -194,7 +194,7 @@ func (s *Server) Replace(ix *index.Index) {
 		}
 	}
 	for _, d := range defs {
-		s.mcp.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}, handlers[d.Name])
+		s.mcp.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, Meta: d.Meta}, handlers[d.Name])
 	}
 }
 

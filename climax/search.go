@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/metatools"
+)
+
+// searchCmd runs the climax_search ranking from the command line, so that
+// a config author can check that their tools are found.
+type searchCmd struct {
+	CLI      string `name:"cli" help:"Only tools of this CLI (its name field, case-insensitive)." placeholder:"NAME"`
+	Category string `help:"Only tools of CLIs in this category (case-insensitive)." placeholder:"C"`
+	Limit    int    `help:"Maximum number of results." default:"10" placeholder:"N"`
+	Explain  bool   `help:"Show why each result ranks where it does: the query words it matched, how (exactly, as a synonym, another word form or a typo correction) and in which fields, and its score."`
+	Format   string `help:"Output format: text, or json (the climax_search result as an MCP client gets it; with --explain, the explanation)." enum:"text,json" default:"text" short:"f"`
+	Policy   string `help:"Policy file to apply: disabled tools are left out, descriptions overridden." placeholder:"FILE" env:"CLIMAX_POLICY"`
+
+	Query   string   `arg:"" name:"QUERY" help:"What to look for, as an agent would ask: words, a task, a question, an error message."`
+	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config; none searches every bundled config."`
+}
+
+// Run prints the results.
+func (c *searchCmd) Run(e *env) error {
+	if c.Limit < 0 {
+		return usagef("--limit must be 0 or more, got %d", c.Limit)
+	}
+	refs := c.Configs
+	if len(refs) == 0 {
+		refs = bundledNames()
+	}
+	ix, warnings, err := buildIndex(refs, c.Policy)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(e.stderr, "climax: warning: %s\n", w)
+	}
+	if c.Explain {
+		ex := ix.Explain(c.Query, c.Category, c.CLI, c.Limit)
+		if c.Format == "json" {
+			return writeJSON(e.stdout, ex)
+		}
+		return printExplanation(e.stdout, ex)
+	}
+	if c.Format == "json" {
+		// Exactly what climax_search answers.
+		args := map[string]any{"query": c.Query, "limit": c.Limit}
+		if c.CLI != "" {
+			args["cli"] = c.CLI
+		}
+		if c.Category != "" {
+			args["category"] = c.Category
+		}
+		out := metatools.New(ix, nil).Search(args)
+		if out.IsError {
+			return fmt.Errorf("%s", out.Text)
+		}
+		_, err := fmt.Fprintln(e.stdout, out.Text)
+		return err
+	}
+	results := ix.Search(c.Query, c.Category, c.CLI, c.Limit)
+	if len(results) == 0 {
+		fmt.Fprintln(e.stdout, "no tools found")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tNAME\tCLI\tDESCRIPTION")
+	for i, r := range results {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, r.ToolName, r.CLIName, shorten(r.Description, 60))
+	}
+	return tw.Flush()
+}
+
+// printExplanation writes an explanation for people: the query words, typo
+// corrections, then each result with its score and matches.
+func printExplanation(w io.Writer, ex index.Explanation) error {
+	words := "(none: every tool matches)"
+	if len(ex.Words) > 0 {
+		words = strings.Join(ex.Words, " ")
+	}
+	fmt.Fprintf(w, "query words: %s\n", words)
+	for _, c := range ex.Corrections {
+		fmt.Fprintf(w, "typo: %s → %s\n", c.Word, strings.Join(c.Terms, ", "))
+	}
+	if len(ex.Results) == 0 {
+		_, err := fmt.Fprintln(w, "no tools found")
+		return err
+	}
+	for i, r := range ex.Results {
+		fmt.Fprintf(w, "\n%d. %s (%s)  score %.3f", i+1, r.Entry.ToolName, r.Entry.CLIName, r.Score)
+		if r.TermScore > 0 {
+			fmt.Fprintf(w, "  (terms %.3f, coverage %.2f, in name %.2f)", r.TermScore, r.Coverage, r.InName)
+		}
+		fmt.Fprintln(w)
+		for _, m := range r.Matches {
+			how := m.Query
+			if m.Term != m.Query {
+				how += " → " + m.Term
+			}
+			if m.Via != "exact" {
+				how += " (" + m.Via + ")"
+			}
+			fmt.Fprintf(w, "   %-32s %.3f  in %s\n", how, m.Score, strings.Join(m.Fields, ", "))
+		}
+		for _, p := range r.Phrases {
+			fmt.Fprintf(w, "   phrase %q\n", p)
+		}
+		if r.Keyword != "" {
+			fmt.Fprintf(w, "   keyword phrase %q in the query  %.3f\n", r.Keyword, r.KeywordScore)
+		}
+		switch r.Literal {
+		case "name":
+			fmt.Fprintln(w, "   the whole query is in its name")
+		case "text":
+			fmt.Fprintln(w, "   the whole query is in its text")
+		}
+	}
+	return nil
+}
