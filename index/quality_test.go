@@ -26,7 +26,10 @@ import (
 //     halves: ranking weights are tuned on the first, the second is held
 //     out to check that they hold in general;
 //   - compat: testdata/queries_compat.json over the compatibility configs
-//     of the original project, when they are present.
+//     of the original project, when they are present;
+//   - blind-a and blind-b: queries written blind (from tool names and
+//     command lines only) over the bundled configs, the second in harder
+//     phrasing (pasted errors, mid-task context, outcomes).
 //
 // It reports hit@5 (a relevant tool among the first five), top-1 (a
 // relevant tool first) and MRR@5 (the mean of 1/rank of the first
@@ -41,6 +44,11 @@ func TestSearchQuality(t *testing.T) {
 		{"agent-tune", "../configs", "testdata/queries_agent_tune.json", 0.90, 0.80},
 		{"agent-held", "../configs", "testdata/queries_agent_held.json", 0.90, 0.80},
 		{"compat", "../../shared/compat", "testdata/queries_compat.json", 0.96, 0.90},
+		// Written by someone who saw only tool names and command lines;
+		// measured once before any ranking work looked at them (docs/search.md,
+		// Measuring), now regression sets.
+		{"blind-a", "../configs", "testdata/queries_blind_a.json", 0.92, 0.80},
+		{"blind-b", "../configs", "testdata/queries_blind_b.json", 0.75, 0.58},
 	}
 	if q := os.Getenv("QUERIES"); q != "" {
 		sets = []qualitySet{{"custom", "../configs", q, 0, 0}}
