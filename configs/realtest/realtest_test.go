@@ -22,7 +22,8 @@ import (
 type call struct {
 	tool string
 	args map[string]any
-	// exit is the exit code the program must return.
+	// exit is the exit code the program must return; [failed] means any
+	// non-zero code (where versions of the program differ).
 	exit int
 	// want lists texts the result text must contain.
 	want []string
@@ -54,6 +55,9 @@ type suite struct {
 }
 
 var suites = map[string]*suite{}
+
+// failed as a call's exit means any non-zero exit code.
+const failed = -1
 
 // register adds a suite; each suite file calls it from init.
 func register(s *suite) {
@@ -276,7 +280,11 @@ func runCall(t *testing.T, runner *executor.Runner, ix *index.Index, cl call) {
 	if out.Result == nil {
 		t.Fatalf("did not run: %s", out.Text)
 	}
-	if out.Result.ExitCode != cl.exit {
+	if cl.exit == failed {
+		if out.Result.ExitCode == 0 {
+			t.Errorf("exit code 0, want a failure; result:\n%s", out.Text)
+		}
+	} else if out.Result.ExitCode != cl.exit {
 		t.Errorf("exit code %d, want %d; result:\n%s", out.Result.ExitCode, cl.exit, out.Text)
 	} else if cl.exit == 0 && out.IsError {
 		t.Errorf("isError with exit code 0:\n%s", out.Text)
@@ -363,6 +371,18 @@ func exists(path string, want bool) func(t *testing.T, _ executor.Outcome) {
 		_, err := os.Stat(path)
 		if got := err == nil; got != want {
 			t.Errorf("%s exists: %v, want %v", path, got, want)
+		}
+	}
+}
+
+// outcome is the result of a call.
+type outcome = executor.Outcome
+
+// mkdir returns a before hook that creates dir.
+func mkdir(dir string) func(t *testing.T) {
+	return func(t *testing.T) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
