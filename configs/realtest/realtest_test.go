@@ -386,3 +386,13 @@ func mkdir(dir string) func(t *testing.T) {
 		}
 	}
 }
+
+// readFile returns a file's content.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
