@@ -42,12 +42,9 @@ func init() {
 				{tool: "npm_install", args: a{"package": "dev-dep", "dev": true, "ignore_scripts": true, "dir": p}, check: fileHas(pkg, `"devDependencies"`, `"dev-dep": "^1.0.0"`)},
 				{tool: "npm_install", args: a{"package": "tiny-dep@1.1.0", "dry_run": true, "dir": p}, want: []string{"change tiny-dep 1.0.0 => 1.1.0"}, check: fileHas(pkg, `"tiny-dep": "^1.0.0"`)},
 				{tool: "npm_install", args: a{"dir": p}, want: []string{"up to date"}},
-				{tool: "npm_ls", args: a{"dir": p}, want: []string{"tiny-dep@1.0.0", "dev-dep@1.0.0"}},
 				{tool: "npm_ls", args: a{"package": "tiny-dep", "all": true, "depth": 0, "json": true, "dir": p}, want: []string{`"version": "1.0.0"`}},
-				{tool: "npm_outdated", args: a{"dir": p}, exit: 1, want: []string{"tiny-dep", "1.0.0", "1.1.0"}},
 				{tool: "npm_outdated", args: a{"package": "tiny-dep", "json": true, "dir": p}, exit: 1, want: []string{`"latest": "1.1.0"`}},
 				{tool: "npm_view", args: a{"package": "tiny-dep", "field": "versions", "json": true}, want: []string{`"1.0.0"`, `"1.1.0"`}},
-				{tool: "npm_view", args: a{"package": "tiny-dep"}, want: []string{"tiny-dep@1.1.0", "A tiny dependency"}},
 				{tool: "npm_audit", args: a{"dir": p}, exit: 1, want: []string{"tiny-dep", "Prototype pollution"}},
 				{tool: "npm_audit", args: a{"audit_level": "critical", "omit_dev": true, "json": true, "dir": p}, want: []string{`"high": 1`}},
 				{tool: "npm_audit_fix", args: a{"dry_run": true, "dir": p}, exit: 1, want: []string{"change tiny-dep 1.0.0 => 1.1.0"}},
@@ -56,7 +53,6 @@ func init() {
 				{tool: "npm_scripts", args: a{"dir": p}, before: npmScripts(pkg), want: []string{"greet", "echo greet"}},
 				{tool: "npm_run", args: a{"script": "greet", "script_arg": "--name=x", "dir": p}, want: []string{"greet --name=x"}},
 				{tool: "npm_run", args: a{"script": "missing", "if_present": true, "dir": p}},
-				{tool: "npm_run", args: a{"script": "missing", "dir": p}, exit: 1, want: []string{"Missing script"}},
 				{tool: "npm_test", args: a{"test_arg": "--grep=x", "dir": p}, want: []string{"testing --grep=x"}},
 				{tool: "npm_uninstall", args: a{"package": "dev-dep", "dir": p}, check: func(t *testing.T, _ outcome) {
 					fileHas(pkg, `"tiny-dep"`)(t, outcome{})
