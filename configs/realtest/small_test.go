@@ -27,6 +27,9 @@ func init() {
 					}
 				}},
 				{tool: "tar_list", args: a{"archive": "project.tar.gz", "verbose": true, "member": "project/README.md", "dir": sb.dir}, want: []string{"project/README.md", "10"}},
+				// host:file names a remote archive for GNU tar, reached by
+				// running a remote shell; --force-local keeps it a file.
+				{tool: "tar_list", args: a{"archive": "127.0.0.1:evil.tar", "dir": sb.dir}, exit: 2, want: []string{"Cannot open: No such file"}, check: lacks("remote shell")},
 				{tool: "tar_extract", args: a{"archive": sb.path("project.tar.gz"), "destination": sb.path("out"), "strip_components": 1}, before: mkdir(sb.path("out")), check: fileHas(sb.path("out", "src", "main.c"), "int main")},
 				{tool: "tar_extract", args: a{"archive": "project.tar.gz", "member": "project/README.md", "keep_old_files": true, "dir": sb.dir}, exit: 2, want: []string{"exists"}},
 			}
@@ -86,6 +89,9 @@ func init() {
 				{tool: "curl_request", args: a{"url": u + "/moved", "follow_redirects": false}, want: []string{"Found"}},
 				{tool: "curl_request", args: a{"url": u + "/echo", "method": "PUT", "json": `{"a":1}`, "header": "X-Test: 1"}, want: []string{`PUT /echo ct=application/json x=1 body={"a":1}`}},
 				{tool: "curl_request", args: a{"url": u + "/echo", "data": "k=v"}, want: []string{"POST /echo ct=application/x-www-form-urlencoded x= body=k=v"}},
+				// HTTP(S) only: no local files, no other protocols.
+				{tool: "curl_request", args: a{"url": "file:///etc/hostname"}, exit: 1, want: []string{`Protocol "file" not supported`}},
+				{tool: "curl_headers", args: a{"url": "telnet://127.0.0.1:1"}, exit: 1, want: []string{`Protocol "telnet" not supported`}},
 				{tool: "curl_request", args: a{"url": u + "/missing", "fail_on_error": true}, exit: 22, want: []string{"nothing here", "404"}},
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": `{"big":true}`}, want: []string{`POST /echo ct=application/json x= body={"big":true}`}},
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": "<a/>", "method": "PUT", "content_type_header": "Content-Type: application/xml", "header": "X-Test: 2"}, want: []string{"PUT /echo ct=application/xml x=2 body=<a/>"}},
@@ -110,7 +116,15 @@ func init() {
 			proj := sb.path("proj")
 			return []call{
 				{tool: "make_dry_run", args: a{"dir": proj}, want: []string{"echo building default", "touch built.txt"}, check: exists(sb.path("proj", "built.txt"), false)},
-				{tool: "make_dry_run", args: a{"target": "hello", "makefile": "other.mk", "dir": proj}, want: []string{"echo hello from other"}},
+				{tool: "make_dry_run", args: a{"makefile": "other.mk", "dir": proj}, want: []string{"echo hello from other"}},
+				// A preview must not run anything a caller gives: make
+				// expands "X:=$(shell ...)" assignments even with
+				// --dry-run, so the tool has no target or variable arg
+				// (unknown args are ignored).
+				{tool: "make_dry_run", args: a{"target": "X:=$(shell touch pwned-target)", "variable": "Y:=$(shell touch pwned-variable)", "dir": proj}, check: func(t *testing.T, _ outcome) {
+					exists(sb.path("proj", "pwned-target"), false)(t, outcome{})
+					exists(sb.path("proj", "pwned-variable"), false)(t, outcome{})
+				}},
 				{tool: "make_run", args: a{"target": "build", "variable": "MSG=custom", "jobs": 2, "dir": proj}, want: []string{"building custom"}, check: exists(sb.path("proj", "built.txt"), true)},
 				{tool: "make_run", args: a{"target": "hello", "makefile": "other.mk", "dir": proj}, want: []string{"hello from other"}},
 				{tool: "make_run", args: a{"target": "nope", "dir": proj}, exit: 2, want: []string{"No rule to make target"}},
