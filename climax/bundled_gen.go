@@ -370,7 +370,7 @@ var compiledBundled = map[string]func() *config.Config{
 		return &config.Config{
 			Name:        "curl",
 			Description: "curl: make HTTP(S) requests to APIs and web servers (GET, POST JSON, PUT, DELETE), inspect response headers and status, download files.",
-			Command:     "curl --silent --show-error",
+			Command:     "curl --silent --show-error --proto =http,https",
 			Env:         map[string]string{},
 			Category:    "network",
 			Tags:        []string{"http", "api", "download"},
@@ -422,7 +422,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      11,
+				Line:      13,
 			}, config.Tool{
 				Name:        "curl_send_stdin",
 				Description: "Send an HTTP request whose body (JSON, XML, binary) is passed on standard input; POST by default.",
@@ -456,7 +456,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      46,
+				Line:      48,
 			}, config.Tool{
 				Name:        "curl_headers",
 				Description: "Fetch only a URL's status and headers (HEAD request), e.g. to check if a site is up.",
@@ -480,7 +480,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(60),
 				MaxOutput: 65536,
-				Line:      68,
+				Line:      70,
 			}, config.Tool{
 				Name:        "curl_download",
 				Description: "Download a URL to a local file (follows redirects, fails on HTTP errors).",
@@ -510,7 +510,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      86,
+				Line:      88,
 			}},
 			Source: "bundled:curl",
 		}
@@ -1278,6 +1278,73 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:      534,
 			}},
 			Source: "bundled:docker",
+		}
+	},
+	"find": func() *config.Config {
+		return &config.Config{
+			Name:        "find",
+			Description: "find: search a directory tree for files and directories by name or glob, type, size or modification time.",
+			Command:     "find",
+			Env:         map[string]string{},
+			Category:    "files",
+			Tags:        []string{"filesystem", "locate", "paths"},
+			Tools: []config.Tool{config.Tool{
+				Name:        "find_files",
+				Description: "Find files or directories under a path by name glob, type, size or modification time; prints one path per line.",
+				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file"},
+				Args: []config.Arg{config.Arg{
+					Name:        "path",
+					Description: "Where to start (default: dir)",
+					Type:        config.ArgType("string"),
+					Default:     ".",
+					Positional:  true,
+				}, config.Arg{
+					Name:        "max_depth",
+					Description: "Directory levels to descend",
+					Type:        config.ArgType("integer"),
+					Flag:        "-maxdepth",
+				}, config.Arg{
+					Name:        "type",
+					Description: "f file, d directory, l symlink",
+					Type:        config.ArgType("string"),
+					Flag:        "-type",
+					Enum:        []string{"f", "d", "l"},
+				}, config.Arg{
+					Name:        "name",
+					Description: "Name glob, e.g. '*.log'",
+					Type:        config.ArgType("string"),
+					Flag:        "-name",
+				}, config.Arg{
+					Name:        "iname",
+					Description: "Name glob, ignoring case",
+					Type:        config.ArgType("string"),
+					Flag:        "-iname",
+				}, config.Arg{
+					Name:        "path_glob",
+					Description: "Glob on the whole path, e.g. '*/test/*'",
+					Type:        config.ArgType("string"),
+					Flag:        "-path",
+				}, config.Arg{
+					Name:        "size",
+					Description: "e.g. +10M (over), -1k (under)",
+					Type:        config.ArgType("string"),
+					Flag:        "-size",
+				}, config.Arg{
+					Name:        "modified_after",
+					Description: "Date or e.g. '2 hours ago'",
+					Type:        config.ArgType("string"),
+					Flag:        "-newermt",
+				}, config.Arg{
+					Name:        "dir",
+					Description: "Working directory",
+					Type:        config.ArgType("string"),
+					Cwd:         true,
+				}},
+				Timeout:   float64(120),
+				MaxOutput: 65536,
+				Line:      12,
+			}},
+			Source: "bundled:find",
 		}
 	},
 	"git": func() *config.Config {
@@ -4211,20 +4278,10 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:      9,
 			}, config.Tool{
 				Name:        "make_dry_run",
-				Description: "Preview the commands a Makefile target would run, without running them.",
+				Description: "Preview the commands of the Makefile's default target without running them (its $(shell) and $(MAKE) lines still run).",
 				Keywords:    []string{"what would make do", "preview make", "make -n", "show commands", "dry run"},
 				Command:     "--dry-run",
 				Args: []config.Arg{config.Arg{
-					Name:        "target",
-					Description: "Default: the first",
-					Type:        config.ArgType("string"),
-					Positional:  true,
-				}, config.Arg{
-					Name:        "variable",
-					Description: "One override NAME=VALUE",
-					Type:        config.ArgType("string"),
-					Positional:  true,
-				}, config.Arg{
 					Name:        "makefile",
 					Description: "Makefile path",
 					Type:        config.ArgType("string"),
@@ -4622,11 +4679,125 @@ var compiledBundled = map[string]func() *config.Config{
 			Source: "bundled:psql",
 		}
 	},
+	"rg": func() *config.Config {
+		return &config.Config{
+			Name:        "rg",
+			Description: "ripgrep: search the contents of files in a directory tree for a regex or text, fast, respecting .gitignore; list the files it would search.",
+			Command:     "rg --color=never --no-heading --line-number --max-columns=300 --max-columns-preview",
+			Env:         map[string]string{},
+			Category:    "files",
+			Tags:        []string{"grep", "code-search", "regex"},
+			Tools: []config.Tool{config.Tool{
+				Name:        "rg_search",
+				Description: "Search file contents recursively for a regex (or fixed text); prints file:line:match. Exit code 1 means no match.",
+				Keywords:    []string{"find text in files", "grep recursively", "where is this used", "search codebase", "find string", "ripgrep", "rg"},
+				Args: []config.Arg{config.Arg{
+					Name:        "pattern",
+					Description: "Regex (Rust syntax)",
+					Type:        config.ArgType("string"),
+					Required:    true,
+					Flag:        "--regexp=",
+				}, config.Arg{
+					Name: "ignore_case",
+					Type: config.ArgType("boolean"),
+					Flag: "--ignore-case",
+				}, config.Arg{
+					Name:        "fixed_strings",
+					Description: "Literal text, not a regex",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--fixed-strings",
+				}, config.Arg{
+					Name:        "word",
+					Description: "Whole words only",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--word-regexp",
+				}, config.Arg{
+					Name:        "glob",
+					Description: "Only matching paths, e.g. '*.py'; '!x' excludes",
+					Type:        config.ArgType("string"),
+					Flag:        "--glob=",
+				}, config.Arg{
+					Name:        "file_type",
+					Description: "e.g. py, js, go (rg --type-list)",
+					Type:        config.ArgType("string"),
+					Flag:        "--type=",
+				}, config.Arg{
+					Name:        "context",
+					Description: "Lines around each match",
+					Type:        config.ArgType("integer"),
+					Flag:        "--context=",
+				}, config.Arg{
+					Name:        "files_only",
+					Description: "Only names of matching files",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--files-with-matches",
+				}, config.Arg{
+					Name:        "max_count",
+					Description: "Max matches per file",
+					Type:        config.ArgType("integer"),
+					Flag:        "--max-count=",
+				}, config.Arg{
+					Name:        "hidden",
+					Description: "Include hidden files",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--hidden",
+				}, config.Arg{
+					Name:        "path",
+					Description: "File or directory (default: dir)",
+					Type:        config.ArgType("string"),
+					Flag:        "--",
+				}, config.Arg{
+					Name:        "dir",
+					Description: "Working directory",
+					Type:        config.ArgType("string"),
+					Cwd:         true,
+				}},
+				Timeout:   float64(30),
+				MaxOutput: 65536,
+				Line:      13,
+			}, config.Tool{
+				Name:        "rg_files",
+				Description: "List the files under a directory that ripgrep would search (skips .gitignore'd and hidden files), by glob or type.",
+				Keywords:    []string{"list files", "find files by name", "project files", "file tree", "which files", "glob files"},
+				Command:     "--files",
+				Args: []config.Arg{config.Arg{
+					Name:        "glob",
+					Description: "e.g. '*.md'; '!x' excludes",
+					Type:        config.ArgType("string"),
+					Flag:        "--glob=",
+				}, config.Arg{
+					Name:        "file_type",
+					Description: "e.g. py, js, go",
+					Type:        config.ArgType("string"),
+					Flag:        "--type=",
+				}, config.Arg{
+					Name:        "hidden",
+					Description: "Include hidden files",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--hidden",
+				}, config.Arg{
+					Name:        "path",
+					Description: "Directory (default: dir)",
+					Type:        config.ArgType("string"),
+					Flag:        "--",
+				}, config.Arg{
+					Name:        "dir",
+					Description: "Working directory",
+					Type:        config.ArgType("string"),
+					Cwd:         true,
+				}},
+				Timeout:   float64(30),
+				MaxOutput: 65536,
+				Line:      61,
+			}},
+			Source: "bundled:rg",
+		}
+	},
 	"tar": func() *config.Config {
 		return &config.Config{
 			Name:        "tar",
 			Description: "GNU tar: list the contents of .tar/.tar.gz/.tgz/.tar.xz/.tar.bz2 archives, extract them, and create compressed archives from files or directories.",
-			Command:     "tar",
+			Command:     "tar --force-local",
 			Env:         map[string]string{},
 			Category:    "archive",
 			Tags:        []string{"tarball", "compression", "gzip"},
@@ -4658,7 +4829,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      13,
+				Line:      15,
 			}, config.Tool{
 				Name:        "tar_extract",
 				Description: "Extract (unpack) a tar archive, or one member, into a directory.",
@@ -4696,7 +4867,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      33,
+				Line:      35,
 			}, config.Tool{
 				Name:        "tar_create",
 				Description: "Create a tar archive of files or a directory, compressed per its name (.tar.gz, .tar.xz...); overwrites an existing one.",
@@ -4726,7 +4897,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      59,
+				Line:      61,
 			}},
 			Source: "bundled:tar",
 		}

@@ -1,0 +1,96 @@
+package realtest
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The cargo sandbox: a workspace with a binary crate (app) and a library
+// crate (util), no registry dependencies; CARGO_HOME is a temporary
+// directory whose config replaces crates.io with a small sparse registry
+// served on 127.0.0.1 (for cargo search), so nothing reaches the network.
+func init() {
+	register(&suite{
+		config: "cargo",
+		needs:  []string{"git"},
+		prepare: func(t *testing.T, sb *sandbox) {
+			if os.Getenv("RUSTUP_HOME") == "" {
+				if home := envValue(sb.env, "HOME"); home != "" {
+					t.Setenv("RUSTUP_HOME", filepath.Join(home, ".rustup"))
+				}
+			}
+			mux := http.NewServeMux()
+			var srv *httptest.Server
+			mux.HandleFunc("/index/config.json", func(w http.ResponseWriter, r *http.Request) {
+				fmt.Fprintf(w, `{"dl": "%s/dl", "api": "%s"}`, srv.URL, srv.URL)
+			})
+			mux.HandleFunc("/api/v1/crates", func(w http.ResponseWriter, r *http.Request) {
+				fmt.Fprintf(w, `{"crates":[{"name":"%s-fake","max_version":"1.2.3","description":"A fake crate"}],"meta":{"total":1}}`, r.URL.Query().Get("q"))
+			})
+			srv = httptest.NewServer(mux)
+			t.Cleanup(srv.Close)
+			write(t, sb.path("cargo-home", "config.toml"), fmt.Sprintf("[source.crates-io]\nreplace-with = \"fake\"\n\n[registries.fake]\nindex = \"sparse+%s/index/\"\n\n[registry]\ndefault = \"fake\"\n", srv.URL))
+			t.Setenv("CARGO_HOME", sb.path("cargo-home"))
+			t.Setenv("CARGO_TARGET_DIR", sb.path("target"))
+			write(t, sb.path("ws", "Cargo.toml"), "[workspace]\nmembers = [\"app\", \"util\"]\nresolver = \"2\"\n")
+			write(t, sb.path("ws", "app", "Cargo.toml"), "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\nloud = []\n\n[dependencies]\n")
+			write(t, sb.path("ws", "app", "src", "main.rs"), "fn main() {\n    let args: Vec<String> = std::env::args().skip(1).collect();\n    println!(\"app args {:?}\", args);\n}\n")
+			write(t, sb.path("ws", "app", "examples", "demo.rs"), "fn main() {\n    println!(\"demo example\");\n}\n")
+			write(t, sb.path("ws", "util", "Cargo.toml"), "[package]\nname = \"util\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+			run(t, sb.dir, "git", "init", "--quiet", sb.path("ws"))
+			write(t, sb.path("ws", "util", "src", "lib.rs"), "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        println!(\"captured output\");\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n")
+		},
+		calls: func(sb *sandbox) []call {
+			ws := sb.path("ws")
+			return []call{
+				{tool: "cargo_check", args: a{"workspace": true, "all_targets": true, "dir": ws}, want: []string{"Finished"}},
+				{tool: "cargo_check", args: a{"package": "app", "features": "loud", "dir": ws}, want: []string{"Finished"}},
+				{tool: "cargo_build", args: a{"workspace": true, "all_targets": true, "dir": ws}, want: []string{"Finished"}},
+				{tool: "cargo_build", args: a{"package": "app", "features": "loud", "release": true, "dir": ws}, want: []string{"Finished `release`"}, check: exists(sb.path("target", "release", "app"), true)},
+				{tool: "cargo_test", args: a{"test_name": "adds", "package": "util", "test_arg": "--nocapture", "dir": ws}, want: []string{"captured output", "test tests::adds ... ok"}},
+				{tool: "cargo_test", args: a{"workspace": true, "no_fail_fast": true, "features": "app/loud", "dir": ws}, want: []string{"test result: ok"}},
+				{tool: "cargo_run", args: a{"bin": "app", "package": "app", "program_arg": "--flag", "dir": ws}, want: []string{`app args ["--flag"]`}},
+				{tool: "cargo_run", args: a{"example": "demo", "package": "app", "release": true, "dir": ws}, want: []string{"demo example"}},
+				{tool: "cargo_clippy", args: a{"workspace": true, "all_targets": true, "lint_arg": "-Dwarnings", "dir": ws}, want: []string{"Finished"}},
+				{tool: "cargo_clippy", args: a{"fix": true, "allow_dirty": true, "dir": sb.path("ws", "util")}, want: []string{"Finished"}},
+				{tool: "cargo_fmt", args: a{"check": true, "dir": ws}, before: func(t *testing.T) {
+					write(t, sb.path("ws", "util", "src", "extra.rs"), "pub fn  f( )->i32{1}\n")
+					write(t, sb.path("ws", "util", "src", "lib.rs"), "pub mod extra;\n\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n")
+				}, exit: 1, want: []string{"extra.rs"}},
+				{tool: "cargo_fmt", args: a{"all": true, "dir": ws}, check: fileHas(sb.path("ws", "util", "src", "extra.rs"), "pub fn f() -> i32 {")},
+				{tool: "cargo_add", args: a{"crate": "util", "package": "app", "dir": ws}, check: fileHas(sb.path("ws", "app", "Cargo.toml"), `util = { version = "0.1.0", path = "../util"`)},
+				{tool: "cargo_add", args: a{"crate": "util", "dev": true, "package": "app", "dir": ws}, check: fileHas(sb.path("ws", "app", "Cargo.toml"), "[dev-dependencies]")},
+				{tool: "cargo_add", args: a{"crate": "util", "build": true, "features": "", "dir": sb.path("ws", "app")}, check: fileHas(sb.path("ws", "app", "Cargo.toml"), "[build-dependencies]")},
+				{tool: "cargo_tree", args: a{"invert": "util", "depth": 1, "dir": ws}, want: []string{"util v0.1.0", "app v0.1.0"}},
+				{tool: "cargo_tree", args: a{"package": "app", "duplicates": true, "dir": ws}},
+				{tool: "cargo_remove", args: a{"crate": "util", "dev": true, "package": "app", "dir": ws}, want: []string{"Removing util from dev-dependencies"}},
+				{tool: "cargo_update", args: a{"dry_run": true, "dir": ws}},
+				{tool: "cargo_update", args: a{"crate": "util", "dir": ws}},
+				{tool: "cargo_search", args: a{"query": "serde", "limit": 5}, want: []string{`serde-fake = "1.2.3"`, "A fake crate"}},
+			}
+		},
+	})
+}
+
+// envValue returns the value of key in env (KEY=VALUE entries).
+func envValue(env []string, key string) string {
+	for _, kv := range env {
+		if k, v, ok := cut(kv); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+func cut(kv string) (string, string, bool) {
+	for i := 0; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], true
+		}
+	}
+	return "", "", false
+}

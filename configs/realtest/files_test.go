@@ -1,0 +1,49 @@
+package realtest
+
+import "testing"
+
+// The rg and find sandbox: a small project tree with a .gitignore, a hidden
+// file and an ignored build directory.
+func prepareTree(t *testing.T, sb *sandbox) {
+	write(t, sb.path("tree", ".gitignore"), "build/\n")
+	write(t, sb.path("tree", ".env"), "SECRET_TODO=1\n")
+	write(t, sb.path("tree", "main.py"), "def main():\n    # TODO: greet\n    print('hello')\n")
+	write(t, sb.path("tree", "docs", "guide.md"), "# Guide\nTODO write it\n")
+	write(t, sb.path("tree", "build", "out.py"), "# TODO generated\n")
+	run(t, sb.path("tree"), "git", "init", "--quiet")
+}
+
+func init() {
+	register(&suite{
+		config:  "rg",
+		needs:   []string{"git"},
+		prepare: prepareTree,
+		calls: func(sb *sandbox) []call {
+			tree := sb.path("tree")
+			return []call{
+				{tool: "rg_search", args: a{"pattern": "TODO", "dir": tree}, want: []string{"main.py:2:", "docs/guide.md:2:"}, check: lacks("build/out.py")},
+				{tool: "rg_search", args: a{"pattern": "todo", "ignore_case": true, "word": true, "glob": "*.py", "context": 1, "dir": tree}, want: []string{"main.py:2:", "main.py-1-"}, check: lacks("guide.md")},
+				{tool: "rg_search", args: a{"pattern": "print('", "fixed_strings": true, "file_type": "py", "max_count": 1, "path": "main.py", "dir": tree}, want: []string{"3:    print('hello')"}},
+				{tool: "rg_search", args: a{"pattern": "TODO", "files_only": true, "hidden": true, "path": tree}, want: []string{".env", "main.py"}},
+				{tool: "rg_search", args: a{"pattern": "-v", "dir": tree}, exit: 1},
+				{tool: "rg_search", args: a{"pattern": "no such text", "dir": tree}, exit: 1},
+				{tool: "rg_files", args: a{"dir": tree}, want: []string{"main.py", "docs/guide.md"}, check: lacks("out.py")},
+				{tool: "rg_files", args: a{"glob": "*.md", "file_type": "markdown", "hidden": true, "path": tree}, want: []string{"guide.md"}, check: lacks("main.py")},
+			}
+		},
+	})
+	register(&suite{
+		config:  "find",
+		needs:   []string{"git"},
+		prepare: prepareTree,
+		calls: func(sb *sandbox) []call {
+			tree := sb.path("tree")
+			return []call{
+				{tool: "find_files", args: a{"name": "*.py", "type": "f", "dir": tree}, want: []string{"./main.py", "./build/out.py"}},
+				{tool: "find_files", args: a{"path": tree, "max_depth": 1, "type": "d", "iname": "DOCS"}, want: []string{"/tree/docs"}},
+				{tool: "find_files", args: a{"path_glob": "*/docs/*", "size": "-10k", "modified_after": "1 hour ago", "dir": tree}, want: []string{"./docs/guide.md"}},
+				{tool: "find_files", args: a{"path": "-delete", "dir": tree}, refused: "-delete"},
+			}
+		},
+	})
+}

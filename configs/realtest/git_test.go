@@ -1,0 +1,243 @@
+package realtest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+)
+
+// The git sandbox: repo (main with three commits, an annotated tag v0.1.0,
+// a lightweight tag v0.2.0, a branch feature) pushed to the bare remote.git.
+func init() {
+	register(&suite{
+		config: "git",
+		prepare: func(t *testing.T, sb *sandbox) {
+			write(t, sb.path("home", ".gitconfig"), "[user]\n\tname = Real Test\n\temail = real@test.invalid\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
+			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			repo, remote := sb.path("repo"), sb.path("remote.git")
+			run(t, sb.dir, "git", "init", "--quiet", "--bare", remote)
+			run(t, sb.dir, "git", "init", "--quiet", repo)
+			write(t, sb.path("repo", "README.md"), "# demo\n")
+			write(t, sb.path("repo", "main.go"), "package main\n\nfunc main() {\n\tgreet()\n}\n")
+			run(t, repo, "git", "add", ".")
+			run(t, repo, "git", "commit", "--quiet", "-m", "initial commit")
+			run(t, repo, "git", "tag", "-a", "v0.1.0", "-m", "first release")
+			write(t, sb.path("repo", "greet.go"), "package main\n\nfunc greet() { println(\"hello\") }\n")
+			run(t, repo, "git", "add", ".")
+			run(t, repo, "git", "commit", "--quiet", "-m", "add greet")
+			run(t, repo, "git", "branch", "feature")
+			run(t, repo, "git", "switch", "--quiet", "feature")
+			write(t, sb.path("repo", "feature.txt"), "feature work\n")
+			run(t, repo, "git", "add", ".")
+			run(t, repo, "git", "commit", "--quiet", "-m", "feature work")
+			run(t, repo, "git", "switch", "--quiet", "main")
+			write(t, sb.path("repo", "README.md"), "# demo\n\nUsage.\n")
+			run(t, repo, "git", "commit", "--quiet", "-am", "document usage")
+			run(t, repo, "git", "tag", "v0.2.0")
+			run(t, repo, "git", "remote", "add", "origin", remote)
+			run(t, repo, "git", "push", "--quiet", "origin", "main", "feature", "--tags")
+			run(t, repo, "git", "branch", "--set-upstream-to=origin/main")
+		},
+		calls: gitCalls,
+	})
+}
+
+func gitCalls(sb *sandbox) []call {
+	repo := sb.path("repo")
+	r := func(args a) a { args["dir"] = repo; return args }
+	edit := func(name, content string) func(t *testing.T) {
+		return func(t *testing.T) { write(t, sb.path("repo", name), content) }
+	}
+	return []call{
+		// Inspecting.
+		{tool: "git_status", args: r(a{"short": true}), before: edit("README.md", "# demo\n\nUsage, changed.\n"), want: []string{"M README.md"}},
+		{tool: "git_status", args: r(a{"untracked": "all"}), want: []string{"On branch main", "README.md"}},
+		{tool: "git_log", args: r(a{"oneline": true}), want: []string{"document usage", "add greet", "initial commit"}},
+		{tool: "git_log", args: r(a{"max_count": 1, "stat": true, "author": "Real Test", "grep": "greet", "since": "1 year ago", "path": "greet.go"}), want: []string{"add greet", "greet.go"}},
+		{tool: "git_log", args: r(a{"revision": "main..feature", "patch": true}), want: []string{"feature work", "+feature work"}},
+		{tool: "git_log", args: r(a{"all": true, "oneline": true}), want: []string{"feature work", "document usage"}},
+		{tool: "git_diff", args: r(a{}), want: []string{"+Usage, changed."}},
+		{tool: "git_diff", args: r(a{"revision": "v0.1.0", "stat": true, "path": "greet.go"}), want: []string{"greet.go"}},
+		{tool: "git_diff", args: r(a{"revision": "main...feature", "name_only": true, "ignore_whitespace": true}), want: []string{"feature.txt"}},
+		{tool: "git_diff", args: r(a{"staged": true}), want: []string{"(no output)"}},
+		{tool: "git_show", args: r(a{"object": "v0.1.0", "no_patch": true}), want: []string{"first release", "initial commit"}},
+		{tool: "git_show", args: r(a{"object": "HEAD~1:greet.go"}), want: []string{"func greet()"}},
+		{tool: "git_show", args: r(a{"stat": true, "name_only": true}), want: []string{"README.md"}},
+		{tool: "git_blame", args: r(a{"file": "main.go", "lines": "1,3", "show_email": true, "ignore_whitespace": true, "revision": "HEAD"}), want: []string{"real@test.invalid", "package main"}},
+		{tool: "git_grep", args: r(a{"pattern": "greet", "word": true, "context": 1}), want: []string{"main.go:4:", "greet.go:3:"}},
+		{tool: "git_grep", args: r(a{"pattern": "GREET(", "ignore_case": true, "fixed_strings": true, "files_only": true, "path": "*.go"}), want: []string{"main.go"}},
+		{tool: "git_grep", args: r(a{"pattern": "no such text anywhere"}), exit: 1},
+		{tool: "git_ls_files", args: r(a{"path": "*.go"}), want: []string{"greet.go", "main.go"}},
+		{tool: "git_ls_files", args: r(a{"others": true}), before: edit("new.txt", "untracked\n"), want: []string{"new.txt"}},
+		{tool: "git_ls_files", args: r(a{"modified": true, "deleted": true}), want: []string{"README.md"}},
+		{tool: "git_rev_parse", args: r(a{"revision": "v0.2.0", "short": true}), check: hashLike},
+		{tool: "git_rev_parse", args: r(a{"revision": "HEAD", "abbrev_ref": true}), want: []string{"main"}},
+		{tool: "git_repo_root", args: a{"dir": sb.path("repo", ".git")}, exit: 128},
+		{tool: "git_repo_root", args: r(a{}), want: []string{"repo"}},
+		{tool: "git_reflog", args: r(a{"max_count": 3}), want: []string{"HEAD@{0}"}},
+		{tool: "git_reflog", args: r(a{"ref": "feature"}), want: []string{"feature@{0}"}},
+
+		// Branches.
+		{tool: "git_branch_list", args: r(a{"all": true}), want: []string{"* main", "feature", "remotes/origin/main"}},
+		{tool: "git_branch_list", args: r(a{"pattern": "feat*", "merged": "feature"}), want: []string{"feature"}},
+		{tool: "git_branch_list", args: r(a{"remotes": true}), want: []string{"origin/feature"}},
+		{tool: "git_current_branch", args: r(a{}), want: []string{"main"}},
+		{tool: "git_branch_create", args: r(a{"name": "topic", "start_point": "v0.1.0"}), want: []string{"(no output)"}},
+		{tool: "git_branch_create", args: r(a{"name": "-f"}), refused: "-"},
+		{tool: "git_branch_delete", args: r(a{"name": "topic"}), want: []string{"Deleted branch topic"}},
+		{tool: "git_branch_delete", args: r(a{"name": "feature"}), exit: 1, want: []string{"not fully merged"}},
+		{tool: "git_stash_push", args: r(a{"message": "wip readme", "include_untracked": true}), want: []string{"wip readme"}},
+		{tool: "git_switch", args: r(a{"branch": "feature"}), want: []string{"Switched to branch 'feature'"}},
+		{tool: "git_switch", args: r(a{"create": "fix", "branch": "main"}), want: []string{"Switched to a new branch 'fix'"}},
+		{tool: "git_switch", args: r(a{"branch": "v0.1.0", "detach": true}), want: []string{"HEAD is now at"}},
+		{tool: "git_checkout", args: r(a{"target": "main", "new_branch": "work"}), want: []string{"Switched to a new branch 'work'"}},
+		{tool: "git_checkout", args: r(a{"target": "main"}), want: []string{"Switched to branch 'main'"}},
+
+		// Stash.
+		{tool: "git_stash_list", args: r(a{}), want: []string{"stash@{0}", "wip readme"}},
+		{tool: "git_stash_show", args: r(a{"stash": "stash@{0}"}), want: []string{"+Usage, changed."}},
+		{tool: "git_stash_pop", args: r(a{"index": true}), want: []string{"Dropped"}},
+		{tool: "git_stash_push", args: r(a{"staged": false}), want: []string{"Saved working directory"}},
+		{tool: "git_stash_drop", args: r(a{"stash": "stash@{0}"}), want: []string{"Dropped stash@{0}"}},
+
+		// Staging and committing.
+		{tool: "git_add", args: r(a{"path": "new.txt", "dry_run": true}), before: edit("new.txt", "untracked\n"), want: []string{"add 'new.txt'"}},
+		{tool: "git_add", args: r(a{"path": "new.txt"}), want: []string{"(no output)"}},
+		{tool: "git_restore", args: r(a{"path": "new.txt", "staged": true}), check: gitStatusHas(repo, "?? new.txt")},
+		{tool: "git_add", args: r(a{"all": true}), check: gitStatusHas(repo, "A  new.txt")},
+		{tool: "git_commit", args: r(a{"message": "add new.txt"}), want: []string{"add new.txt", "1 file changed"}},
+		{tool: "git_commit", args: r(a{"message": "add new.txt (amended)", "amend": true}), want: []string{"amended"}},
+		{tool: "git_restore", args: r(a{"path": "new.txt", "source": "HEAD~1"}), check: exists(sb.path("repo", "new.txt"), false)},
+		{tool: "git_restore", args: r(a{"path": "new.txt"}), before: edit("new.txt", "scribbled\n"), check: fileHas(sb.path("repo", "new.txt"), "untracked")},
+		{tool: "git_add", args: r(a{"update": true}), before: edit("README.md", "# demo\n\nUsage v2.\n"), check: gitStatusHas(repo, "M  README.md")},
+		{tool: "git_commit", args: r(a{"message": "usage v2", "all": true}), want: []string{"usage v2"}},
+		{tool: "git_mv", args: r(a{"source": "new.txt", "destination": "notes.txt"}), check: gitStatusHas(repo, "R  new.txt -> notes.txt")},
+		{tool: "git_rm", args: r(a{"path": "notes.txt", "cached": true, "force": true}), want: []string{"rm 'notes.txt'"}, check: exists(sb.path("repo", "notes.txt"), true)},
+		{tool: "git_rm", args: r(a{"path": "main.go", "dry_run": true}), want: []string{"rm 'main.go'"}, check: exists(sb.path("repo", "main.go"), true)},
+		{tool: "git_commit", args: r(a{"message": "untrack notes"}), want: []string{"untrack notes"}},
+		{tool: "git_rm", args: r(a{"path": "docs", "recursive": true}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "docs", "a.md"), "a\n")
+			run(t, repo, "git", "add", "docs")
+			run(t, repo, "git", "commit", "--quiet", "-m", "docs")
+		}, want: []string{"rm 'docs/a.md'"}, check: exists(sb.path("repo", "docs"), false)},
+		{tool: "git_commit", args: r(a{"message": "drop docs"}), want: []string{"drop docs"}},
+
+		// Tags.
+		{tool: "git_tag_list", args: r(a{}), want: []string{"v0.1.0", "first release", "v0.2.0"}},
+		{tool: "git_tag_list", args: r(a{"pattern": "v0.*", "sort": "-v:refname", "contains": "v0.2.0"}), want: []string{"v0.2.0"}},
+		{tool: "git_tag_create", args: r(a{"name": "v1.0.0", "message": "one"}), want: []string{"(no output)"}},
+		{tool: "git_tag_create", args: r(a{"name": "old", "commit": "v0.1.0"}), want: []string{"(no output)"}},
+		{tool: "git_tag_delete", args: r(a{"name": "old"}), want: []string{"Deleted tag 'old'"}},
+
+		// Remotes and sync.
+		{tool: "git_remote_add", args: r(a{"name": "mirror", "url": sb.path("remote.git")}), want: []string{"(no output)"}},
+		{tool: "git_remote_list", args: r(a{}), want: []string{"origin\t" + sb.path("remote.git") + " (fetch)", "mirror"}},
+		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main", "dry_run": true}), want: []string{"main -> main"}},
+		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main", "tags": true}), want: []string{"v1.0.0"}},
+		{tool: "git_push", args: r(a{"remote": "origin", "branch": "work", "set_upstream": true, "force_with_lease": true}), want: []string{"work -> work"}},
+		{tool: "git_clone", args: a{"url": sb.path("remote.git"), "directory": "clone", "branch": "main", "depth": 1, "dir": sb.dir}, want: []string{"Cloning into 'clone'"}, check: exists(sb.path("clone", "README.md"), true)},
+		{tool: "git_commit", args: a{"dir": sb.path("clone"), "message": "from the clone", "all": true}, before: func(t *testing.T) { write(t, sb.path("clone", "README.md"), "# demo\n\nFrom the clone.\n") }, want: []string{"from the clone"}},
+		{tool: "git_push", args: a{"dir": sb.path("clone")}, want: []string{"main -> main"}},
+		{tool: "git_fetch", args: r(a{"remote": "origin", "refspec": "main", "prune": true, "tags": true}), want: []string{"origin/main"}},
+		{tool: "git_fetch", args: r(a{"all": true}), want: []string{}},
+		{tool: "git_pull", args: r(a{"remote": "origin", "branch": "main", "ff_only": true}), want: []string{"Fast-forward"}},
+		{tool: "git_pull", args: r(a{"rebase": true, "autostash": true}), want: []string{"up to date"}},
+		{tool: "git_init", args: a{"directory": "fresh", "initial_branch": "trunk", "dir": sb.dir}, want: []string{"Initialized empty Git repository"}, check: exists(sb.path("fresh", ".git"), true)},
+
+		// Integrating and rewriting.
+		{tool: "git_merge", args: r(a{"branch": "feature", "no_ff": true, "message": "merge feature"}), want: []string{"feature.txt"}},
+		{tool: "git_merge", args: r(a{"branch": "feature", "ff_only": true}), want: []string{"Already up to date"}},
+		{tool: "git_merge", args: r(a{"branch": "clash", "squash": true}), before: gitConflict(sb, "clash"), exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_reset_hard", args: r(a{}), want: []string{"HEAD is now at"}},
+		{tool: "git_merge", args: r(a{"branch": "clash"}), exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_merge_abort", args: r(a{}), check: gitStatusHas(repo, "")},
+		{tool: "git_rebase", args: r(a{"upstream": "clash"}), before: gitBranch(sb, "mine", "v0.2.0", "Mine.\n"), exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_rebase_abort", args: r(a{}), check: gitStatusHas(repo, "")},
+		{tool: "git_rebase", args: r(a{"upstream": "clash", "autostash": true}), exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_rebase_continue", args: r(a{}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "README.md"), "# demo\n\nResolved.\n")
+			run(t, repo, "git", "add", "README.md")
+		}, want: []string{"Successfully rebased"}},
+		{tool: "git_rebase", args: r(a{"upstream": "v0.1.0", "onto": "main"}), before: gitSwitch(repo, "feature"), want: []string{"Successfully rebased"}},
+		{tool: "git_cherry_pick", args: r(a{"commit": "pick"}), before: func(t *testing.T) {
+			run(t, repo, "git", "switch", "--quiet", "--create", "pick", "main")
+			write(t, sb.path("repo", "pick.txt"), "picked\n")
+			run(t, repo, "git", "add", "pick.txt")
+			run(t, repo, "git", "commit", "--quiet", "-m", "add pick.txt")
+			run(t, repo, "git", "switch", "--quiet", "main")
+		}, want: []string{"add pick.txt"}},
+		{tool: "git_cherry_pick", args: r(a{"commit": "extra", "no_commit": true}), before: func(t *testing.T) {
+			gitBranch(sb, "extra", "main", "# demo\n\nExtra.\n")(t)
+			run(t, repo, "git", "switch", "--quiet", "main")
+		}, check: gitStatusHas(repo, "M  README.md")},
+		{tool: "git_reset_hard", args: r(a{"commit": "HEAD"}), want: []string{"HEAD is now at"}},
+		{tool: "git_revert", args: r(a{"commit": "HEAD"}), want: []string{"Revert"}},
+		{tool: "git_revert", args: r(a{"commit": "HEAD", "no_commit": true}), check: gitStatusHas(repo, "A  pick.txt")},
+		{tool: "git_reset", args: r(a{"path": "pick.txt"}), check: gitStatusHas(repo, "?? pick.txt")},
+		{tool: "git_reset", args: r(a{"commit": "HEAD~1", "soft": true}), check: gitStatusHas(repo, "D  pick.txt")},
+		{tool: "git_reset_hard", args: r(a{"commit": "origin/main"}), want: []string{"HEAD is now at"}},
+
+		// Cleaning.
+		{tool: "git_clean_preview", args: r(a{"directories": true, "ignored": true}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "junk.txt"), "junk\n")
+			write(t, sb.path("repo", "build", "out.o"), "obj\n")
+		}, want: []string{"Would remove junk.txt", "Would remove build/"}, check: exists(sb.path("repo", "junk.txt"), true)},
+		{tool: "git_clean_preview", args: r(a{"path": "junk.txt"}), want: []string{"Would remove junk.txt"}},
+		{tool: "git_clean", args: r(a{"path": "junk.txt"}), want: []string{"Removing junk.txt"}, check: exists(sb.path("repo", "junk.txt"), false)},
+		{tool: "git_clean", args: r(a{"directories": true, "ignored": true}), want: []string{"Removing build/"}, check: exists(sb.path("repo", "build"), false)},
+	}
+}
+
+// hashLike checks that the result is one abbreviated commit hash.
+func hashLike(t *testing.T, out executor.Outcome) {
+	t.Helper()
+	h := strings.TrimSpace(out.Result.Stdout)
+	if len(h) < 7 || len(h) > 12 || strings.Trim(h, "0123456789abcdef") != "" {
+		t.Errorf("want a short hash, got %q", h)
+	}
+}
+
+// gitStatusHas checks that `git status --short` contains text (with ""
+// that it is clean).
+func gitStatusHas(repo, text string) func(t *testing.T, _ executor.Outcome) {
+	return func(t *testing.T, _ executor.Outcome) {
+		t.Helper()
+		untracked := "--untracked-files=normal"
+		if text == "" {
+			untracked = "--untracked-files=no"
+		}
+		st := run(t, repo, "git", "status", "--short", untracked)
+		if text == "" && strings.TrimSpace(st) != "" || !strings.Contains(st, text) {
+			t.Errorf("git status: want %q, got:\n%s", text, st)
+		}
+	}
+}
+
+// gitSwitch switches repo to branch before a call.
+func gitSwitch(repo, branch string) func(t *testing.T) {
+	return func(t *testing.T) { run(t, repo, "git", "switch", "--quiet", branch) }
+}
+
+// gitConflict creates branch name from main~1 with a README.md that
+// conflicts with main's.
+func gitConflict(sb *sandbox, name string) func(t *testing.T) {
+	return func(t *testing.T) {
+		repo := sb.path("repo")
+		run(t, repo, "git", "switch", "--quiet", "--create", name, "v0.2.0")
+		write(t, sb.path("repo", "README.md"), "# demo\n\nConflicting text.\n")
+		run(t, repo, "git", "commit", "--quiet", "-am", "conflicting readme")
+		run(t, repo, "git", "switch", "--quiet", "main")
+	}
+}
+
+// gitBranch creates branch name at base with one commit that sets
+// README.md to readme, and leaves it checked out.
+func gitBranch(sb *sandbox, name, base, readme string) func(t *testing.T) {
+	return func(t *testing.T) {
+		repo := sb.path("repo")
+		run(t, repo, "git", "switch", "--quiet", "--create", name, base)
+		write(t, sb.path("repo", "README.md"), readme)
+		run(t, repo, "git", "commit", "--quiet", "-am", "readme on "+name)
+	}
+}

@@ -1,0 +1,64 @@
+package realtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The go sandbox: a module with a main package, a library package with a
+// test and a benchmark, and a local dependency module wired with replace;
+// GOPROXY=off, so nothing is downloaded.
+func init() {
+	register(&suite{
+		config: "go",
+		prepare: func(t *testing.T, sb *sandbox) {
+			cmd := exec.Command("go", "env", "GOCACHE")
+			cmd.Env = sb.env
+			cache, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("go env GOCACHE: %v", err)
+			}
+			t.Setenv("GOCACHE", strings.TrimSpace(string(cache)))
+			t.Setenv("GOPATH", sb.path("gopath"))
+			t.Setenv("GOPROXY", "off")
+			t.Setenv("GOFLAGS", "-mod=mod")
+			t.Setenv("GOTOOLCHAIN", "local")
+			t.Setenv("GOWORK", "off")
+			t.Setenv("GONOSUMDB", "*")
+			write(t, sb.path("dep", "go.mod"), "module example.com/dep\n\ngo 1.24\n")
+			write(t, sb.path("dep", "dep.go"), "// Package dep greets.\npackage dep\n\n// Hello returns a greeting.\nfunc Hello() string { return \"hello\" }\n")
+			write(t, sb.path("app", "go.mod"), "module example.com/app\n\ngo 1.24\n\nreplace example.com/dep => ../dep\n")
+			write(t, sb.path("app", "main.go"), "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\n\t\"example.com/app/calc\"\n)\n\nfunc main() {\n\tfmt.Println(\"sum\", calc.Add(2, 3), os.Args[1:])\n}\n")
+			write(t, sb.path("app", "calc", "calc.go"), "// Package calc adds.\npackage calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a + b }\n")
+			write(t, sb.path("app", "calc", "calc_test.go"), "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"bad\")\n\t}\n}\n\nfunc BenchmarkAdd(b *testing.B) {\n\tfor b.Loop() {\n\t\tAdd(1, 2)\n\t}\n}\n")
+			write(t, sb.path("app", "ugly", "ugly.go"), "package ugly\nfunc  F( ) int {return 1}\n")
+		},
+		calls: func(sb *sandbox) []call {
+			app := sb.path("app")
+			return []call{
+				{tool: "go_version", want: []string{"go version go1."}},
+				{tool: "go_env", args: a{"variable": "GOPROXY", "dir": app}, want: []string{"off"}},
+				{tool: "go_build", args: a{"packages": "./...", "verbose": true, "tags": "demo", "dir": app}},
+				{tool: "go_build", args: a{"output": sb.path("bin", "app"), "packages": ".", "dir": app}, check: exists(sb.path("bin", "app"), true)},
+				{tool: "go_build", args: a{"packages": "./nope", "dir": app}, exit: 1, want: []string{"nope"}},
+				{tool: "go_vet", args: a{"packages": "./...", "dir": app}},
+				{tool: "go_fmt", args: a{"packages": "./ugly", "dir": app}, want: []string{"ugly.go"}, check: fileHas(sb.path("app", "ugly", "ugly.go"), "func F() int { return 1 }")},
+				{tool: "go_test", args: a{"packages": "./...", "run": "TestAdd", "verbose": true, "count": 1, "failfast": true, "cover": true, "test_timeout": "2m", "dir": app}, want: []string{"--- PASS: TestAdd", "coverage:"}},
+				{tool: "go_test", args: a{"packages": "./calc", "run": "^$", "bench": "Add", "dir": app}, want: []string{"BenchmarkAdd"}},
+				{tool: "go_run", args: a{"package": ".", "argument": "world", "dir": app}, want: []string{"sum 5 [world]"}},
+				{tool: "go_get", args: a{"module": "example.com/dep", "dir": app}, check: fileHas(sb.path("app", "go.mod"), "require example.com/dep v0.0.0")},
+				{tool: "go_mod_tidy", args: a{"diff": true, "dir": app}, exit: 1, want: []string{"example.com/dep"}},
+				{tool: "go_mod_why", args: a{"modules": true, "target": "example.com/dep", "dir": app}, want: []string{"example.com/dep"}},
+				{tool: "go_list", args: a{"modules": true, "pattern": "all", "dir": app}, want: []string{"example.com/app", "example.com/dep v0.0.0-", "=> ../dep"}},
+				{tool: "go_list", args: a{"json": true, "pattern": "./calc", "dir": app}, want: []string{`"ImportPath": "example.com/app/calc"`}},
+				{tool: "go_list", args: a{"modules": true, "updates": true, "pattern": "example.com/app", "dir": app}, want: []string{"example.com/app"}},
+				{tool: "go_mod_tidy", args: a{"verbose": true, "dir": app}, check: func(t *testing.T, _ outcome) {
+					fileHas(sb.path("app", "go.mod"), "example.com/dep")(t, outcome{})
+				}},
+				{tool: "go_doc", args: a{"symbol": "fmt.Println"}, want: []string{"func Println"}},
+				{tool: "go_doc", args: a{"symbol": "./calc", "all": true, "unexported": true, "source": true, "dir": app}, want: []string{"func Add(a, b int) int"}},
+			}
+		},
+	})
+}

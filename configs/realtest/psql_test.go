@@ -1,0 +1,100 @@
+package realtest
+
+import (
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+)
+
+// The psql sandbox: a PostgreSQL server (initdb and pg_ctl from the
+// postgresql package) listening only on a Unix socket in a temporary
+// directory, with trust authentication; PGHOST, PGUSER and PGDATABASE point
+// psql at it.
+func init() {
+	register(&suite{
+		config: "psql",
+		prepare: func(t *testing.T, sb *sandbox) {
+			bin := postgresBin()
+			if bin == "" {
+				sb.skipTool("PostgreSQL server (initdb, pg_ctl) not installed", "psql_query", "psql_script", "psql_list_databases", "psql_list_tables")
+				return
+			}
+			// PostgreSQL refuses to run as root: as root, the server runs
+			// as the postgres user, in a directory it owns.
+			var cred *syscall.Credential
+			dir := sb.path("pg")
+			if os.Getuid() == 0 {
+				u, err := user.Lookup("postgres")
+				if err != nil {
+					t.Fatalf("running as root and no postgres user to run the server as: %v", err)
+				}
+				uid, _ := strconv.Atoi(u.Uid)
+				gid, _ := strconv.Atoi(u.Gid)
+				cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+				d, err := os.MkdirTemp("", "climax-realtest-pg-")
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { os.RemoveAll(d) })
+				if err := os.Chown(d, uid, gid); err != nil {
+					t.Fatal(err)
+				}
+				dir = d
+			} else if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			pg := func(name string, args ...string) {
+				t.Helper()
+				cmd := exec.Command(filepath.Join(bin, name), args...)
+				cmd.Dir = dir
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%s: %v\n%s", name, err, out)
+				}
+			}
+			data, sock := filepath.Join(dir, "data"), dir
+			pg("initdb", "--pgdata="+data, "--auth=trust", "--username=postgres", "--encoding=UTF8", "--no-sync", "--no-instructions")
+			pg("pg_ctl", "--pgdata="+data, "--log="+filepath.Join(dir, "server.log"), "--wait", "--options=-k "+sock+" -c listen_addresses= -c fsync=off", "start")
+			t.Cleanup(func() { pg("pg_ctl", "--pgdata="+data, "--mode=immediate", "--wait", "stop") })
+			t.Setenv("PGHOST", sock)
+			t.Setenv("PGUSER", "postgres")
+			t.Setenv("PGDATABASE", "postgres")
+			sb.url = "postgresql:///postgres?host=" + sock
+		},
+		calls: func(sb *sandbox) []call {
+			return []call{
+				{tool: "psql_list_databases", want: []string{"postgres", "template1"}},
+				{tool: "psql_list_databases", args: a{"database": sb.url}, want: []string{"template0"}},
+				{tool: "psql_script", args: a{"script": "CREATE TABLE users (id int PRIMARY KEY, name text);\nINSERT INTO users VALUES (1, 'ada'), (2, 'linus');\n"}, want: []string{"CREATE TABLE", "INSERT 0 2"}},
+				{tool: "psql_script", args: a{"script": "INSERT INTO users VALUES (3, 'ken');\nSELECT nope;\nINSERT INTO users VALUES (4, 'rob');\n", "single_transaction": true, "database": "postgres"}, exit: 3, want: []string{`column "nope" does not exist`}},
+				{tool: "psql_query", args: a{"sql": "SELECT count(*) FROM users"}, want: []string{"2"}},
+				{tool: "psql_query", args: a{"sql": "SELECT id, name FROM users ORDER BY id", "csv": true, "database": sb.url}, want: []string{"id,name\n1,ada\n2,linus"}},
+				{tool: "psql_query", args: a{"sql": "SELECT name FROM users WHERE id = 2", "tuples_only": true}, want: []string{"linus"}},
+				{tool: "psql_query", args: a{"sql": `\d users`}, want: []string{`Table "public.users"`, "name"}},
+				{tool: "psql_query", args: a{"sql": "SELECT * FROM missing"}, exit: 1, want: []string{`relation "missing" does not exist`}},
+				{tool: "psql_list_tables", args: a{"database": "postgres"}, want: []string{"users", "table"}},
+			}
+		},
+	})
+}
+
+// postgresBin returns the directory of Debian's initdb and pg_ctl (or the
+// PATH's), or "" when there are none.
+func postgresBin() string {
+	if p, err := exec.LookPath("pg_ctl"); err == nil {
+		if _, err := exec.LookPath("initdb"); err == nil {
+			return filepath.Dir(p)
+		}
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if _, err := os.Stat(filepath.Join(dirs[i], "initdb")); err == nil {
+			return dirs[i]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,134 @@
+package realtest
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// The tar sandbox: a project directory with files to archive.
+func init() {
+	register(&suite{
+		config: "tar",
+		prepare: func(t *testing.T, sb *sandbox) {
+			write(t, sb.path("project", "README.md"), "# project\n")
+			write(t, sb.path("project", "src", "main.c"), "int main(void) { return 0; }\n")
+			write(t, sb.path("project", "build", "main.o"), "object\n")
+		},
+		calls: func(sb *sandbox) []call {
+			return []call{
+				{tool: "tar_create", args: a{"archive": "project.tar.gz", "path": "project", "exclude": "*.o", "dir": sb.dir}, check: exists(sb.path("project.tar.gz"), true)},
+				{tool: "tar_list", args: a{"archive": sb.path("project.tar.gz")}, want: []string{"project/README.md", "project/src/main.c"}, check: func(t *testing.T, out outcome) {
+					if strings.Contains(out.Text, "main.o") {
+						t.Errorf("exclude ignored: %s", out.Text)
+					}
+				}},
+				{tool: "tar_list", args: a{"archive": "project.tar.gz", "verbose": true, "member": "project/README.md", "dir": sb.dir}, want: []string{"project/README.md", "10"}},
+				// host:file names a remote archive for GNU tar, reached by
+				// running a remote shell; --force-local keeps it a file.
+				{tool: "tar_list", args: a{"archive": "127.0.0.1:evil.tar", "dir": sb.dir}, exit: 2, want: []string{"Cannot open: No such file"}, check: lacks("remote shell")},
+				{tool: "tar_extract", args: a{"archive": sb.path("project.tar.gz"), "destination": sb.path("out"), "strip_components": 1}, before: mkdir(sb.path("out")), check: fileHas(sb.path("out", "src", "main.c"), "int main")},
+				{tool: "tar_extract", args: a{"archive": "project.tar.gz", "member": "project/README.md", "keep_old_files": true, "dir": sb.dir}, exit: 2, want: []string{"exists"}},
+			}
+		},
+	})
+}
+
+// The jq sandbox: a JSON file.
+func init() {
+	register(&suite{
+		config: "jq",
+		prepare: func(t *testing.T, sb *sandbox) {
+			write(t, sb.path("data.json"), `{"items":[{"name":"a","n":1},{"name":"b","n":2}]}`)
+		},
+		calls: func(sb *sandbox) []call {
+			return []call{
+				{tool: "jq_query", args: a{"filter": ".items[].name", "file": sb.path("data.json"), "raw_output": true}, want: []string{"a\nb"}},
+				{tool: "jq_query", args: a{"filter": "[.items[] | select(.n > 1)]", "file": "data.json", "compact": true, "dir": sb.dir}, want: []string{`[{"name":"b","n":2}]`}},
+				{tool: "jq_query", args: a{"filter": "length", "input": "1 2 3", "slurp": true}, want: []string{"3"}},
+				{tool: "jq_query", args: a{"filter": ".x", "input": "not json"}, exit: failed, want: []string{"parse error"}},
+			}
+		},
+	})
+}
+
+// The curl sandbox: a local HTTP server that echoes what it receives.
+func init() {
+	register(&suite{
+		config: "curl",
+		prepare: func(t *testing.T, sb *sandbox) {
+			sb.rec = &recorder{}
+			mux := http.NewServeMux()
+			mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				sb.rec.add(request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header, Body: string(body)})
+				w.Header().Set("X-Echo", "yes")
+				fmt.Fprintf(w, "%s %s ct=%s x=%s body=%s\n", r.Method, r.URL.Path, r.Header.Get("Content-Type"), r.Header.Get("X-Test"), body)
+			})
+			mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, "/echo", http.StatusFound)
+			})
+			mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) {
+				http.Error(w, "nothing here", http.StatusNotFound)
+			})
+			mux.HandleFunc("/file.txt", func(w http.ResponseWriter, r *http.Request) {
+				fmt.Fprint(w, "downloaded content\n")
+			})
+			srv := httptest.NewServer(mux)
+			t.Cleanup(srv.Close)
+			sb.url = srv.URL
+		},
+		calls: func(sb *sandbox) []call {
+			u := sb.url
+			return []call{
+				{tool: "curl_request", args: a{"url": u + "/echo"}, want: []string{"GET /echo"}},
+				{tool: "curl_request", args: a{"url": u + "/moved", "include": true}, want: []string{"HTTP/1.1 302", "GET /echo"}},
+				{tool: "curl_request", args: a{"url": u + "/moved", "follow_redirects": false}, want: []string{"Found"}},
+				{tool: "curl_request", args: a{"url": u + "/echo", "method": "PUT", "json": `{"a":1}`, "header": "X-Test: 1"}, want: []string{`PUT /echo ct=application/json x=1 body={"a":1}`}},
+				{tool: "curl_request", args: a{"url": u + "/echo", "data": "k=v"}, want: []string{"POST /echo ct=application/x-www-form-urlencoded x= body=k=v"}},
+				// HTTP(S) only: no local files, no other protocols.
+				{tool: "curl_request", args: a{"url": "file:///etc/hostname"}, exit: 1, want: []string{`Protocol "file" not supported`}},
+				{tool: "curl_headers", args: a{"url": "telnet://127.0.0.1:1"}, exit: 1, want: []string{`Protocol "telnet" not supported`}},
+				{tool: "curl_request", args: a{"url": u + "/missing", "fail_on_error": true}, exit: 22, want: []string{"nothing here", "404"}},
+				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": `{"big":true}`}, want: []string{`POST /echo ct=application/json x= body={"big":true}`}},
+				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": "<a/>", "method": "PUT", "content_type_header": "Content-Type: application/xml", "header": "X-Test: 2"}, want: []string{"PUT /echo ct=application/xml x=2 body=<a/>"}},
+				{tool: "curl_headers", args: a{"url": u + "/echo", "header": "X-Test: 3"}, want: []string{"HTTP/1.1 200 OK", "X-Echo: yes"}},
+				{tool: "curl_headers", args: a{"url": u + "/moved", "follow_redirects": true}, want: []string{"HTTP/1.1 302", "HTTP/1.1 200"}},
+				{tool: "curl_download", args: a{"url": u + "/file.txt", "output": "dl/file.txt", "header": "X-Test: 4", "dir": sb.dir}, check: fileHas(sb.path("dl", "file.txt"), "downloaded content")},
+				{tool: "curl_download", args: a{"url": u + "/missing", "output": sb.path("none.txt")}, exit: 22, want: []string{"404"}},
+			}
+		},
+	})
+}
+
+// The make sandbox: a Makefile with a few targets.
+func init() {
+	register(&suite{
+		config: "make",
+		prepare: func(t *testing.T, sb *sandbox) {
+			write(t, sb.path("proj", "Makefile"), "MSG ?= default\n\nall: build\n\nbuild:\n\t@echo building $(MSG)\n\ttouch built.txt\n\ntest:\n\t@echo testing\n")
+			write(t, sb.path("proj", "other.mk"), "hello:\n\t@echo hello from other\n")
+		},
+		calls: func(sb *sandbox) []call {
+			proj := sb.path("proj")
+			return []call{
+				{tool: "make_dry_run", args: a{"dir": proj}, want: []string{"echo building default", "touch built.txt"}, check: exists(sb.path("proj", "built.txt"), false)},
+				{tool: "make_dry_run", args: a{"makefile": "other.mk", "dir": proj}, want: []string{"echo hello from other"}},
+				// A preview must not run anything a caller gives: make
+				// expands "X:=$(shell ...)" assignments even with
+				// --dry-run, so the tool has no target or variable arg
+				// (unknown args are ignored).
+				{tool: "make_dry_run", args: a{"target": "X:=$(shell touch pwned-target)", "variable": "Y:=$(shell touch pwned-variable)", "dir": proj}, check: func(t *testing.T, _ outcome) {
+					exists(sb.path("proj", "pwned-target"), false)(t, outcome{})
+					exists(sb.path("proj", "pwned-variable"), false)(t, outcome{})
+				}},
+				{tool: "make_run", args: a{"target": "build", "variable": "MSG=custom", "jobs": 2, "dir": proj}, want: []string{"building custom"}, check: exists(sb.path("proj", "built.txt"), true)},
+				{tool: "make_run", args: a{"target": "hello", "makefile": "other.mk", "dir": proj}, want: []string{"hello from other"}},
+				{tool: "make_run", args: a{"target": "nope", "dir": proj}, exit: 2, want: []string{"No rule to make target"}},
+			}
+		},
+	})
+}
