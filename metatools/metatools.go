@@ -21,7 +21,8 @@
 //
 //   - climax_search: query, category and cli must be strings when given
 //     (null counts as absent). Only when all three are absent is the answer
-//     the summary; {"query": ""} is a search that every tool matches.
+//     the summary; {"query": ""} is a search that every tool matches. A
+//     query longer than [MaxQueryBytes] is refused.
 //     limit is a whole number >= 0 (0 gives no results) or a string
 //     holding one; anything else — negative, fractional, another type —
 //     falls back to [DefaultLimit].
@@ -53,6 +54,12 @@ const (
 // DefaultLimit is the number of climax_search results when the caller gives
 // no usable limit.
 const DefaultLimit = 10
+
+// MaxQueryBytes bounds the length of a climax_search query (after
+// trimming surrounding space): a longer query gets an error result instead
+// of a search, so that a caller cannot make the server hold and scan
+// megabytes of query text.
+const MaxQueryBytes = 4096
 
 // maxListed is how many tool names an unknown-tool message lists before
 // "... and N more".
@@ -213,6 +220,9 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 	if len(problems) > 0 {
 		return SearchResult{Text: validationText(problems), IsError: true}
 	}
+	if len(query) > MaxQueryBytes {
+		return SearchResult{Text: fmt.Sprintf("query too long: %d bytes (limit %d); search with a few keywords", len(query), MaxQueryBytes), IsError: true}
+	}
 	limit := parseLimit(args["limit"])
 
 	var resp any
@@ -368,19 +378,6 @@ func listNames(names []string, max int) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s, ... and %d more", strings.Join(names[:max], ", "), len(names)-max)
-}
-
-// displayName makes a caller-supplied name safe to put on one line of a
-// message: control characters are quoted and very long names shortened.
-func displayName(name string) string {
-	const maxLen = 120
-	if r := []rune(name); len(r) > maxLen {
-		name = string(r[:maxLen]) + "…"
-	}
-	if strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return strconv.Quote(name)
-	}
-	return name
 }
 
 // jsonType names the JSON type of a decoded value.

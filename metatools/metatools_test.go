@@ -518,3 +518,19 @@ tools:
 		t.Error(err)
 	}
 }
+
+// A query beyond MaxQueryBytes is refused before any search: the caller
+// learns the limit.
+func TestSearchQueryTooLong(t *testing.T) {
+	mt := newTools(t)
+	long := strings.Repeat("a b ", 1<<20) // 4 MiB of terms
+	out := mt.Search(map[string]any{"query": long})
+	want := fmt.Sprintf("query too long: %d bytes (limit %d); search with a few keywords", len(long)-1, metatools.MaxQueryBytes)
+	if !out.IsError || out.Text != want {
+		t.Errorf("4 MiB query: %v %q\nwant error %q", out.IsError, out.Text, want)
+	}
+	atLimit := strings.Repeat("x", metatools.MaxQueryBytes)
+	if out := mt.Search(map[string]any{"query": atLimit}); out.IsError || out.Text != `{"mode":"search","results":[]}` {
+		t.Errorf("query of exactly MaxQueryBytes: %v %q", out.IsError, out.Text)
+	}
+}

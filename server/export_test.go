@@ -1,6 +1,18 @@
 package server
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
 
 // MCP gives the tests the go-sdk server, to connect in-memory transports.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// WithProgressTicker replaces the clock of progress notifications: each
+// call with a progress token calls start, sends a notification for every
+// value received from its channel and calls the returned stop function
+// when it ends.
+func WithProgressTicker(start func() (<-chan time.Time, func())) Option {
+	return func(c *options) { c.ticker = start }
+}

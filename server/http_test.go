@@ -149,7 +149,7 @@ func TestHTTPClassic(t *testing.T) {
 	hs := serveHTTP(t, server.HTTPOptions{}, server.WithClassic(true))
 	cs := mustConnectHTTP(t, hs.url, false, "")
 	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil || len(res.Tools) != 5 {
+	if err != nil || len(res.Tools) != 6 {
 		t.Fatalf("tools/list: %d tools, %v", len(res.Tools), err)
 	}
 	r := call(t, cs, "fake_echo", map[string]any{"message": "classic"})

@@ -90,6 +90,9 @@ type options struct {
 	logger      *slog.Logger
 	name        string
 	version     string
+	// ticker starts the clock of progress notifications (tests replace
+	// it): its channel and a function that stops it.
+	ticker func() (<-chan time.Time, func())
 }
 
 // Option configures a [Server].
@@ -124,7 +127,7 @@ func WithVersion(v string) Option { return func(c *options) { c.version = v } }
 // New returns a server for ix that runs commands with runner (which also
 // bounds how many run at once: [executor.WithMaxConcurrent]).
 func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
-	s := &Server{runner: runner, cfg: options{name: Name, version: "devel"}}
+	s := &Server{runner: runner, cfg: options{name: Name, version: "devel", ticker: progressTicker}}
 	for _, o := range opts {
 		o(&s.cfg)
 	}
@@ -298,15 +301,15 @@ func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, tool st
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		tick := time.NewTicker(progressInterval)
-		defer tick.Stop()
+		tick, stopTick := s.cfg.ticker()
+		defer stopTick()
 		for {
 			select {
 			case <-done:
 				return
 			case <-ctx.Done():
 				return
-			case <-tick.C:
+			case <-tick:
 				elapsed := time.Since(start)
 				err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 					ProgressToken: token,
@@ -323,6 +326,12 @@ func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, tool st
 		close(done)
 		<-finished
 	}
+}
+
+// progressTicker ticks every progressInterval.
+func progressTicker() (<-chan time.Time, func()) {
+	t := time.NewTicker(progressInterval)
+	return t.C, t.Stop
 }
 
 // middleware answers what go-sdk would answer differently from

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -36,7 +37,8 @@ func TestMain(m *testing.M) {
 }
 
 // fakeCLI is the program the test config runs: "echo WORDS...", "fail"
-// (stderr, exit 3), "sleep SECONDS [PIDFILE]".
+// (stderr, exit 3), "sleep SECONDS [PIDFILE]", "wait FILE [PIDFILE]"
+// (wait until FILE exists, then print "released").
 func fakeCLI(args []string) int {
 	if len(args) == 0 {
 		return 0
@@ -56,6 +58,19 @@ func fakeCLI(args []string) int {
 		d, _ := time.ParseDuration(args[1] + "s")
 		time.Sleep(d)
 		fmt.Println("slept", args[1])
+	case "wait":
+		if len(args) > 2 {
+			if err := os.WriteFile(args[2], []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+				return 9
+			}
+		}
+		for {
+			if _, err := os.Stat(args[1]); err == nil {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		fmt.Println("released")
 	}
 	return 0
 }
@@ -101,6 +116,16 @@ tools:
       - name: seconds
         positional: true
         default: "0.3"
+      - name: pidfile
+        positional: true
+  - name: fake_wait
+    description: "Waits until a file exists"
+    command: wait
+    timeout: 600
+    args:
+      - name: file
+        positional: true
+        required: true
       - name: pidfile
         positional: true
   - name: fake_timeout
@@ -256,6 +281,9 @@ func TestUnknownTool(t *testing.T) {
 		{true, "fake_ehco", "Unknown tool: fake_ehco\nDid you mean: fake_echo?"},
 		{true, "climax_call", "Unknown tool: climax_call"},
 		{true, "climax_search", "Unknown tool: climax_search"},
+		// A caller's control characters are quoted, not echoed raw.
+		{true, "bad\n\x1b[31mname", `Unknown tool: "bad\n\x1b[31mname"`},
+		{false, "bad\n\x1b[31mname", `Unknown tool: "bad\n\x1b[31mname"` + "\nThis server lists only climax_search and climax_call: find tools with climax_search, then run them with climax_call."},
 	}
 	sessions := map[bool]*mcp.ClientSession{false: newSession(t), true: newSession(t, server.WithClassic(true))}
 	for _, tt := range tests {
@@ -266,7 +294,7 @@ func TestUnknownTool(t *testing.T) {
 	}
 	// climax_call of an unknown tool lists the available tools.
 	res := call(t, sessions[false], "climax_call", map[string]any{"tool_name": "nonexistent_tool"})
-	want := "Unknown tool: nonexistent_tool\nAvailable tools: fake_echo, fake_fail, fake_sleep, fake_timeout, git_status\nUse climax_search to find tools and their argument schemas."
+	want := "Unknown tool: nonexistent_tool\nAvailable tools: fake_echo, fake_fail, fake_sleep, fake_wait, fake_timeout, git_status\nUse climax_search to find tools and their argument schemas."
 	if got := text(t, res); !res.IsError || got != want {
 		t.Errorf("climax_call unknown: %q\nwant %q", got, want)
 	}
@@ -405,17 +433,11 @@ func TestCancellationKillsCommand(t *testing.T) {
 				errc <- err
 			}()
 			pid := waitPID(t, pidfile)
-			start := time.Now()
 			cancel()
 			if err := <-errc; !errors.Is(err, context.Canceled) {
 				t.Errorf("CallTool after cancel: %v", err)
 			}
-			for syscall.Kill(pid, 0) == nil {
-				if time.Since(start) > 5*time.Second {
-					t.Fatalf("process %d still alive 5s after cancellation", pid)
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			waitGone(t, pid)
 			// The session still works.
 			if res := call(t, cs, "climax_search", map[string]any{"query": "echo"}); classic != res.IsError {
 				t.Errorf("after cancel: %v %s", res.IsError, text(t, res))
@@ -424,9 +446,11 @@ func TestCancellationKillsCommand(t *testing.T) {
 	}
 }
 
+// waitPID waits for a fake command to write its pid to pidfile, and
+// returns the pid.
 func waitPID(t *testing.T, pidfile string) int {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if b, err := os.ReadFile(pidfile); err == nil && len(b) > 0 {
 			pid, err := strconv.Atoi(string(b))
@@ -440,89 +464,204 @@ func waitPID(t *testing.T, pidfile string) int {
 	return 0
 }
 
+// waitGone waits for process pid to end (the executor reaps its
+// children, so a killed process disappears).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d still alive 30s after it was to be killed", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// fakeTicker is a progress clock the test drives: each value sent on c is
+// one tick.
+type fakeTicker struct {
+	c       chan time.Time
+	started atomic.Int32 // calls that started the clock
+}
+
+func newFakeTicker() *fakeTicker { return &fakeTicker{c: make(chan time.Time)} }
+
+func (f *fakeTicker) start() (<-chan time.Time, func()) {
+	f.started.Add(1)
+	return f.c, func() {}
+}
+
+// tick sends one tick, and returns once a call's progress sender took it.
+func (f *fakeTicker) tick(t *testing.T) {
+	t.Helper()
+	select {
+	case f.c <- time.Now():
+	case <-time.After(30 * time.Second):
+		t.Fatal("no call took the tick")
+	}
+}
+
+// receive returns the next value of c.
+func receive[T any](t *testing.T, c <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(30 * time.Second):
+		var zero T
+		t.Fatalf("nothing received on %T in 30s", c)
+		return zero
+	}
+}
+
+// release creates file, which ends a fake_wait command waiting for it.
+func release(t *testing.T, file string) {
+	t.Helper()
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type callResult struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+// startCall calls a tool in the background.
+func startCall(ctx context.Context, cs *mcp.ClientSession, params *mcp.CallToolParams) <-chan callResult {
+	c := make(chan callResult, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, params)
+		c <- callResult{res, err}
+	}()
+	return c
+}
+
+// waitCall returns the parameters of a climax_call of fake_wait, with a
+// progress token unless token is nil, and the files it waits for and
+// writes its pid to.
+func waitCall(t *testing.T, token any) (params *mcp.CallToolParams, file, pidfile string) {
+	t.Helper()
+	dir := t.TempDir()
+	file, pidfile = filepath.Join(dir, "release"), filepath.Join(dir, "pid")
+	params = &mcp.CallToolParams{Name: "climax_call", Arguments: map[string]any{"tool_name": "fake_wait", "args": map[string]any{"file": file, "pidfile": pidfile}}}
+	if token != nil {
+		params.SetProgressToken(token)
+	}
+	return params, file, pidfile
+}
+
 func TestProgress(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var got []*mcp.ProgressNotificationParams
-	cs := connect(t, server.New(buildIndex(t), executor.New()), &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			got = append(got, req.Params)
-			mu.Unlock()
-		},
+	notes := make(chan *mcp.ProgressNotificationParams, 100)
+	clock := newFakeTicker()
+	srv := server.New(buildIndex(t), executor.New(), server.WithProgressTicker(clock.start))
+	cs := connect(t, srv, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params },
 	})
-	params := &mcp.CallToolParams{Name: "climax_call", Arguments: map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "2.5"}}}
-	params.SetProgressToken("tok-1")
-	res, err := cs.CallTool(context.Background(), params)
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %v", err, res)
-	}
-	if txt := text(t, res); txt != "slept 2.5" {
-		t.Errorf("text %q", txt)
-	}
-	time.Sleep(50 * time.Millisecond) // notifications are delivered asynchronously
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) < 2 {
-		t.Fatalf("%d progress notifications, want at least 2", len(got))
-	}
+
+	// A call without a progress token: no clock.
+	first, firstFile, firstPID := waitCall(t, nil)
+	firstDone := startCall(context.Background(), cs, first)
+	waitPID(t, firstPID)
+
+	// A call with a token: a notification per tick.
+	second, secondFile, secondPID := waitCall(t, "tok-1")
+	secondDone := startCall(context.Background(), cs, second)
+	waitPID(t, secondPID)
 	last := 0.0
-	for i, p := range got {
-		if p.ProgressToken != "tok-1" || p.Progress <= last {
-			t.Errorf("notification %d: token %v, progress %v after %v", i, p.ProgressToken, p.Progress, last)
+	for range 3 {
+		clock.tick(t)
+		p := receive(t, notes)
+		if p.ProgressToken != "tok-1" || p.Progress <= last || !progressMessage.MatchString(p.Message) {
+			t.Errorf("notification: token %v, progress %v after %v, message %q", p.ProgressToken, p.Progress, last, p.Message)
 		}
 		last = p.Progress
-		if !progressMessage.MatchString(p.Message) || i == 0 && p.Message != "running fake_sleep (1s)" {
-			t.Errorf("notification %d: message %q", i, p.Message)
-		}
 	}
-
-	// No token, no notifications.
-	n := len(got)
-	mu.Unlock()
-	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "1.2"}})
-	time.Sleep(50 * time.Millisecond)
-	mu.Lock()
-	if len(got) != n {
-		t.Errorf("notifications without a progress token")
+	release(t, secondFile)
+	if r := receive(t, secondDone); r.err != nil || r.res.IsError || text(t, r.res) != "released" {
+		t.Fatalf("second call: %v %+v", r.err, r.res)
+	}
+	release(t, firstFile)
+	if r := receive(t, firstDone); r.err != nil || r.res.IsError || text(t, r.res) != "released" {
+		t.Fatalf("first call: %v %+v", r.err, r.res)
+	}
+	if n := clock.started.Load(); n != 1 {
+		t.Errorf("the progress clock started %d times, want 1 (only the call with a token)", n)
+	}
+	select {
+	case p := <-notes:
+		t.Errorf("notification after the calls ended: %+v", p)
+	default:
 	}
 }
 
-var progressMessage = regexp.MustCompile(`^running fake_sleep \([0-9]+s\)$`)
+var progressMessage = regexp.MustCompile(`^running fake_wait \([0-9]+s\)$`)
 
+// With one command slot, a second call waits for the first to end (and
+// its progress says it is running, the wait included).
 func TestMaxConcurrentWaits(t *testing.T) {
 	t.Parallel()
-	var logs syncBuffer
-	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cs := connect(t, server.New(buildIndex(t), executor.New(executor.WithMaxConcurrent(1)), server.WithClassic(true), server.WithLogger(logger)), nil)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for range 3 {
-		wg.Go(func() {
-			res := call(t, cs, "fake_sleep", map[string]any{"seconds": "0.4"})
-			if res.IsError || text(t, res) != "slept 0.4" {
-				t.Errorf("call: %v %q", res.IsError, text(t, res))
-			}
-		})
+	notes := make(chan *mcp.ProgressNotificationParams, 100)
+	clock := newFakeTicker()
+	srv := server.New(buildIndex(t), executor.New(executor.WithMaxConcurrent(1)), server.WithProgressTicker(clock.start))
+	cs := connect(t, srv, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params },
+	})
+	first, firstFile, firstPID := waitCall(t, nil)
+	firstDone := startCall(context.Background(), cs, first)
+	waitPID(t, firstPID)
+	second, secondFile, secondPID := waitCall(t, "tok-2")
+	secondDone := startCall(context.Background(), cs, second)
+	clock.tick(t) // the second call is being served
+	if p := receive(t, notes); !progressMessage.MatchString(p.Message) {
+		t.Errorf("progress while waiting: %q", p.Message)
 	}
-	wg.Wait()
-	if d := time.Since(start); d < 1200*time.Millisecond {
-		t.Errorf("3 calls of 0.4s with 1 slot took %v; they did not wait for each other", d)
+	if _, err := os.Stat(secondPID); err == nil {
+		t.Fatal("the second command started while the only slot was taken")
+	}
+	release(t, firstFile)
+	if r := receive(t, firstDone); r.err != nil || text(t, r.res) != "released" {
+		t.Fatalf("first call: %v %+v", r.err, r.res)
+	}
+	waitPID(t, secondPID)
+	release(t, secondFile)
+	if r := receive(t, secondDone); r.err != nil || text(t, r.res) != "released" {
+		t.Fatalf("second call: %v %+v", r.err, r.res)
 	}
 }
 
+// A call cancelled while it waits for a slot ends, and takes no slot.
 func TestMaxConcurrentWaitCancelled(t *testing.T) {
 	t.Parallel()
-	cs := connect(t, server.New(buildIndex(t), executor.New(executor.WithMaxConcurrent(1)), server.WithClassic(true)), nil)
-	pidfile := filepath.Join(t.TempDir(), "pid")
-	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "fake_sleep", Arguments: map[string]any{"seconds": "1.5", "pidfile": pidfile}})
+	notes := make(chan *mcp.ProgressNotificationParams, 100)
+	clock := newFakeTicker()
+	srv := server.New(buildIndex(t), executor.New(executor.WithMaxConcurrent(1)), server.WithProgressTicker(clock.start))
+	cs := connect(t, srv, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params },
+	})
+	first, file, pidfile := waitCall(t, nil)
+	firstDone := startCall(context.Background(), cs, first)
 	waitPID(t, pidfile)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_echo", Arguments: map[string]any{"message": "x"}})
-	if err == nil || time.Since(start) > 2*time.Second {
-		t.Errorf("waiting call: %v after %v", err, time.Since(start))
+	ctx, cancel := context.WithCancel(context.Background())
+	waiting, _, waitingPID := waitCall(t, "tok-3")
+	waitingDone := startCall(ctx, cs, waiting)
+	clock.tick(t) // the waiting call is being served
+	receive(t, notes)
+	cancel()
+	if r := receive(t, waitingDone); r.err == nil {
+		t.Errorf("waiting call cancelled: %+v, want an error", r.res)
+	}
+	release(t, file)
+	if r := receive(t, firstDone); r.err != nil || text(t, r.res) != "released" {
+		t.Errorf("first call: %v %+v", r.err, r.res)
+	}
+	// The cancelled call never ran, and took no slot.
+	if got := echoCall(t, cs, "after"); got != "after" {
+		t.Errorf("call after: %q", got)
+	}
+	if _, err := os.Stat(waitingPID); err == nil {
+		t.Error("the cancelled call's command ran")
 	}
 }
 
@@ -551,6 +690,24 @@ func TestCallsAreLogged(t *testing.T) {
 	}
 	if strings.Contains(out, strings.Repeat("a", 201)) {
 		t.Errorf("long argument not shortened")
+	}
+}
+
+// waitLog waits until logs hold substr.
+func waitLog(t *testing.T, logs *syncBuffer, substr string) {
+	t.Helper()
+	waitLogCount(t, logs, substr, 1)
+}
+
+// waitLogCount waits until logs hold substr n times or more.
+func waitLogCount(t *testing.T, logs *syncBuffer, substr string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(logs.String(), substr) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%q not logged %d times in 30s:\n%s", substr, n, logs.String())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,6 +22,11 @@ import (
 // is done. It returns nil after EOF, ctx's error when ctx ended the
 // session. in and out are not closed.
 //
+// When ctx is done, the running tool calls are cancelled (their commands'
+// process groups are killed) and ServeStdio returns once they have
+// returned, without waiting for more input: this is how a server stops on
+// SIGTERM, or when its client is gone.
+//
 // go-sdk v1.8.0 can lose the replies to requests still running when its
 // input reaches EOF (go-sdk issue 1061), so that `printf '…' | climax git`
 // printed nothing. ServeStdio therefore withholds EOF from go-sdk until
@@ -28,8 +35,11 @@ import (
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g := newEOFGuard(ctx, in, out)
-	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: g, Writer: guardWriter{g}, MaxLineLength: maxMessageSize + 1}, nil)
+	// Calls run under lt, which ends with ctx (see lifetimeMiddleware).
+	lt := newLifetime(ctx)
+	g := newEOFGuard(ctx, in, out, s.log)
+	tr := &mcp.IOTransport{Reader: g, Writer: guardWriter{g}, MaxLineLength: maxMessageSize + 1}
+	ss, err := s.mcp.Connect(context.WithValue(ctx, lifetimeKey{}, lt), tr, nil)
 	if err != nil {
 		return fmt.Errorf("serve stdio: %w", err)
 	}
@@ -39,6 +49,10 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	select {
 	case err = <-done:
 	case <-ctx.Done():
+		s.log.Info("stopping", "reason", context.Cause(ctx))
+		if !lt.calls.wait(callDrainTimeout) {
+			s.log.Warn("tool calls still running after the shutdown timeout", "timeout", callDrainTimeout)
+		}
 		ss.Close()
 		<-done
 		s.log.Debug("stdio session ended", "reason", context.Cause(ctx))
@@ -57,12 +71,13 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 // and "id") and of the responses written back (lines with "id" and no
 // "method"). At input EOF it waits until every noted request has been
 // answered before go-sdk sees EOF. It also answers input lines go-sdk
-// could not decode (see checkLine) and drops responses to cancelled
-// requests.
+// would mishandle (see checkLine), and requests that reuse the id of a
+// request in progress, and drops responses to cancelled requests.
 type eofGuard struct {
 	ctx context.Context
 	in  *bufio.Reader
 	out io.Writer
+	log *slog.Logger
 
 	rbuf []byte // rest of the line being read
 
@@ -78,11 +93,12 @@ type eofGuard struct {
 	closed    chan struct{}
 }
 
-func newEOFGuard(ctx context.Context, in io.Reader, out io.Writer) *eofGuard {
+func newEOFGuard(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) *eofGuard {
 	return &eofGuard{
 		ctx:       ctx,
 		in:        bufio.NewReader(in),
 		out:       out,
+		log:       log,
 		pending:   map[string]int{},
 		cancelled: map[string]bool{},
 		changed:   make(chan struct{}),
@@ -92,19 +108,21 @@ func newEOFGuard(ctx context.Context, in io.Reader, out io.Writer) *eofGuard {
 
 // Read implements io.Reader. go-sdk reads from one goroutine.
 //
-// Lines that go-sdk could not decode are answered here and not passed on:
-// go-sdk v1.8.0 ends the whole session on one undecodable message, and a
-// client's mistake must not take the server down.
+// Lines that go-sdk could not decode, or would answer wrongly, are
+// answered here and not passed on: go-sdk v1.8.0 ends the whole session on
+// one undecodable message, and a client's mistake must not take the server
+// down.
 func (g *eofGuard) Read(p []byte) (int, error) {
 	for len(g.rbuf) == 0 {
 		line, tooLong, err := readLine(g.in, maxMessageSize)
 		if tooLong {
-			g.write(errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: message larger than %d bytes", maxMessageSize)))
+			g.reject(errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: message larger than %d bytes", maxMessageSize)))
 		} else if len(line) > 0 {
-			if reply := checkLine(line); reply != nil {
-				g.write(reply)
+			if reply, ok := checkLine(line); !ok {
+				g.reject(reply)
+			} else if reply := g.noteIncoming(line); reply != nil {
+				g.reject(reply)
 			} else {
-				g.noteIncoming(line)
 				g.rbuf = line
 			}
 		}
@@ -164,6 +182,7 @@ func (g *eofGuard) write(p []byte) (int, error) {
 		line := g.wbuf[:i+1]
 		g.wbuf = g.wbuf[i+1:]
 		if g.noteOutgoing(line) {
+			g.log.Debug("dropped the response to a cancelled request", "response", shorten(string(bytes.TrimSpace(line))))
 			continue
 		}
 		if _, err := g.out.Write(line); err != nil {
@@ -175,6 +194,19 @@ func (g *eofGuard) write(p []byte) (int, error) {
 		g.wbuf = nil // let a large message's buffer go
 	}
 	return len(p), nil
+}
+
+// reject writes the guard's own reply to a line it does not pass on (nil:
+// none), without noting it as a response: the id it carries, if any, is
+// not that of a request go-sdk saw.
+func (g *eofGuard) reject(reply []byte) {
+	if reply == nil {
+		return
+	}
+	g.log.Info("stdio message rejected", "reply", shorten(string(bytes.TrimSpace(reply))))
+	g.wmu.Lock()
+	defer g.wmu.Unlock()
+	g.out.Write(reply) // a write error ends the session at go-sdk's next write
 }
 
 // guardWriter is the write side of an eofGuard, as an io.WriteCloser that
@@ -216,52 +248,142 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 // maxDepth is the deepest nesting go-sdk accepts in a message.
 const maxDepth = 1000
 
-// checkLine returns nil when go-sdk can decode line as one JSON-RPC
-// message (or when the line is blank), and otherwise the error response to
-// send instead: a parse error for text that is not JSON, an invalid
-// request for JSON that is not a JSON-RPC 2.0 message, and for batches,
-// which go-sdk rejects for current protocol versions by ending the
-// session.
-func checkLine(line []byte) []byte {
+// checkLine reports whether go-sdk can be given line: a blank line or
+// one JSON-RPC message that go-sdk decodes as the client meant it. When it
+// cannot (ok false), reply is the error response to send instead, or nil
+// when nothing is to be answered: a parse error for text that is not JSON,
+// an invalid request for JSON that is not a JSON-RPC 2.0 message, for
+// batches (which go-sdk rejects for current protocol versions by ending
+// the session), and for a request whose id go-sdk would not echo exactly
+// (see exactID) or whose id is null. A response (no "method") with such an
+// id is dropped without reply.
+func checkLine(line []byte) (reply []byte, ok bool) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
-		return nil
+		return nil, true
 	}
 	if !json.Valid(line) {
-		return errorReply(nil, codeParseError, "Parse error: the line is not valid JSON")
+		return errorReply(nil, codeParseError, "Parse error: the line is not valid JSON"), false
 	}
 	if nestingDepth(line) > maxDepth {
-		return errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: nested deeper than %d levels", maxDepth))
+		return errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: nested deeper than %d levels", maxDepth)), false
 	}
 	if line[0] == '[' {
-		return errorReply(nil, codeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line")
+		return errorReply(nil, codeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line"), false
 	}
 	var m struct {
 		JSONRPC any             `json:"jsonrpc"`
-		ID      any             `json:"id"`
+		ID      json.RawMessage `json:"id"`
 		Method  json.RawMessage `json:"method"`
 	}
 	if line[0] != '{' || json.Unmarshal(line, &m) != nil {
-		return errorReply(nil, codeInvalidRequest, "Invalid Request: a message must be a JSON object")
+		return errorReply(nil, codeInvalidRequest, "Invalid Request: a message must be a JSON object"), false
 	}
-	var id any
-	switch m.ID.(type) {
-	case nil, string, float64:
+	isRequest := m.Method != nil
+	var id any // the id to echo in an error reply: nil (null) or the exact id text
+	switch {
+	case m.ID == nil: // absent
+	case string(m.ID) == "null":
+		if isRequest {
+			return errorReply(nil, codeInvalidRequest, `Invalid Request: "id" must not be null (omit it to send a notification)`), false
+		}
+	case m.ID[0] == '"':
+		if !exactID(m.ID) {
+			if !isRequest {
+				return nil, false
+			}
+			return errorReply(nil, codeInvalidRequest, "Invalid Request: a string id must be valid UTF-8 without unpaired surrogate escapes"), false
+		}
+		id = m.ID
+	case m.ID[0] == '-' || m.ID[0] >= '0' && m.ID[0] <= '9':
+		if !exactID(m.ID) {
+			if !isRequest {
+				return nil, false
+			}
+			return errorReply(m.ID, codeInvalidRequest, fmt.Sprintf("Invalid Request: a numeric id must be an integer from %d to %d; use a string id otherwise", -maxExactID, maxExactID)), false
+		}
 		id = m.ID
 	default:
-		return errorReply(nil, codeInvalidRequest, "Invalid Request: id must be a string or a number")
+		return errorReply(nil, codeInvalidRequest, "Invalid Request: id must be a string or a number"), false
 	}
 	if m.JSONRPC != "2.0" {
-		return errorReply(id, codeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`)
+		return errorReply(id, codeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`), false
 	}
 	var method string
-	if m.Method != nil && json.Unmarshal(m.Method, &method) != nil {
-		return errorReply(id, codeInvalidRequest, `Invalid Request: "method" must be a string`)
+	if isRequest && json.Unmarshal(m.Method, &method) != nil {
+		return errorReply(id, codeInvalidRequest, `Invalid Request: "method" must be a string`), false
 	}
-	if m.Method == nil && id == nil {
-		return errorReply(nil, codeInvalidRequest, `Invalid Request: a message needs a "method", or an "id" if it is a response`)
+	if !isRequest && id == nil {
+		return errorReply(nil, codeInvalidRequest, `Invalid Request: a message needs a "method", or an "id" if it is a response`), false
 	}
-	return nil
+	return nil, true
+}
+
+// maxExactID is the largest integer id go-sdk echoes exactly: it decodes
+// numeric ids as float64 before storing them as int64.
+const maxExactID = 1<<53 - 1
+
+// exactID reports whether go-sdk echoes the JSON id raw (a string or a
+// number, as valid JSON text) with the same value: a string that is valid
+// UTF-8 with no unpaired surrogate escape (go-sdk would decode either to
+// U+FFFD), or an integer written without fraction or exponent, other than
+// -0, between -maxExactID and maxExactID. 1.5 would come back as 1, 1e2
+// as 100 and larger integers rounded.
+func exactID(raw json.RawMessage) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	if raw[0] == '"' {
+		return utf8.Valid(raw) && !hasLoneSurrogate(raw)
+	}
+	digits := raw
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 16 || string(raw) == "-0" {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	n, err := strconv.ParseInt(string(digits), 10, 64)
+	return err == nil && n <= maxExactID
+}
+
+// hasLoneSurrogate reports whether the JSON string literal s holds a
+// \uXXXX escape of a UTF-16 surrogate that is not part of a pair.
+func hasLoneSurrogate(s []byte) bool {
+	hex4 := func(i int) (rune, bool) { // the value of the escape at s[i:] (`\uXXXX`)
+		if i+6 > len(s) || s[i] != '\\' || s[i+1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(s[i+2:i+6]), 16, 16)
+		return rune(v), err == nil
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			i++ // a two-character escape such as \\ or \"
+			continue
+		}
+		switch {
+		case r >= 0xd800 && r < 0xdc00: // high: a low one must follow
+			if lo, ok := hex4(i + 6); ok && lo >= 0xdc00 && lo < 0xe000 {
+				i += 11
+				continue
+			}
+			return true
+		case r >= 0xdc00 && r < 0xe000:
+			return true
+		}
+		i += 5
+	}
+	return false
 }
 
 // errorReply is a JSON-RPC error response line.
@@ -325,10 +447,14 @@ func decodeMessage(line []byte) (message, bool) {
 	return m, json.Unmarshal(line, &m) == nil
 }
 
-func (g *eofGuard) noteIncoming(line []byte) {
+// noteIncoming notes the request in an incoming line, or returns the
+// error reply to send instead of passing it on: a request whose id is that
+// of a request still in progress (go-sdk would drop it, and its response
+// could not be told apart from the first one's).
+func (g *eofGuard) noteIncoming(line []byte) (reply []byte) {
 	m, ok := decodeMessage(line)
 	if !ok || m.Method == nil {
-		return // a response to a request of ours
+		return nil // a response to a request of ours
 	}
 	if *m.Method == "notifications/cancelled" {
 		// The client gave up on that request: do not wait for it, and
@@ -341,13 +467,19 @@ func (g *eofGuard) noteIncoming(line []byte) {
 			g.mu.Unlock()
 			g.answered(k, true)
 		}
-		return
+		return nil
 	}
-	if k, ok := idKey(m.ID); ok {
-		g.mu.Lock()
-		g.pending[k]++
-		g.mu.Unlock()
+	k, ok := idKey(m.ID)
+	if !ok {
+		return nil
 	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pending[k] > 0 {
+		return errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: request id already in use: %s is the id of a request in progress", bytes.TrimSpace(m.ID)))
+	}
+	g.pending[k]++
+	return nil
 }
 
 // noteOutgoing notes the response in an outgoing line and reports whether

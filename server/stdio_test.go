@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -165,16 +164,10 @@ func TestServeStdioCancelledRequest(t *testing.T) {
 		if err != nil {
 			t.Errorf("ServeStdio: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("ServeStdio did not return after EOF with a cancelled request")
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d survived the cancellation", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitGone(t, pid)
 }
 
 func TestServeStdioContextEnds(t *testing.T) {
@@ -183,9 +176,10 @@ func TestServeStdioContextEnds(t *testing.T) {
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.ServeStdio(ctx, pr, io.Discard) }()
+	var out syncBuffer
+	go func() { done <- srv.ServeStdio(ctx, pr, &out) }()
 	fmt.Fprintln(pw, initialize)
-	time.Sleep(50 * time.Millisecond)
+	waitOutput(t, &out, `"id":1`)
 	cancel()
 	select {
 	case err := <-done:
@@ -299,46 +293,176 @@ func TestServeStdioRefusesHugeLine(t *testing.T) {
 // cancellation should not respond), and its command is stopped.
 func TestServeStdioDropsResponseToCancelledRequest(t *testing.T) {
 	t.Parallel()
-	srv := server.New(buildIndex(t), executor.New())
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv := server.New(buildIndex(t), executor.New(), server.WithLogger(logger))
 	inR, inW := io.Pipe()
 	var out syncBuffer
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- srv.ServeStdio(ctx, inR, &out) }()
+	go func() { done <- srv.ServeStdio(context.Background(), inR, &out) }()
 	send := func(line string) {
 		if _, err := io.WriteString(inW, line+"\n"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	waitFor := func(substr string) {
-		for ctx.Err() == nil && !strings.Contains(out.String(), substr) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("no %s in output:\n%s", substr, out.String())
-		}
-	}
+	params, _, pidfile := waitCall(t, nil)
 	send(initialize)
-	waitFor(`"id":1`)
 	send(initialized)
-	send(callLine(7, "climax_call", map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "30"}}))
-	time.Sleep(200 * time.Millisecond) // let the command start
-	start := time.Now()
+	send(callLine(7, params.Name, params.Arguments.(map[string]any)))
+	pid := waitPID(t, pidfile)
 	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"test"}}`)
-	// Once the command is stopped go-sdk writes its result; a ping sent
-	// after that is answered after it.
-	time.Sleep(500 * time.Millisecond)
+	waitGone(t, pid)
+	// go-sdk writes the cancelled call's result, which the guard drops.
+	waitLog(t, &logs, "dropped the response to a cancelled request")
 	send(`{"jsonrpc":"2.0","id":8,"method":"ping"}`)
-	waitFor(`"id":8`)
+	waitOutput(t, &out, `"id":8`)
 	inW.Close()
-	if err := <-done; err != nil {
+	if err := receive(t, done); err != nil {
 		t.Fatalf("ServeStdio: %v", err)
 	}
 	if strings.Contains(out.String(), `"id":7`) {
 		t.Errorf("the cancelled request was answered:\n%s", out.String())
 	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("cancellation took %v", d)
+}
+
+// Every reply carries the id of its request exactly, or, for an id go-sdk
+// would change (a fraction, an exponent, an integer beyond 2^53, -0), an
+// invalid-request error echoing that id; a null id gets an
+// invalid-request error with id null.
+func TestServeStdioEchoesIDsExactly(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	good := []string{`0`, `7`, `-3`, `9007199254740991`, `-9007199254740991`, `"s"`, `"\u00e9\ud83d\ude00"`, `""`}
+	bad := []string{`1.5`, `1e2`, `1e400`, `-0`, `123456789012345678901234567890`, `9007199254740992`, `2.0`}
+	input := []string{initialize, initialized}
+	for _, id := range append(append([]string{}, good...), bad...) {
+		input = append(input, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
 	}
+	input = append(input, `{"jsonrpc":"2.0","id":null,"method":"ping"}`, `{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`)
+
+	var out syncBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.ServeStdio(ctx, strings.NewReader(strings.Join(input, "\n")+"\n"), &out); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	replies := map[string][]response{}
+	for line := range strings.Lines(out.String()) {
+		var raw struct {
+			ID json.RawMessage `json:"id"`
+		}
+		var r response
+		if json.Unmarshal([]byte(line), &raw) != nil || json.Unmarshal([]byte(line), &r) != nil {
+			t.Fatalf("output line is not JSON: %q", line)
+		}
+		replies[idText(raw.ID)] = append(replies[idText(raw.ID)], r)
+	}
+	for _, id := range good {
+		if rs := replies[idText([]byte(id))]; len(rs) != 1 || rs[0].Error != nil {
+			t.Errorf("id %s: replies %+v, want one result", id, rs)
+		}
+		delete(replies, idText([]byte(id)))
+	}
+	for _, id := range bad {
+		if rs := replies[id]; len(rs) != 1 || rs[0].Error == nil || rs[0].Error.Code != -32600 || !strings.Contains(rs[0].Error.Message, "integer from -9007199254740991 to 9007199254740991") {
+			t.Errorf("id %s: replies %+v, want one invalid-request error", id, rs)
+		}
+		delete(replies, id)
+	}
+	if rs := replies["null"]; len(rs) != 2 || rs[0].Error == nil || !strings.Contains(rs[0].Error.Message, `"id" must not be null`) ||
+		rs[1].Error == nil || !strings.Contains(rs[1].Error.Message, "unpaired surrogate") {
+		t.Errorf("null id and lone surrogate: replies %+v, want two invalid-request errors", rs)
+	}
+	delete(replies, "null")
+	delete(replies, "1") // initialize
+	if len(replies) > 0 {
+		t.Errorf("replies with ids that were never sent: %v", slices.Sorted(maps.Keys(replies)))
+	}
+}
+
+// idText is the text of an id: numbers as written, strings re-encoded
+// (the same string may be escaped differently).
+func idText(raw []byte) string {
+	var s string
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		b, _ := json.Marshal(s)
+		return string(b)
+	}
+	return string(raw)
+}
+
+// A request reusing the id of a request in progress gets an error, is not
+// passed on, and does not hold back the end of the session.
+func TestServeStdioDuplicateID(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	params, file, _ := waitCall(t, nil)
+	pr, pw := io.Pipe()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(context.Background(), pr, &out) }()
+	fmt.Fprintln(pw, initialize)
+	fmt.Fprintln(pw, initialized)
+	fmt.Fprintln(pw, callLine(2, params.Name, params.Arguments.(map[string]any)))
+	fmt.Fprintln(pw, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	waitOutput(t, &out, "already in use")
+	release(t, file)
+	pw.Close()
+	if err := receive(t, done); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	var results, errs int
+	for line := range strings.Lines(out.String()) {
+		var r response
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("output line is not JSON: %q", line)
+		}
+		switch {
+		case string(r.ID) == "2" && r.Error == nil && strings.Contains(string(r.Result), "released"):
+			results++
+		case string(r.ID) == "null" && r.Error != nil && r.Error.Code == -32600 && strings.Contains(r.Error.Message, "request id already in use: 2 "):
+			errs++
+		case string(r.ID) == "1":
+		default:
+			t.Errorf("unexpected reply %s", line)
+		}
+	}
+	if results != 1 || errs != 1 {
+		t.Errorf("%d results for id 2 and %d duplicate errors, want 1 and 1:\n%s", results, errs, out.String())
+	}
+}
+
+// waitOutput waits until out holds substr.
+func waitOutput(t *testing.T, out *syncBuffer, substr string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(out.String(), substr) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in 30s:\n%s", substr, out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Ending ServeStdio's context (SIGTERM, in climax) while a call runs and
+// input is still open kills the call's command and returns at once.
+func TestServeStdioContextEndsRunningCall(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	params, _, pidfile := waitCall(t, nil)
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(ctx, pr, &out) }()
+	fmt.Fprintln(pw, initialize)
+	fmt.Fprintln(pw, initialized)
+	fmt.Fprintln(pw, callLine(2, params.Name, params.Arguments.(map[string]any)))
+	pid := waitPID(t, pidfile)
+	cancel()
+	if err := receive(t, done); !errors.Is(err, context.Canceled) {
+		t.Errorf("ServeStdio = %v, want context.Canceled", err)
+	}
+	waitGone(t, pid)
 }
