@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,6 +41,18 @@ const DefaultHTTPAddr = "127.0.0.1:8080"
 // requests get 413.
 const DefaultMaxBodyBytes = 4 << 20
 
+// DefaultBodyTimeout bounds the time a request body takes to arrive.
+const DefaultBodyTimeout = 30 * time.Second
+
+// DefaultMaxSessions bounds the number of live sessions (stateful
+// streamable HTTP, or open SSE streams); requests that would open more get
+// 503.
+const DefaultMaxSessions = 1000
+
+// DefaultSessionTimeout is how long a stateful session may stay idle (no
+// request) before it is closed.
+const DefaultSessionTimeout = 30 * time.Minute
+
 // Limits of the HTTP server. There is deliberately no ReadTimeout or
 // WriteTimeout: a tools/call answer is streamed (server-sent events with
 // progress notifications) for as long as the command runs — up to the
@@ -46,7 +60,9 @@ const DefaultMaxBodyBytes = 4 << 20
 // open for the whole session. An http.Server WriteTimeout would cut such
 // responses off mid-stream, and a ReadTimeout cancels a request's context
 // when it expires. Slow clients are bounded by ReadHeaderTimeout (headers),
-// the body size limit and IdleTimeout (keep-alive connections).
+// a read deadline on each request body ([HTTPOptions.BodyTimeout]), lifted
+// once the body has arrived, the body size limit and IdleTimeout
+// (keep-alive connections).
 const (
 	readHeaderTimeout = 10 * time.Second
 	idleTimeout       = 2 * time.Minute
@@ -95,8 +111,21 @@ type HTTPOptions struct {
 	// MaxBodyBytes bounds a request body; 0 means [DefaultMaxBodyBytes].
 	MaxBodyBytes int64
 
+	// BodyTimeout bounds the time a request body takes to arrive, from
+	// the end of its headers; 0 means [DefaultBodyTimeout]. A body that
+	// has not arrived by then fails the request and closes its
+	// connection.
+	BodyTimeout time.Duration
+
+	// MaxSessions bounds the number of live sessions: stateful streamable
+	// HTTP sessions, or open SSE streams. A request that would open one
+	// more gets 503. 0 means [DefaultMaxSessions]; a negative value, no
+	// limit.
+	MaxSessions int
+
 	// SessionTimeout closes a stateful session that has seen no request
-	// for that long; 0 keeps sessions until the client ends them.
+	// for that long; 0 means [DefaultSessionTimeout], a negative value
+	// keeps sessions until the client ends them.
 	SessionTimeout time.Duration
 }
 
@@ -232,6 +261,17 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, opts HTTPOption
 //     required (compared in constant time), else 401 with
 //     WWW-Authenticate: Bearer.
 //   - Size: a body larger than opts.MaxBodyBytes gets 413.
+//   - Sessions: a request that would open a session beyond
+//     opts.MaxSessions gets 503.
+//
+// A rejected request is answered at once, without reading its body, and
+// its connection is closed. Every request body must arrive within
+// opts.BodyTimeout.
+//
+// A tool call is cancelled (its command's process group killed) when the
+// client goes away: when the connection of the streamable HTTP POST that
+// carries it closes before the result is sent. (A stream cut there cannot
+// be resumed: no event store is kept.)
 //
 // go-sdk's own localhost protection is turned off: the Host rule above
 // is the same check, with room for allowed hosts.
@@ -243,6 +283,13 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 	limit := opts.MaxBodyBytes
 	if limit <= 0 {
 		limit = DefaultMaxBodyBytes
+	}
+	sessionTimeout := opts.SessionTimeout
+	switch {
+	case sessionTimeout == 0:
+		sessionTimeout = DefaultSessionTimeout
+	case sessionTimeout < 0:
+		sessionTimeout = 0 // go-sdk: never
 	}
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
 	var endpoint string
@@ -256,20 +303,25 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 	} else {
 		endpoint = MCPPath
 		h = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-			Stateless:                  opts.Stateless,
-			Logger:                     s.log.With("component", "go-sdk"),
-			DisableLocalhostProtection: true, // the guard checks Host itself
-			MaxRequestBodyBytes:        limit,
-			SessionTimeout:             opts.SessionTimeout,
+			Stateless:                    opts.Stateless,
+			Logger:                       s.log.With("component", "go-sdk"),
+			DisableLocalhostProtection:   true, // the guard checks Host itself
+			MaxRequestBodyBytes:          limit,
+			SessionTimeout:               sessionTimeout,
+			PropagateRequestCancellation: true, // the guard does it for older protocol versions
 		})
 	}
 	g := &guard{
-		next:    h,
-		log:     s.log,
-		lt:      lt,
-		limit:   limit,
-		origins: map[string]bool{},
-		hosts:   map[string]bool{},
+		next:      h,
+		mcp:       s.mcp,
+		log:       s.log,
+		lt:        lt,
+		limit:     limit,
+		origins:   map[string]bool{},
+		hosts:     map[string]bool{},
+		sse:       opts.SSE,
+		stateless: opts.Stateless && !opts.SSE,
+		sessions:  newSessionCap(opts.MaxSessions),
 	}
 	if opts.AuthToken != "" {
 		sum := sha256.Sum256([]byte(opts.AuthToken))
@@ -301,13 +353,52 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		fmt.Fprintln(w, "ok")
 	})
-	return mux
+	bodyTimeout := opts.BodyTimeout
+	if bodyTimeout <= 0 {
+		bodyTimeout = DefaultBodyTimeout
+	}
+	return bodyDeadline(mux, bodyTimeout)
+}
+
+// bodyDeadline gives the body of each request handled by h a read
+// deadline d from now, lifted when the body has been read to its end: a
+// deadline left in place would cut off the long responses of tool calls
+// (net/http watches the connection once the body is read, and cancels the
+// request when that read fails).
+func bodyDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
+			rc := http.NewResponseController(w)
+			if rc.SetReadDeadline(time.Now().Add(d)) == nil {
+				r.Body = &deadlineBody{ReadCloser: r.Body, lift: func() { rc.SetReadDeadline(time.Time{}) }}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// deadlineBody is a request body that lifts its connection's read deadline
+// at EOF.
+type deadlineBody struct {
+	io.ReadCloser
+	lift   func()
+	lifted bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.lifted {
+		b.lifted = true
+		b.lift()
+	}
+	return n, err
 }
 
 // guard applies the access rules of [Server.HTTPHandler] before the MCP
 // handler.
 type guard struct {
 	next      http.Handler
+	mcp       *mcp.Server
 	log       *slog.Logger
 	lt        *lifetime
 	limit     int64
@@ -315,6 +406,9 @@ type guard struct {
 	anyOrigin bool
 	origins   map[string]bool // normalised allowed origins
 	hosts     map[string]bool // lower-case allowed host names
+	sse       bool            // the endpoint is HTTP+SSE
+	stateless bool            // streamable HTTP without sessions
+	sessions  *sessionCap
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -335,18 +429,52 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body exceeds %d bytes", g.limit), "content_length", r.ContentLength)
 		return
 	}
+	opensSession := false
+	switch {
+	case g.sse:
+		opensSession = r.Method == http.MethodGet
+	case !g.stateless:
+		opensSession = r.Method == http.MethodPost && r.Header.Get(sessionIDHeader) == ""
+	}
+	if opensSession && !g.sessions.reserve() {
+		g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d sessions are open, the limit (--max-sessions); end the sessions you no longer use (DELETE with their %s header) or raise the limit", g.sessions.max, sessionIDHeader), "sessions", g.sessions.max)
+		return
+	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, g.limit)
 	}
 	// Sessions, and the tool calls they run, keep the values of the
 	// request that opened them: this is how calls learn of shutdown.
-	g.next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), lifetimeKey{}, g.lt)))
+	r = r.WithContext(context.WithValue(r.Context(), lifetimeKey{}, g.lt))
+	if !g.sse {
+		// Name the request, so that a tool call it carries can be
+		// cancelled when it goes away (see lifetimeMiddleware).
+		key := g.lt.addRequest(r.Context())
+		defer g.lt.removeRequest(key)
+		r.Header = r.Header.Clone()
+		r.Header.Set(requestKeyHeader, key)
+	}
+	g.next.ServeHTTP(w, r)
+	if opensSession {
+		if g.sse {
+			g.sessions.release() // the stream, and its session, ended
+		} else {
+			g.sessions.track(g.mcp, w.Header().Get(sessionIDHeader))
+		}
+	}
 }
 
+// reject answers a request with an error at once and closes its
+// connection. net/http would otherwise read what remains of the body,
+// before answering and again after the handler returns, for as long as
+// the client takes to send it: the read deadline set in the past makes
+// those reads fail at once (the answer is sent before them).
 func (g *guard) reject(w http.ResponseWriter, r *http.Request, code int, msg string, attrs ...any) {
 	attrs = append(attrs, "status", code, "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
 	g.log.Info("http request rejected", attrs...)
+	w.Header().Set("Connection", "close")
 	http.Error(w, msg, code)
+	http.NewResponseController(w).SetReadDeadline(time.Unix(1, 0))
 }
 
 // hostAllowed applies the Host rule: only requests that arrive on a
@@ -364,8 +492,13 @@ func (g *guard) hostAllowed(r *http.Request) bool {
 	return isLoopbackHost(host) || g.hosts[strings.ToLower(host)]
 }
 
-// originAllowed applies the Origin rule to a non-empty Origin header.
+// originAllowed applies the Origin rule to a non-empty Origin header. An
+// origin with userinfo ("http://evil.example@localhost") is never
+// allowed: browsers do not send one.
 func (g *guard) originAllowed(origin string) bool {
+	if strings.Contains(origin, "@") {
+		return false
+	}
 	if g.anyOrigin || g.origins[normalizeOrigin(origin)] {
 		return true
 	}
@@ -407,11 +540,17 @@ func stripPort(hostport string) string {
 type lifetimeKey struct{}
 
 // A lifetime tracks the MCP requests (tool calls above all) served through
-// one HTTP handler so that shutdown can cancel them and wait for them.
+// one HTTP handler, or one stdio session, so that shutdown can cancel them
+// and wait for them.
 type lifetime struct {
 	ctx   context.Context // done when the handler is shutting down
 	stop  context.CancelFunc
 	calls inflight
+
+	// requests maps the key the guard gives each streamable HTTP request
+	// (requestKeyHeader) to that request's context, while it is served.
+	requests sync.Map
+	lastKey  atomic.Uint64
 }
 
 func newLifetime(parent context.Context) *lifetime {
@@ -421,6 +560,41 @@ func newLifetime(parent context.Context) *lifetime {
 
 // end cancels the calls running under l, and those to come.
 func (l *lifetime) end() { l.stop() }
+
+// requestKeyHeader is the header by which the guard names each streamable
+// HTTP request it passes on (replacing any value a client sent), so that
+// the MCP requests it carries can find its context: go-sdk gives handlers
+// the HTTP request's header, not its context.
+const requestKeyHeader = "Climax-Request-Key"
+
+// addRequest registers the context of an HTTP request being served and
+// returns its key.
+func (l *lifetime) addRequest(ctx context.Context) string {
+	key := strconv.FormatUint(l.lastKey.Add(1), 10)
+	l.requests.Store(key, ctx)
+	return key
+}
+
+// removeRequest forgets a request that has been served.
+func (l *lifetime) removeRequest(key string) { l.requests.Delete(key) }
+
+// requestContext returns the context of the HTTP request that carried
+// req, and whether req came over streamable HTTP. A nil context means
+// that request is over: its client can no longer receive the result.
+func (l *lifetime) requestContext(req mcp.Request) (context.Context, bool) {
+	extra := req.GetExtra()
+	if extra == nil || extra.Header == nil {
+		return nil, false
+	}
+	key := extra.Header.Get(requestKeyHeader)
+	if key == "" {
+		return nil, false
+	}
+	if ctx, ok := l.requests.Load(key); ok {
+		return ctx.(context.Context), true
+	}
+	return nil, true
+}
 
 // inflight counts things in progress. The zero value is ready.
 type inflight struct {
@@ -465,11 +639,13 @@ func (f *inflight) wait(d time.Duration) bool {
 	}
 }
 
-// lifetimeMiddleware ties each MCP request served over HTTP to its
-// handler's lifetime: the request's context is cancelled when the handler
-// shuts down, and shutdown waits for the request to return. go-sdk
-// detaches request handlers from the HTTP request's cancellation, but
-// keeps its values. Requests without a lifetime (stdio) pass through.
+// lifetimeMiddleware ties each MCP request to the lifetime of the HTTP
+// handler or stdio session that serves it: the request's context is
+// cancelled when the server shuts down, and shutdown waits for the request
+// to return. go-sdk detaches request handlers from the HTTP request's
+// cancellation, but keeps its values. A tool call that came in a
+// streamable HTTP POST is also cancelled when that POST ends before the
+// call does: its client is gone. Requests without a lifetime pass through.
 func lifetimeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		lt, ok := ctx.Value(lifetimeKey{}).(*lifetime)
@@ -482,9 +658,25 @@ func lifetimeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		defer cancel(nil)
 		stop := context.AfterFunc(lt.ctx, func() { cancel(errShuttingDown) })
 		defer stop()
+		if method == "tools/call" {
+			if rctx, overHTTP := lt.requestContext(req); overHTTP {
+				if rctx == nil {
+					cancel(errClientGone)
+				} else {
+					stop := context.AfterFunc(rctx, func() { cancel(errClientGone) })
+					defer stop()
+				}
+			}
+		}
 		return next(ctx, method, req)
 	}
 }
 
-// errShuttingDown is the cause of the cancellation of calls at shutdown.
-var errShuttingDown = errors.New("server shutting down")
+var (
+	// errShuttingDown is the cause of the cancellation of calls at
+	// shutdown.
+	errShuttingDown = errors.New("server shutting down")
+	// errClientGone is the cause of the cancellation of a call whose HTTP
+	// request ended before it did.
+	errClientGone = errors.New("the client went away: its HTTP request was closed")
+)

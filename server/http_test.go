@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -306,18 +307,20 @@ func TestHTTPOrigin(t *testing.T) {
 	t.Parallel()
 	hs := serveHTTP(t, server.HTTPOptions{AllowedOrigins: []string{"https://app.example.com"}})
 	for origin, want := range map[string]int{
-		"":                         http.StatusOK, // not a browser
-		"http://localhost":         http.StatusOK,
-		"http://localhost:6274":    http.StatusOK,
-		"https://127.0.0.1:9":      http.StatusOK,
-		"http://[::1]:3000":        http.StatusOK,
-		"https://app.example.com":  http.StatusOK,
-		"https://APP.example.com/": http.StatusOK,
-		"http://app.example.com":   http.StatusForbidden, // scheme differs
-		"http://evil.example.com":  http.StatusForbidden,
-		"http://localhost.evil.io": http.StatusForbidden,
-		"null":                     http.StatusForbidden,
-		"file://localhost":         http.StatusForbidden,
+		"":                          http.StatusOK, // not a browser
+		"http://localhost":          http.StatusOK,
+		"http://localhost:6274":     http.StatusOK,
+		"https://127.0.0.1:9":       http.StatusOK,
+		"http://[::1]:3000":         http.StatusOK,
+		"https://app.example.com":   http.StatusOK,
+		"https://APP.example.com/":  http.StatusOK,
+		"http://app.example.com":    http.StatusForbidden, // scheme differs
+		"http://evil.example.com":   http.StatusForbidden,
+		"http://localhost.evil.io":  http.StatusForbidden,
+		"null":                      http.StatusForbidden,
+		"file://localhost":          http.StatusForbidden,
+		"http://evil.com@localhost": http.StatusForbidden, // userinfo: never sent by browsers
+		"http://u:p@127.0.0.1:3000": http.StatusForbidden,
 	} {
 		h := map[string]string{}
 		if origin != "" {
@@ -330,6 +333,9 @@ func TestHTTPOrigin(t *testing.T) {
 	any := serveHTTP(t, server.HTTPOptions{AllowedOrigins: []string{"*"}})
 	if code, body := post(t, any.url, map[string]string{"Origin": "https://anywhere.example"}); code != http.StatusOK {
 		t.Errorf("--allow-origin '*': %d %s", code, body)
+	}
+	if code, _ := post(t, any.url, map[string]string{"Origin": "http://evil.com@localhost"}); code != http.StatusForbidden {
+		t.Errorf("--allow-origin '*', origin with userinfo: %d", code)
 	}
 }
 
@@ -529,32 +535,274 @@ func TestHTTPProgress(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
 			t.Parallel()
-			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless})
-			var mu sync.Mutex
-			n := 0
+			clock := newFakeTicker()
+			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless}, server.WithProgressTicker(clock.start))
+			notes := make(chan *mcp.ProgressNotificationParams, 100)
 			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
-				ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
-					mu.Lock()
-					n++
-					mu.Unlock()
-				},
+				ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params },
 			})
 			cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.url, MaxRetries: -1}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cs.Close()
-			params := &mcp.CallToolParams{Name: "climax_call",
-				Arguments: map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "1.6"}}}
-			params.SetProgressToken("p1")
-			res, err := cs.CallTool(context.Background(), params)
-			if err != nil || res.IsError {
-				t.Fatalf("call: %v %+v", err, res)
+			params, file, pidfile := waitCall(t, "p1")
+			done := startCall(context.Background(), cs, params)
+			waitPID(t, pidfile)
+			clock.tick(t)
+			if p := receive(t, notes); p.ProgressToken != "p1" || !progressMessage.MatchString(p.Message) {
+				t.Errorf("notification %+v", p)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if n == 0 {
-				t.Error("no progress notification")
+			release(t, file)
+			if r := receive(t, done); r.err != nil || r.res.IsError || text(t, r.res) != "released" {
+				t.Fatalf("call: %v %+v", r.err, r.res)
+			}
+		})
+	}
+}
+
+// partialPost sends a POST to the MCP endpoint of hs over a raw
+// connection, with the given header lines, announcing a body of 100 bytes
+// and sending one, and returns what the server sends before it closes the
+// connection. It fails the test when the server neither answers nor
+// closes within 30 s.
+func partialPost(t *testing.T, hs *httpServer, headers ...string) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(hs.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	head := "POST " + server.MCPPath + " HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n"
+	if !slices.ContainsFunc(headers, func(h string) bool { return strings.HasPrefix(h, "Host:") }) {
+		head += "Host: " + strings.TrimPrefix(hs.base, "http://") + "\r\n"
+	}
+	for _, h := range headers {
+		head += h + "\r\n"
+	}
+	if _, err := io.WriteString(conn, head+"\r\n{"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(conn)
+	if err != nil {
+		t.Fatalf("no answer, or the connection stays open: %v (read %q)", err, b)
+	}
+	return string(b)
+}
+
+// A rejected request is answered at once and its connection closed, even
+// though its body never arrives.
+func TestHTTPRejectsWithoutWaitingForTheBody(t *testing.T) {
+	t.Parallel()
+	const token = "a-long-enough-test-token"
+	hs := serveHTTP(t, server.HTTPOptions{AuthToken: token, MaxSessions: 1})
+	small := serveHTTP(t, server.HTTPOptions{AuthToken: token, MaxBodyBytes: 50})
+	auth := "Authorization: Bearer " + token
+	if code, body := post(t, hs.url, map[string]string{"Authorization": "Bearer " + token}); code != http.StatusOK {
+		t.Fatalf("initialize: %d %s", code, body) // the only session
+	}
+	for _, tc := range []struct {
+		name    string
+		hs      *httpServer
+		headers []string
+		status  string
+	}{
+		{"no token", hs, nil, "401 Unauthorized"},
+		{"origin", hs, []string{auth, "Origin: http://evil.example.com"}, "403 Forbidden"},
+		{"host", hs, []string{auth, "Host: evil.example.com"}, "403 Forbidden"},
+		{"too large", small, []string{auth}, "413 Request Entity Too Large"},
+		{"sessions", hs, []string{auth}, "503 Service Unavailable"},
+	} {
+		got := partialPost(t, tc.hs, tc.headers...)
+		if !strings.HasPrefix(got, "HTTP/1.1 "+tc.status) || !strings.Contains(got, "\r\nConnection: close\r\n") {
+			t.Errorf("%s: answer %q, want %s with Connection: close", tc.name, got, tc.status)
+		}
+	}
+}
+
+// An accepted request whose body stops arriving fails after BodyTimeout,
+// and the deadline is lifted once a body has arrived: a long call is not
+// cut off.
+func TestHTTPBodyTimeout(t *testing.T) {
+	t.Parallel()
+	const timeout = 100 * time.Millisecond
+	hs := serveHTTP(t, server.HTTPOptions{BodyTimeout: timeout})
+	if got := partialPost(t, hs); !strings.HasPrefix(got, "HTTP/1.1 400 ") {
+		t.Errorf("partial body: answer %q, want 400", got)
+	}
+	cs := mustConnectHTTP(t, hs.url, false, "")
+	params, file, pidfile := waitCall(t, nil)
+	done := startCall(context.Background(), cs, params)
+	waitPID(t, pidfile)
+	time.Sleep(5 * timeout) // a deadline left in place would cancel the call now
+	release(t, file)
+	if r := receive(t, done); r.err != nil || r.res.IsError || text(t, r.res) != "released" {
+		t.Errorf("call longer than the body timeout: %v %+v", r.err, r.res)
+	}
+}
+
+// Sessions beyond MaxSessions are refused with 503 until one ends.
+func TestHTTPMaxSessions(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{MaxSessions: 2})
+	var ids []string
+	for range 2 {
+		code, id := initSession(t, hs.url)
+		if code != http.StatusOK || id == "" {
+			t.Fatalf("initialize: %d, session %q", code, id)
+		}
+		ids = append(ids, id)
+	}
+	code, body := post(t, hs.url, nil)
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "2 sessions are open, the limit (--max-sessions)") {
+		t.Errorf("third session: %d %q", code, body)
+	}
+	req, _ := http.NewRequest(http.MethodDelete, hs.url, nil)
+	req.Header.Set("Mcp-Session-Id", ids[0])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	// The slot frees once go-sdk has closed the session.
+	deadline := time.Now().Add(30 * time.Second)
+	for code, _ := post(t, hs.url, nil); code != http.StatusOK; code, _ = post(t, hs.url, nil) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no session after DELETE: %d", code)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Stateless serving has no sessions to count.
+	sl := serveHTTP(t, server.HTTPOptions{Stateless: true, MaxSessions: 1})
+	for range 3 {
+		if code, body := post(t, sl.url, nil); code != http.StatusOK {
+			t.Errorf("stateless: %d %s", code, body)
+		}
+	}
+}
+
+// SSE sessions are open streams: the cap counts them.
+func TestHTTPMaxSessionsSSE(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{SSE: true, MaxSessions: 1})
+	cs := mustConnectHTTP(t, hs.url, true, "")
+	if _, err := connectHTTP(t, hs.url, true, ""); err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
+		t.Errorf("second SSE session: %v, want a 503", err)
+	}
+	cs.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, err := connectHTTP(t, hs.url, true, "")
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no SSE session after the first closed: %v", err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// initSession sends initialize and returns the status and session id.
+func initSession(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := postJSON(context.Background(), url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id")
+}
+
+// postJSON POSTs one JSON-RPC message to url, in session unless it is
+// empty.
+func postJSON(ctx context.Context, url, session, msg string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(msg))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	return http.DefaultClient.Do(req)
+}
+
+// A session idle for SessionTimeout is closed.
+func TestHTTPSessionTimeout(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{SessionTimeout: 50 * time.Millisecond})
+	code, id := initSession(t, hs.url)
+	if code != http.StatusOK || id == "" {
+		t.Fatalf("initialize: %d %q", code, id)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := postJSON(context.Background(), hs.url, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("session still open 30s after a 50ms idle timeout: %d", resp.StatusCode)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// A client that closes the connection of its tools/call POST cancels the
+// call: the command's process group is killed.
+func TestHTTPClientGoneCancelsCall(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			t.Parallel()
+			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless})
+			session := ""
+			if !stateless {
+				var code int
+				if code, session = initSession(t, hs.url); code != http.StatusOK || session == "" {
+					t.Fatalf("initialize: %d %q", code, session)
+				}
+				resp, err := postJSON(context.Background(), hs.url, session, initialized)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+			}
+			params, _, pidfile := waitCall(t, nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			sent := make(chan error, 1)
+			go func() {
+				resp, err := postJSON(ctx, hs.url, session, callLine(2, params.Name, params.Arguments.(map[string]any)))
+				if err == nil {
+					_, err = io.Copy(io.Discard, resp.Body) // until the client goes away
+					resp.Body.Close()
+				}
+				sent <- err
+			}()
+			pid := waitPID(t, pidfile)
+			cancel()
+			if err := receive(t, sent); !errors.Is(err, context.Canceled) {
+				t.Errorf("request: %v", err)
+			}
+			waitGone(t, pid)
+			if !stateless { // the session goes on
+				resp, err := postJSON(context.Background(), hs.url, session, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+				if err != nil || resp.StatusCode != http.StatusOK {
+					t.Errorf("ping after: %v %v", resp, err)
+				} else {
+					resp.Body.Close()
+				}
 			}
 		})
 	}

@@ -64,13 +64,15 @@ func fakeCLI(args []string) int {
 				return 9
 			}
 		}
-		for {
+		// Give up after two minutes, so that a failed test leaves no
+		// process behind for long.
+		for start := time.Now(); time.Since(start) < 2*time.Minute; time.Sleep(5 * time.Millisecond) {
 			if _, err := os.Stat(args[1]); err == nil {
-				break
+				fmt.Println("released")
+				return 0
 			}
-			time.Sleep(5 * time.Millisecond)
 		}
-		fmt.Println("released")
+		return 8
 	}
 	return 0
 }

@@ -24,6 +24,12 @@ const (
 	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 )
 
+// stdioTimeout bounds a stdio session of a test that should end by
+// itself: a safeguard against hangs, generous enough for a loaded machine
+// and the race detector (the 33 MiB line of TestServeStdioRefusesHugeLine
+// takes half a minute there).
+const stdioTimeout = 2 * time.Minute
+
 // response is a JSON-RPC response as read from the server's output.
 type response struct {
 	ID     json.RawMessage `json:"id"`
@@ -40,7 +46,7 @@ type response struct {
 func serveLines(t *testing.T, srv *server.Server, input ...string) map[string]response {
 	t.Helper()
 	var out syncBuffer
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), stdioTimeout)
 	defer cancel()
 	in := strings.NewReader(strings.Join(input, "\n") + "\n")
 	if err := srv.ServeStdio(ctx, in, &out); err != nil {
@@ -235,7 +241,7 @@ func TestServeStdioSurvivesMalformedLines(t *testing.T) {
 		callLine("search", "climax_search", map[string]any{"query": "echo"}))
 
 	var out syncBuffer
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), stdioTimeout)
 	defer cancel()
 	if err := srv.ServeStdio(ctx, strings.NewReader(strings.Join(input, "\n")+"\n"), &out); err != nil {
 		t.Fatalf("ServeStdio: %v", err)
@@ -341,7 +347,7 @@ func TestServeStdioEchoesIDsExactly(t *testing.T) {
 	input = append(input, `{"jsonrpc":"2.0","id":null,"method":"ping"}`, `{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`)
 
 	var out syncBuffer
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), stdioTimeout)
 	defer cancel()
 	if err := srv.ServeStdio(ctx, strings.NewReader(strings.Join(input, "\n")+"\n"), &out); err != nil {
 		t.Fatalf("ServeStdio: %v", err)
