@@ -24,7 +24,8 @@ type httpFlags struct {
 	AllowOrigin    []string      `help:"Browser origin allowed besides loopback ones, e.g. https://app.example.com, or * for any (repeatable). Requests with another Origin header get 403." placeholder:"ORIGIN" env:"CLIMAX_ALLOW_ORIGINS" group:"HTTP transport (--transport http or sse)"`
 	AllowHost      []string      `help:"Host name accepted in the Host header of requests arriving on loopback, besides localhost and loopback IPs: the public name a reverse proxy on this machine forwards (repeatable)." placeholder:"HOST" env:"CLIMAX_ALLOW_HOSTS" group:"HTTP transport (--transport http or sse)"`
 	Stateless      bool          `help:"Serve streamable HTTP without sessions, so that replicas behind a load balancer need no session affinity." env:"CLIMAX_STATELESS" group:"HTTP transport (--transport http or sse)"`
-	SessionTimeout time.Duration `help:"Close a session after this long without a request, e.g. 30m (0: never)." default:"0" placeholder:"DURATION" env:"CLIMAX_SESSION_TIMEOUT" group:"HTTP transport (--transport http or sse)"`
+	SessionTimeout time.Duration `help:"Close a session after this long without a request (0: never)." default:"30m" placeholder:"DURATION" env:"CLIMAX_SESSION_TIMEOUT" group:"HTTP transport (--transport http or sse)"`
+	MaxSessions    int           `help:"Maximum number of live sessions (stateful streamable HTTP sessions, or SSE streams); requests that would open more get 503 (0: no limit)." default:"1000" placeholder:"N" env:"CLIMAX_MAX_SESSIONS" group:"HTTP transport (--transport http or sse)"`
 }
 
 // minTokenLen is the token length below which run warns.
@@ -46,22 +47,34 @@ func (f *httpFlags) check() error {
 	if f.SessionTimeout < 0 {
 		return usagef("--session-timeout must not be negative")
 	}
+	if f.MaxSessions < 0 {
+		return usagef("--max-sessions must not be negative")
+	}
 	if err := server.CheckAddr(f.Addr, f.AuthToken); err != nil {
 		return &usageError{err}
 	}
 	return nil
 }
 
-// options returns the server's HTTP options.
+// options returns the server's HTTP options. The flags' 0 (never, no
+// limit) is the options' negative value.
 func (f *httpFlags) options() server.HTTPOptions {
-	return server.HTTPOptions{
+	o := server.HTTPOptions{
 		SSE:            f.Transport == transportSSE,
 		Stateless:      f.Stateless,
 		AuthToken:      f.AuthToken,
 		AllowedOrigins: f.AllowOrigin,
 		AllowedHosts:   f.AllowHost,
 		SessionTimeout: f.SessionTimeout,
+		MaxSessions:    f.MaxSessions,
 	}
+	if o.SessionTimeout == 0 {
+		o.SessionTimeout = -1
+	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = -1
+	}
+	return o
 }
 
 // serveHTTP listens on --addr and serves srv until ctx is done. It prints

@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/alecthomas/kong"
+	"github.com/climax-mcp/climax/server"
 )
 
 func TestRunHTTPRefusesPublicBind(t *testing.T) {
@@ -178,4 +181,36 @@ func rpc(t *testing.T, url, token, session, msg string) (int, string, string) {
 		t.Errorf("%s: not JSON: %s", msg, fmt.Sprint(body))
 	}
 	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), body
+}
+
+// The HTTP flags' defaults bound sessions (1000, 30 minutes idle); 0 turns
+// a bound off.
+func TestHTTPSessionFlags(t *testing.T) {
+	parse := func(args ...string) server.HTTPOptions {
+		t.Helper()
+		var c cli
+		parser, err := kong.New(&c, kong.Vars{"version": "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parser.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return c.Run.options()
+	}
+	if o := parse("run", "--transport", "http", "git"); o.SessionTimeout != 30*time.Minute || o.MaxSessions != 1000 {
+		t.Errorf("defaults: timeout %v, max sessions %d", o.SessionTimeout, o.MaxSessions)
+	}
+	if o := parse("run", "--transport", "http", "--session-timeout", "0", "--max-sessions", "0", "git"); o.SessionTimeout >= 0 || o.MaxSessions >= 0 {
+		t.Errorf("0: timeout %v, max sessions %d, want negative (no bound)", o.SessionTimeout, o.MaxSessions)
+	}
+	t.Setenv("CLIMAX_MAX_SESSIONS", "7")
+	t.Setenv("CLIMAX_SESSION_TIMEOUT", "90s")
+	if o := parse("run", "--transport", "http", "git"); o.SessionTimeout != 90*time.Second || o.MaxSessions != 7 {
+		t.Errorf("from the environment: timeout %v, max sessions %d", o.SessionTimeout, o.MaxSessions)
+	}
+	code, _, stderr := runClimax(t, "run", "--transport", "http", "--max-sessions=-1", "git")
+	if code != exitUsage || !strings.Contains(stderr, "--max-sessions must not be negative") {
+		t.Errorf("--max-sessions -1: exit %d, %q", code, stderr)
+	}
 }

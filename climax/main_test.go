@@ -402,15 +402,15 @@ func lookPath(ts *testscript.TestScript, prog string) string {
 // with spaces or empty ones quoted). As fakecli, the first argument
 // chooses what it does:
 //
-//	fakecli echo WORDS...        print WORDS
-//	fakecli stderr WORDS...      print WORDS on stderr
-//	fakecli fail CODE WORDS...   print WORDS on stderr and exit with CODE
-//	fakecli sleep SECONDS        sleep, then print "awake"
-//	fakecli cat                  copy stdin to stdout
-//	fakecli pwd                  print the working directory
-//	fakecli getenv NAME          print the value of NAME
-//	fakecli lines N              print N numbered lines
-//	fakecli anything else        print "fakecli ARGS..." like the other names
+//	fakecli echo WORDS...            print WORDS
+//	fakecli stderr WORDS...          print WORDS on stderr
+//	fakecli fail CODE WORDS...       print WORDS on stderr and exit with CODE
+//	fakecli sleep SECONDS [PIDFILE]  write the pid to PIDFILE, sleep, then print "awake"
+//	fakecli cat                      copy stdin to stdout
+//	fakecli pwd                      print the working directory
+//	fakecli getenv NAME              print the value of NAME
+//	fakecli lines N                  print N numbered lines
+//	fakecli anything else            print "fakecli ARGS..." like the other names
 func fakeCLI(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name, args := filepath.Base(argv[0]), argv[1:]
 	quoted := func(words []string) string {
@@ -445,6 +445,11 @@ func fakeCLI(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		secs := 1.0
 		if len(args) > 1 {
 			secs, _ = strconv.ParseFloat(args[1], 64)
+		}
+		if len(args) > 2 {
+			if err := os.WriteFile(args[2], []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+				return 9
+			}
 		}
 		time.Sleep(time.Duration(secs * float64(time.Second)))
 		fmt.Fprintln(stdout, "awake")

@@ -51,7 +51,9 @@ func (c *runCmd) refs() []string {
 
 // Run loads the configs and the policy, builds the index and serves MCP on
 // stdin/stdout until stdin ends, or over HTTP, until SIGINT/SIGTERM
-// arrives.
+// arrives. SIGINT and SIGTERM stop a stdio server too, and so does the
+// client closing the reading end of stdout (see watchStdout): the running
+// calls are cancelled, and Run returns nil.
 func (c *runCmd) Run(e *env) error {
 	refs := c.refs()
 	if len(refs) == 0 {
@@ -92,6 +94,12 @@ func (c *runCmd) Run(e *env) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A write to a closed pipe or socket fails with EPIPE instead of
+	// killing the process: Go's runtime raises SIGPIPE for writes to fd 1
+	// and 2 unless the program has asked to be notified of it.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
 
 	var audit *os.File
 	if c.AuditLog != "" {
@@ -124,11 +132,23 @@ func (c *runCmd) Run(e *env) error {
 	if c.isHTTP() {
 		err = c.serveHTTP(ctx, e, srv, logger)
 	} else {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		if f, ok := e.stdout.(*os.File); ok {
+			stopWatch, werr := watchStdout(f, func() { cancel(errStdoutClosed) })
+			if werr != nil {
+				logger.Warn("cannot watch stdout for the client going away", "error", werr)
+			} else {
+				defer stopWatch()
+			}
+		}
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout)
 	}
 	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) {
-		// Interrupted or terminated: a normal way to stop a server.
-		logger.Info("stopped by signal")
+		// Interrupted, terminated or left by the client: a normal way to
+		// stop a server.
+		logger.Info("stopped", "reason", context.Cause(ctx))
 		return nil
 	}
 	if err != nil {
