@@ -118,7 +118,7 @@ func cmdMCP(ts *testscript.TestScript, neg bool, args []string) {
 	showInit := fs.Bool("init", false, "print the initialize reply too")
 	notes := fs.Bool("notifications", false, "print server notifications too")
 	extraEnv := fs.String("env", "", "comma-separated names of further variables to pass")
-	timeout := fs.Duration("timeout", 10*time.Second, "how long to wait for each reply")
+	timeout := fs.Duration("timeout", 30*time.Second, "how long to wait for each reply")
 	if err := fs.Parse(args); err != nil || fs.NArg() < 1 {
 		ts.Fatalf("usage: mcp [-text | -pretty] [-init] [-notifications] [-env NAMES] [-timeout D] REQUESTS [CLIMAX ARGS...]")
 	}
@@ -242,9 +242,9 @@ func cmdMCP(ts *testscript.TestScript, neg bool, args []string) {
 	var werr error
 	select {
 	case werr = <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
-		werr = fmt.Errorf("climax did not exit within 5s after stdin was closed: %w", <-done)
+		werr = fmt.Errorf("climax did not exit within 30s after stdin was closed: %w", <-done)
 	}
 	ts.Stderr().Write(stderr.Bytes())
 	switch {

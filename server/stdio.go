@@ -271,14 +271,14 @@ func checkLine(line []byte) (reply []byte, ok bool) {
 	if line[0] == '[' {
 		return errorReply(nil, codeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line"), false
 	}
-	var m struct {
-		JSONRPC any             `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-	}
-	if line[0] != '{' || json.Unmarshal(line, &m) != nil {
+	obj, isObject := members(line)
+	if !isObject {
 		return errorReply(nil, codeInvalidRequest, "Invalid Request: a message must be a JSON object"), false
 	}
+	var m struct {
+		JSONRPC, ID, Method json.RawMessage
+	}
+	m.JSONRPC, m.ID, m.Method = obj["jsonrpc"], obj["id"], obj["method"]
 	isRequest := m.Method != nil
 	var id any // the id to echo in an error reply: nil (null) or the exact id text
 	switch {
@@ -306,7 +306,8 @@ func checkLine(line []byte) (reply []byte, ok bool) {
 	default:
 		return errorReply(nil, codeInvalidRequest, "Invalid Request: id must be a string or a number"), false
 	}
-	if m.JSONRPC != "2.0" {
+	var version string
+	if json.Unmarshal(m.JSONRPC, &version) != nil || version != "2.0" {
 		return errorReply(id, codeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`), false
 	}
 	var method string
@@ -432,19 +433,49 @@ func nestingDepth(b []byte) int {
 
 // message holds the fields of a JSON-RPC message the guard looks at.
 type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
+	ID     json.RawMessage // nil when absent
+	Method *string         // nil when absent
 	Params struct {
-		RequestID json.RawMessage `json:"requestId"`
-	} `json:"params"`
+		RequestID json.RawMessage
+	}
 }
 
 // decodeMessage decodes the fields the guard looks at from one line. Lines
 // go-sdk sees hold one message each (checkLine refuses batches, and go-sdk
-// writes batches only in answer to them).
+// writes batches only in answer to them). Member names match exactly, as
+// go-sdk matches them: encoding/json would take "ID" for "id".
 func decodeMessage(line []byte) (message, bool) {
 	var m message
-	return m, json.Unmarshal(line, &m) == nil
+	obj, ok := members(line)
+	if !ok {
+		return m, false
+	}
+	m.ID = obj["id"]
+	if raw, ok := obj["method"]; ok {
+		var method string
+		if json.Unmarshal(raw, &method) != nil {
+			return m, false
+		}
+		m.Method = &method
+	}
+	if params, ok := members(obj["params"]); ok {
+		m.Params.RequestID = params["requestId"]
+	}
+	return m, true
+}
+
+// members returns the members of a JSON object by their exact names (the
+// last of duplicates, as go-sdk takes it), or false when b is not one.
+func members(b []byte) (map[string]json.RawMessage, bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return nil, false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(b, &obj) != nil {
+		return nil, false
+	}
+	return obj, true
 }
 
 // noteIncoming notes the request in an incoming line, or returns the

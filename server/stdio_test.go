@@ -231,6 +231,7 @@ func TestServeStdioSurvivesMalformedLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "null", -32600},
 		{`{"jsonrpc":"2.0","id":23,"method":5}`, "23", -32600},
 		{`{"jsonrpc":"2.0"}`, "null", -32600},
+		{`{"jsonrpC":"2.0","id":25,"method":"ping"}`, "25", -32600}, // member names are case-sensitive
 		{`{"jsonrpc":"2.0","id":24,"method":"ping","params":` + deep + `}`, "null", -32600},
 	}
 	input := []string{initialize, initialized}
@@ -344,7 +345,8 @@ func TestServeStdioEchoesIDsExactly(t *testing.T) {
 	for _, id := range append(append([]string{}, good...), bad...) {
 		input = append(input, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
 	}
-	input = append(input, `{"jsonrpc":"2.0","id":null,"method":"ping"}`, `{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`)
+	input = append(input, `{"jsonrpc":"2.0","id":null,"method":"ping"}`, `{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`,
+		`{"jsonrpc":"2.0","ID":5,"method":"ping"}`) // a notification: "ID" is not "id"
 
 	var out syncBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), stdioTimeout)

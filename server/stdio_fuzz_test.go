@@ -1,0 +1,94 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// FuzzCheckLine checks the stdio guard's promises for any input line: a
+// line it passes on decodes in go-sdk, and a request's id comes back from
+// go-sdk with the value the client sent; a line it refuses gets at most
+// one reply, valid JSON, whose id is null or the line's own id text.
+func FuzzCheckLine(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"a","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":7,"result":{}}`,
+		`{"jsonrpc":"2.0","ID":8,"method":"ping"}`,
+		`{"jsonrpC":"2.0","id":9,"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`not json`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		reply, ok := checkLine([]byte(line))
+		if !ok {
+			if reply == nil {
+				return
+			}
+			var r struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if bytes.Count(reply, []byte("\n")) != 1 || json.Unmarshal(reply, &r) != nil {
+				t.Fatalf("reply %q to %q is not one JSON line", reply, line)
+			}
+			if obj, _ := members([]byte(line)); string(r.ID) != "null" && (obj["id"] == nil || !sameID(obj["id"], r.ID)) {
+				t.Fatalf("reply to %q has id %s, not the line's", line, r.ID)
+			}
+			return
+		}
+		if strings.TrimSpace(line) == "" {
+			return
+		}
+		msg, err := jsonrpc.DecodeMessage([]byte(line))
+		if err != nil {
+			t.Fatalf("passed %q, which go-sdk cannot decode: %v", line, err)
+		}
+		req, isRequest := msg.(*jsonrpc.Request)
+		if !isRequest || !req.ID.IsValid() {
+			return
+		}
+		obj, _ := members([]byte(line))
+		echoed, err := json.Marshal(req.ID.Raw())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if obj["id"] == nil || !sameID(obj["id"], echoed) {
+			t.Fatalf("id %s of %q comes back as %s", obj["id"], line, echoed)
+		}
+	})
+}
+
+// sameID reports whether two JSON ids denote the same value: the same
+// text, numbers equal exactly (-0 is not 0), strings equal without the
+// replacement of invalid text by U+FFFD that decoding does.
+func sameID(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	if a[0] == '"' || b[0] == '"' {
+		var sa, sb string
+		if json.Unmarshal(a, &sa) != nil || json.Unmarshal(b, &sb) != nil || sa != sb {
+			return false
+		}
+		// A U+FFFD in the decoded string must have been sent as such.
+		return !strings.ContainsRune(sa, '\uFFFD') || bytes.Contains(a, []byte("\uFFFD")) || bytes.Contains(bytes.ToLower(a), []byte(`\ufffd`))
+	}
+	ra, oka := new(big.Rat).SetString(string(a))
+	rb, okb := new(big.Rat).SetString(string(b))
+	return oka && okb && ra.Cmp(rb) == 0 && string(a) != "-0"
+}
