@@ -188,25 +188,27 @@ func rpc(t *testing.T, url, token, session, msg string) (int, string, string) {
 func TestHTTPSessionFlags(t *testing.T) {
 	parse := func(args ...string) server.HTTPOptions {
 		t.Helper()
-		var c cli
-		parser, err := kong.New(&c, kong.Vars{"version": "test"})
+		var c struct {
+			httpFlags `embed:""`
+		}
+		parser, err := kong.New(&c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if _, err := parser.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		return c.Run.options()
+		return c.options()
 	}
-	if o := parse("run", "--transport", "http", "git"); o.SessionTimeout != 30*time.Minute || o.MaxSessions != 1000 {
+	if o := parse("--transport", "http"); o.SessionTimeout != 30*time.Minute || o.MaxSessions != 1000 {
 		t.Errorf("defaults: timeout %v, max sessions %d", o.SessionTimeout, o.MaxSessions)
 	}
-	if o := parse("run", "--transport", "http", "--session-timeout", "0", "--max-sessions", "0", "git"); o.SessionTimeout >= 0 || o.MaxSessions >= 0 {
+	if o := parse("--transport", "http", "--session-timeout", "0", "--max-sessions", "0"); o.SessionTimeout >= 0 || o.MaxSessions >= 0 {
 		t.Errorf("0: timeout %v, max sessions %d, want negative (no bound)", o.SessionTimeout, o.MaxSessions)
 	}
 	t.Setenv("CLIMAX_MAX_SESSIONS", "7")
 	t.Setenv("CLIMAX_SESSION_TIMEOUT", "90s")
-	if o := parse("run", "--transport", "http", "git"); o.SessionTimeout != 90*time.Second || o.MaxSessions != 7 {
+	if o := parse("--transport", "http"); o.SessionTimeout != 90*time.Second || o.MaxSessions != 7 {
 		t.Errorf("from the environment: timeout %v, max sessions %d", o.SessionTimeout, o.MaxSessions)
 	}
 	code, _, stderr := runClimax(t, "run", "--transport", "http", "--max-sessions=-1", "git")

@@ -342,6 +342,7 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 	// The metrics pass the same Host, Origin and token rules.
 	mg := *g
 	mg.next = s.metrics.handler()
+	mg.sessions = nil // not an MCP endpoint
 	mux.Handle(MetricsPath, &mg)
 	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -408,7 +409,7 @@ type guard struct {
 	hosts     map[string]bool // lower-case allowed host names
 	sse       bool            // the endpoint is HTTP+SSE
 	stateless bool            // streamable HTTP without sessions
-	sessions  *sessionCap
+	sessions  *sessionCap     // nil: not an MCP endpoint (no sessions, no calls)
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -431,6 +432,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	opensSession := false
 	switch {
+	case g.sessions == nil:
 	case g.sse:
 		opensSession = r.Method == http.MethodGet
 	case !g.stateless:
@@ -446,7 +448,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Sessions, and the tool calls they run, keep the values of the
 	// request that opened them: this is how calls learn of shutdown.
 	r = r.WithContext(context.WithValue(r.Context(), lifetimeKey{}, g.lt))
-	if !g.sse {
+	if g.sessions != nil && !g.sse {
 		// Name the request, so that a tool call it carries can be
 		// cancelled when it goes away (see lifetimeMiddleware).
 		key := g.lt.addRequest(r.Context())

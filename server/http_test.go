@@ -690,6 +690,9 @@ func TestHTTPMaxSessionsSSE(t *testing.T) {
 	if _, err := connectHTTP(t, hs.url, true, ""); err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
 		t.Errorf("second SSE session: %v, want a 503", err)
 	}
+	if code, _ := getMetrics(t, hs.base+server.MetricsPath, ""); code != http.StatusOK {
+		t.Errorf("GET /metrics at the session limit: %d (it opens no session)", code)
+	}
 	cs.Close()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
