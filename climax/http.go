@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -51,6 +52,9 @@ func (f *httpFlags) check() error {
 		return usagef("--max-sessions must not be negative")
 	}
 	if err := server.CheckAddr(f.Addr, f.AuthToken); err != nil {
+		if errors.Is(err, server.ErrNoToken) {
+			err = fmt.Errorf("%w\nset a token with --auth-token or, better (flags show in ps), the environment variable CLIMAX_AUTH_TOKEN", err)
+		}
 		return &usageError{err}
 	}
 	return nil
@@ -95,5 +99,5 @@ func (f *httpFlags) serveHTTP(ctx context.Context, e *env, srv *server.Server, l
 		kind = "streamable HTTP, stateless"
 	}
 	fmt.Fprintf(e.stderr, "climax: serving MCP (%s) at %s\n", kind, opts.URL(ln.Addr()))
-	return srv.ServeHTTP(ctx, ln, opts)
+	return srv.Serve(ctx, ln, opts)
 }

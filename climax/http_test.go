@@ -39,7 +39,7 @@ func TestRunHTTPRefusesPublicBind(t *testing.T) {
 			if code != exitUsage {
 				t.Errorf("exit %d, want %d", code, exitUsage)
 			}
-			for _, want := range []string{"refusing to listen on", "auth token is required", "--auth-token or CLIMAX_AUTH_TOKEN"} {
+			for _, want := range []string{"refusing to listen on", "auth token is required", "--auth-token", "CLIMAX_AUTH_TOKEN"} {
 				if !strings.Contains(stderr, want) {
 					t.Errorf("stderr lacks %q:\n%s", want, stderr)
 				}

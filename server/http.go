@@ -77,7 +77,7 @@ const (
 	shutdownGrace = time.Second
 )
 
-// HTTPOptions configure [Server.HTTPHandler] and [Server.ServeHTTP]. The
+// HTTPOptions configure [Server.HTTPHandler] and [Server.Serve]. The
 // zero value serves streamable HTTP at [MCPPath], stateful, without a
 // token, to loopback and allowed origins only.
 type HTTPOptions struct {
@@ -157,7 +157,7 @@ func CheckAddr(addr, token string) error {
 		return err
 	}
 	if !loopback && token == "" {
-		return fmt.Errorf("refusing to listen on %s: %w; set one with --auth-token or CLIMAX_AUTH_TOKEN (clients then send \"Authorization: Bearer TOKEN\"), or listen on a loopback address such as %s", addr, ErrNoToken, DefaultHTTPAddr)
+		return fmt.Errorf("refusing to listen on %s: %w (clients then send \"Authorization: Bearer TOKEN\"), or listen on a loopback address such as %s", addr, ErrNoToken, DefaultHTTPAddr)
 	}
 	return nil
 }
@@ -183,13 +183,13 @@ func (o HTTPOptions) URL(addr net.Addr) string {
 	return (&url.URL{Scheme: "http", Host: addr.String(), Path: path}).String()
 }
 
-// ServeHTTP serves MCP over HTTP on ln (see [Server.HTTPHandler]) until
+// Serve serves MCP over HTTP on ln (see [Server.HTTPHandler]) until
 // ctx is done, then shuts down: it stops accepting connections, cancels
 // the running tool calls (killing their commands' process groups), waits
 // for them to return, ends the open streams and returns nil. It refuses,
 // with an error wrapping [ErrNoToken], to serve on a listener whose
 // address is not loopback without opts.AuthToken. ln is closed on return.
-func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
+func (s *Server) Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
 	if err := CheckAddr(ln.Addr().String(), opts.AuthToken); err != nil {
 		ln.Close()
 		return err
@@ -246,7 +246,9 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, opts HTTPOption
 // HTTPHandler returns the HTTP handler of the server: the MCP endpoint
 // ([MCPPath], or [SSEPath] with opts.SSE) behind the access rules below,
 // [MetricsPath] behind the same rules, and [HealthPath]. Tool calls made
-// through it are cancelled when ctx is done.
+// through it are cancelled when ctx is done. It is for mounting climax in
+// an HTTP server of one's own; [Server.Serve] runs it with the timeouts
+// and the shutdown sequence of the climax command.
 //
 // Access rules, in order, for the MCP endpoint:
 //
@@ -439,7 +441,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		opensSession = r.Method == http.MethodPost && r.Header.Get(sessionIDHeader) == ""
 	}
 	if opensSession && !g.sessions.reserve() {
-		g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d sessions are open, the limit (--max-sessions); end the sessions you no longer use (DELETE with their %s header) or raise the limit", g.sessions.max, sessionIDHeader), "sessions", g.sessions.max)
+		g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d sessions are open, the server's limit; end the sessions you no longer use (DELETE with their %s header) or raise the limit", g.sessions.max, sessionIDHeader), "sessions", g.sessions.max)
 		return
 	}
 	if r.Body != nil {

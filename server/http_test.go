@@ -29,7 +29,7 @@ type httpServer struct {
 }
 
 // serveHTTP serves a test server over HTTP with opts until the test ends
-// or stop is called; stop returns ServeHTTP's result.
+// or stop is called; stop returns Serve's result.
 func serveHTTP(t *testing.T, opts server.HTTPOptions, sopts ...server.Option) *httpServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -39,7 +39,7 @@ func serveHTTP(t *testing.T, opts server.HTTPOptions, sopts ...server.Option) *h
 	srv := server.New(buildIndex(t), executor.New(), sopts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.ServeHTTP(ctx, ln, opts) }()
+	go func() { done <- srv.Serve(ctx, ln, opts) }()
 	var once sync.Once
 	var result error
 	stop := func() error {
@@ -48,7 +48,7 @@ func serveHTTP(t *testing.T, opts server.HTTPOptions, sopts ...server.Option) *h
 			select {
 			case result = <-done:
 			case <-time.After(30 * time.Second):
-				result = errors.New("ServeHTTP did not return 30s after cancel")
+				result = errors.New("Serve did not return 30s after cancel")
 			}
 		})
 		return result
@@ -453,7 +453,7 @@ func (l fakeListener) Addr() net.Addr            { return l.addr }
 func TestServeHTTPRefusesPublicWithoutToken(t *testing.T) {
 	srv := server.New(buildIndex(t), executor.New())
 	ln := fakeListener{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}}
-	err := srv.ServeHTTP(context.Background(), ln, server.HTTPOptions{})
+	err := srv.Serve(context.Background(), ln, server.HTTPOptions{})
 	if !errors.Is(err, server.ErrNoToken) {
 		t.Fatalf("ServeHTTP on 0.0.0.0 without token: %v", err)
 	}
@@ -482,7 +482,8 @@ func TestCheckAddr(t *testing.T) {
 		if loopback != (err == nil) {
 			t.Errorf("CheckAddr(%q, no token) = %v", addr, err)
 		}
-		if !loopback && (!errors.Is(err, server.ErrNoToken) || !strings.Contains(err.Error(), "CLIMAX_AUTH_TOKEN")) {
+		// The library names no flags; the command adds its own (--auth-token).
+		if !loopback && (!errors.Is(err, server.ErrNoToken) || strings.Contains(err.Error(), "CLIMAX_AUTH_TOKEN")) {
 			t.Errorf("CheckAddr(%q): %v", addr, err)
 		}
 		if err := server.CheckAddr(addr, "tok"); err != nil {
@@ -655,7 +656,7 @@ func TestHTTPMaxSessions(t *testing.T) {
 		ids = append(ids, id)
 	}
 	code, body := post(t, hs.url, nil)
-	if code != http.StatusServiceUnavailable || !strings.Contains(body, "2 sessions are open, the limit (--max-sessions)") {
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "2 sessions are open, the server's limit") {
 		t.Errorf("third session: %d %q", code, body)
 	}
 	req, _ := http.NewRequest(http.MethodDelete, hs.url, nil)
