@@ -137,8 +137,11 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 		return rt, true, nil
 	}
 	rt.Executor = policy.Executor
+	if policy.readOnly() && !t.IsReadOnly() {
+		return nil, false, nil
+	}
 	tp, listed := policy.Tools[t.Name]
-	if !listed && policy.Default != PolicyEnabled {
+	if !listed && policy.Default != PolicyEnabled && policy.Default != PolicyReadOnly {
 		return nil, false, nil
 	}
 	if tp.Description != "" {
@@ -164,6 +167,22 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 		rt.Constraints[name] = ac
 	}
 	return rt, true, nil
+}
+
+// readOnly reports whether the policy keeps only read-only tools.
+func (p *Policy) readOnly() bool { return p.ReadOnly || p.Default == PolicyReadOnly }
+
+// ReadOnlyPolicy returns the policy that keeps, of what p enables, only
+// the tools annotated read_only: a copy of p with ReadOnly set, or, when
+// p is nil, a policy that enables every read-only tool (climax
+// --read-only).
+func ReadOnlyPolicy(p *Policy) *Policy {
+	if p == nil {
+		return &Policy{Default: PolicyEnabled, ReadOnly: true, Executor: Executor{Type: ExecutorLocal}, Tools: map[string]ToolPolicy{}}
+	}
+	c := *p
+	c.ReadOnly = true
+	return &c
 }
 
 // sourceName names a config in messages: its source, else its name.
@@ -204,6 +223,13 @@ func policyProblems(p *Policy, known map[string]*Tool) ([]Problem, error) {
 			warn(tp.Pos, "%s", msg)
 			continue
 		}
+		if p.readOnly() && !t.IsReadOnly() {
+			why := "default: read_only"
+			if p.ReadOnly {
+				why = "--read-only"
+			}
+			warn(tp.Pos, "policy lists tool %s, which is not annotated read_only: %s leaves it out", quote(name), why)
+		}
 		var argNames []string
 		for _, a := range t.Args {
 			argNames = append(argNames, a.Name)
@@ -219,11 +245,19 @@ func policyProblems(p *Policy, known map[string]*Tool) ([]Problem, error) {
 				warn(con.Pos, "%s", msg)
 				continue
 			}
-			numeric := a.Type == TypeInteger || a.Type == TypeNumber
-			if (con.Min != nil || con.Max != nil) && !numeric {
-				typ := cmp.Or(a.Type, TypeString)
-				errs.add(Problem{File: p.Source, Line: con.Pos.Line, Column: con.Pos.Column, Message: fmt.Sprintf(
-					"policy for tool %s: arg %s is a %s: min and max only apply to integer and number args; remove them, or make the arg an integer or number in the config", quote(name), quote(an), typ)})
+			it := cmp.Or(a.ItemType(), TypeString)
+			numeric := it == TypeInteger || it == TypeNumber
+			bad := func(format string, args ...any) {
+				errs.add(Problem{File: p.Source, Line: con.Pos.Line, Column: con.Pos.Column, Message: fmt.Sprintf(format, args...)})
+			}
+			switch {
+			case (con.Min != nil || con.Max != nil) && !numeric && a.Type == TypeArray:
+				bad("policy for tool %s: arg %s is an array of %s: min and max only apply to integer and number values; remove them, or make the items integer or number in the config", quote(name), quote(an), it)
+			case (con.Min != nil || con.Max != nil) && !numeric:
+				bad("policy for tool %s: arg %s is a %s: min and max only apply to integer and number args; remove them, or make the arg an integer or number in the config", quote(name), quote(an), it)
+			}
+			if (con.MinItems != nil || con.MaxItems != nil) && a.Type != TypeArray {
+				bad("policy for tool %s: arg %s is a %s: min_items and max_items only apply to array args; remove them, or make the arg an array in the config", quote(name), quote(an), it)
 			}
 			if con.Pattern != "" && a.Type == TypeBoolean {
 				warn(con.Pos, "policy for tool %s: arg %s is a boolean; a pattern does not apply to it", quote(name), quote(an))

@@ -91,6 +91,10 @@ func FuzzParse(f *testing.F) {
 			for _, a := range tool.Args {
 				switch a.Type {
 				case config.TypeString, config.TypeInteger, config.TypeNumber, config.TypeBoolean:
+				case config.TypeArray:
+					if it := a.ItemType(); it != config.TypeString && it != config.TypeInteger && it != config.TypeNumber {
+						t.Fatalf("accepted item type %q", it)
+					}
 				default:
 					t.Fatalf("accepted arg type %q", a.Type)
 				}
@@ -139,7 +143,7 @@ func FuzzParsePolicy(f *testing.F) {
 			checkLoadError(t, err, data)
 			return
 		}
-		if p.Default != config.PolicyEnabled && p.Default != config.PolicyDisabled || p.Tools == nil {
+		if p.Default != config.PolicyEnabled && p.Default != config.PolicyDisabled && p.Default != config.PolicyReadOnly || p.Tools == nil {
 			t.Fatalf("accepted policy %+v", p)
 		}
 		if p.Executor.Type == config.ExecutorDocker && p.Executor.Image == "" || p.Executor.Type != config.ExecutorDocker && p.Executor.Type != config.ExecutorLocal {

@@ -14,15 +14,17 @@ import (
 // The keys each level of a config accepts, in documentation order.
 var (
 	configKeys = []string{"name", "description", "command", "env", "working_dir", "category", "tags", "global_args", "tools"}
-	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output"}
-	argKeys    = []string{"name", "description", "type", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash", "secret"}
-	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean)}
+	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output", "success_exit_codes", "read_only", "destructive", "idempotent", "open_world"}
+	argKeys    = []string{"name", "description", "type", "items", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash", "after_double_dash", "secret"}
+	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean), string(TypeArray)}
+	itemTypes  = []string{string(TypeString), string(TypeInteger), string(TypeNumber)}
 )
 
 // typeAliases maps type names of other languages to the arg type meant.
 var typeAliases = map[string]string{
 	"str": "string", "text": "string", "int": "integer", "long": "integer",
 	"float": "number", "double": "number", "bool": "boolean",
+	"list": "array", "slice": "array", "sequence": "array",
 }
 
 // MaxTimeout is the largest tool timeout a config may set, in seconds (one year).
@@ -69,6 +71,9 @@ func (c *checker) config(root *yaml.Node) *Config {
 			}
 			if a.Required {
 				c.report(item, argContext("global arg", a.Name, i), "required is not allowed in global_args: callers cannot set them; give a default instead")
+			}
+			if a.AfterDoubleDash {
+				c.report(item, argContext("global arg", a.Name, i), "after_double_dash is not allowed in global_args; move the arg to a tool")
 			}
 			cfg.GlobalArgs = append(cfg.GlobalArgs, a)
 		}
@@ -164,6 +169,8 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 			t.MaxOutput = x
 		}
 	}
+	t.SuccessExitCodes = c.exitCodes(o, ctx)
+	c.annotations(o, ctx, &t)
 	if items, ok := o.list("args", "args"); ok {
 		seenArgs := map[string]*yaml.Node{}
 		var stdin, cwd *yaml.Node
@@ -215,6 +222,7 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 		Cwd:              o.boolean("cwd"),
 		AllowLeadingDash: o.boolean("allow_leading_dash"),
 		Secret:           o.boolean("secret"),
+		AfterDoubleDash:  o.boolean("after_double_dash"),
 	}
 	if a.Name != "" {
 		if first, dup := seen[a.Name]; dup {
@@ -228,7 +236,11 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 		s, _ := scalarString(f.val())
 		switch {
 		case f.val().Kind != yaml.ScalarNode || f.val().ShortTag() == "!!bool":
-			c.report(f.value, ctx, "type: expected one of %s, got %s", strings.Join(argTypes, ", "), describe(f.val()))
+			hint := ""
+			if f.val().Kind == yaml.SequenceNode {
+				hint = "; for a list of values write type: array (and items: string, integer or number)"
+			}
+			c.report(f.value, ctx, "type: expected one of %s, got %s%s", strings.Join(argTypes, ", "), describe(f.val()), hint)
 			typeOK = false
 		case !slices.Contains(argTypes, s):
 			msg := "unknown type " + quote(s)
@@ -245,6 +257,9 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 	}
 	if a.Type == "" {
 		a.Type = TypeString
+	}
+	if !c.arrayFields(o, &a, ctx, typeOK) {
+		typeOK = false
 	}
 	if o.has("flag") && strings.TrimSpace(a.Flag) == "" {
 		c.report(o.at("flag"), ctx, "flag is empty: give the option, e.g. flag: --format, or remove it")
@@ -268,10 +283,14 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 	}
 	if typeOK {
 		if f, ok := o.get("enum"); ok {
-			a.Enum = c.enum(f, a.Type, ctx)
+			a.Enum = c.enum(f, a.ItemType(), ctx)
 		}
 		if f, ok := o.get("default"); ok {
-			a.Default = c.defaultValue(f, &a, ctx, strings.HasPrefix(kind, "global"))
+			if a.Type == TypeArray {
+				a.Default = c.arrayDefault(f, &a, ctx, strings.HasPrefix(kind, "global"))
+			} else {
+				a.Default = c.defaultValue(f, &a, ctx, strings.HasPrefix(kind, "global"))
+			}
 		}
 	}
 	return a, true
@@ -346,7 +365,11 @@ func (c *checker) enum(f field, typ ArgType, ctx string) []string {
 func (c *checker) defaultValue(f field, a *Arg, ctx string, global bool) any {
 	v := f.val()
 	if v.Kind != yaml.ScalarNode {
-		c.report(f.value, ctx, "default must be a single %s value, got %s", a.Type, describe(v))
+		hint := ""
+		if v.Kind == yaml.SequenceNode {
+			hint = "; for several values use type: array"
+		}
+		c.report(f.value, ctx, "default must be a single %s value, got %s%s", a.Type, describe(v), hint)
 		return nil
 	}
 	tag := v.ShortTag()

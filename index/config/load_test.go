@@ -195,17 +195,17 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "unknown arg type",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args:\n      - name: a\n        type: list\n",
-			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "list": valid types are string, integer, number, boolean`},
+			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "list" (did you mean "array"?): valid types are string, integer, number, boolean, array`},
 		},
 		{
 			name: "arg type from another language",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args:\n      - name: a\n        type: int\n",
-			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "int" (did you mean "integer"?): valid types are string, integer, number, boolean`},
+			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "int" (did you mean "integer"?): valid types are string, integer, number, boolean, array`},
 		},
 		{
 			name: "misspelt arg type",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args:\n      - name: a\n        type: boolen\n",
-			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "boolen" (did you mean "boolean"?): valid types are string, integer, number, boolean`},
+			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "boolen" (did you mean "boolean"?): valid types are string, integer, number, boolean, array`},
 		},
 		{
 			name: "positional with flag",
@@ -261,7 +261,7 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:5:5: global arg "g": unknown key "defualt" (did you mean "default"?)`,
 				`t.yaml:9:5: tool "t": unknown key "timout" (did you mean "timeout"?)`,
 				`t.yaml:12:9: tool "t": arg "a": unknown key "requried" (did you mean "required"?)`,
-				`t.yaml:13:9: tool "t": arg "a": unknown key "colour" (valid keys: name, description, type, required, default, flag, positional, enum, stdin, cwd, allow_leading_dash, secret)`,
+				`t.yaml:13:9: tool "t": arg "a": unknown key "colour" (valid keys: name, description, type, items, required, default, flag, positional, enum, stdin, cwd, allow_leading_dash, after_double_dash, secret)`,
 			},
 		},
 		{
@@ -276,7 +276,7 @@ func TestParseErrors(t *testing.T) {
 				"      - name: g\n        type: integer\n        default: 1.5\n",
 			want: []string{
 				`t.yaml:8:18: tool "t": arg "a": default "abc" does not fit type integer`,
-				`t.yaml:10:18: tool "t": arg "b": default must be a single string value, got a list`,
+				`t.yaml:10:18: tool "t": arg "b": default must be a single string value, got a list; for several values use type: array`,
 				`t.yaml:12:18: tool "t": arg "c": default must be a single string value, got a mapping`,
 				`t.yaml:14:18: tool "t": arg "d": default a boolean (true) does not fit type string; quote it: "true"`,
 				`t.yaml:17:18: tool "t": arg "e": default "maybe" does not fit type boolean`,

@@ -1,5 +1,7 @@
 package config
 
+import "slices"
+
 // Defaults applied by the loader to fields a config leaves out.
 const (
 	DefaultCLIName   = "climax"
@@ -11,11 +13,13 @@ const (
 type ArgType string
 
 // The argument types a config may use. An empty type means [TypeString].
+// An array's items are strings, integers or numbers ([Arg].Items).
 const (
 	TypeString  ArgType = "string"
 	TypeInteger ArgType = "integer"
 	TypeNumber  ArgType = "number"
 	TypeBoolean ArgType = "boolean"
+	TypeArray   ArgType = "array"
 )
 
 // Config describes one command-line program and the tools it offers.
@@ -69,6 +73,18 @@ type Tool struct {
 	// MaxOutput is the per-stream output limit in bytes; the loader sets
 	// [DefaultMaxOutput] when absent.
 	MaxOutput int `yaml:"max_output"`
+	// SuccessExitCodes are the exit codes that are not an error for the
+	// caller (each 0 to 255, 0 among them); nil means just 0. Use
+	// [Tool.SuccessExit] to ask.
+	SuccessExitCodes []int `yaml:"success_exit_codes"`
+
+	// ReadOnly, Destructive, Idempotent and OpenWorld are the tool's
+	// annotations (MCP readOnlyHint, destructiveHint, idempotentHint,
+	// openWorldHint); nil when the config does not set them.
+	ReadOnly    *bool `yaml:"read_only"`
+	Destructive *bool `yaml:"destructive"`
+	Idempotent  *bool `yaml:"idempotent"`
+	OpenWorld   *bool `yaml:"open_world"`
 
 	// Line is the line of the tool's entry in its file (0 if unknown).
 	Line int `yaml:"-"`
@@ -82,16 +98,24 @@ type Arg struct {
 	Description string `yaml:"description"`
 	// Type is the JSON type; the loader sets [TypeString] when absent.
 	Type ArgType `yaml:"type"`
+	// Items is the type of an array's items: [TypeString] (the loader's
+	// default for arrays), [TypeInteger] or [TypeNumber]. Empty for other
+	// types.
+	Items ArgType `yaml:"items"`
 	// Required means the caller must supply the argument.
 	Required bool `yaml:"required"`
-	// Default is used when the caller does not supply a value; nil when absent.
+	// Default is used when the caller does not supply a value; nil when
+	// absent. For an array it is a []any of item values.
 	Default any `yaml:"default"`
 	// Flag is the option that precedes the value ("--format", "-n"). A
-	// flag ending in "=" is joined with its value into one token.
+	// flag ending in "=" is joined with its value into one token. An
+	// array repeats the flag for each item.
 	Flag string `yaml:"flag"`
-	// Positional places the value directly on the command line.
+	// Positional places the value directly on the command line; an
+	// array's items each become one argv entry.
 	Positional bool `yaml:"positional"`
-	// Enum lists the allowed values, if any.
+	// Enum lists the allowed values, if any; for an array, the allowed
+	// item values.
 	Enum []string `yaml:"enum"`
 	// Stdin sends the value to the subprocess's standard input instead of
 	// the command line.
@@ -103,9 +127,43 @@ type Arg struct {
 	// Without it such values are refused, because the CLI would read them
 	// as options.
 	AllowLeadingDash bool `yaml:"allow_leading_dash"`
+	// AfterDoubleDash places a positional value after a "--" separator,
+	// behind every other argument; such values may start with "-".
+	AfterDoubleDash bool `yaml:"after_double_dash"`
 	// Secret marks a value that must not be recorded: the audit log shows
 	// "***" instead of it, in the arguments and in the command line.
 	Secret bool `yaml:"secret"`
+}
+
+// SuccessExit reports whether exit code code is a success for the
+// caller: one of SuccessExitCodes, or 0 when that is empty.
+func (t *Tool) SuccessExit(code int) bool {
+	if len(t.SuccessExitCodes) == 0 {
+		return code == 0
+	}
+	return slices.Contains(t.SuccessExitCodes, code)
+}
+
+// IsReadOnly reports whether the tool is annotated read_only: true.
+func (t *Tool) IsReadOnly() bool { return t.ReadOnly != nil && *t.ReadOnly }
+
+// MayDestroy reports whether the tool may be destructive, as MCP reads
+// its annotations: false only for a read-only tool or one annotated
+// destructive: false.
+func (t *Tool) MayDestroy() bool {
+	return !t.IsReadOnly() && (t.Destructive == nil || *t.Destructive)
+}
+
+// ItemType is the type of an array arg's items ([TypeString] when Items
+// is empty), or the arg's own type for other args.
+func (a *Arg) ItemType() ArgType {
+	switch {
+	case a.Type != TypeArray:
+		return a.Type
+	case a.Items == "":
+		return TypeString
+	}
+	return a.Items
 }
 
 // Policy restricts which tools exist and what arguments they accept, and
@@ -113,9 +171,13 @@ type Arg struct {
 type Policy struct {
 	// Executor chooses local or docker execution.
 	Executor Executor `yaml:"executor"`
-	// Default is "disabled" (only listed tools exist) or "enabled" (all
-	// tools exist). The loader sets "disabled" when absent.
+	// Default is "disabled" (only listed tools exist), "enabled" (all
+	// tools exist) or "read_only" (only tools annotated read_only exist,
+	// listed or not). The loader sets "disabled" when absent.
 	Default string `yaml:"default"`
+	// ReadOnly, when set, leaves out every tool not annotated read_only,
+	// whatever Default says (climax --read-only). Not part of the file.
+	ReadOnly bool `yaml:"-"`
 	// Tools holds per-tool settings by tool name.
 	Tools map[string]ToolPolicy `yaml:"tools"`
 
@@ -127,6 +189,7 @@ type Policy struct {
 const (
 	PolicyDisabled = "disabled"
 	PolicyEnabled  = "enabled"
+	PolicyReadOnly = "read_only"
 )
 
 // Executor types.
@@ -170,6 +233,10 @@ type Constraint struct {
 	Min *float64 `yaml:"min"`
 	// Max is the inclusive upper bound of a numeric value, if set.
 	Max *float64 `yaml:"max"`
+	// MinItems and MaxItems bound the number of items of an array value,
+	// if set. Pattern, Min and Max apply to each item.
+	MinItems *int `yaml:"min_items"`
+	MaxItems *int `yaml:"max_items"`
 
 	// Pos is where the argument's name stands in the policy file. Set by
 	// the loader; zero when unknown.

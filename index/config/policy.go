@@ -13,8 +13,8 @@ var (
 	policyKeys      = []string{"executor", "default", "tools"}
 	executorKeys    = []string{"type", "image", "volumes", "working_dir", "network"}
 	toolPolicyKeys  = []string{"description", "args"}
-	constraintKeys  = []string{"pattern", "min", "max"}
-	policyDefaults  = []string{PolicyDisabled, PolicyEnabled}
+	constraintKeys  = []string{"pattern", "min", "max", "min_items", "max_items"}
+	policyDefaults  = []string{PolicyDisabled, PolicyEnabled, PolicyReadOnly}
 	executorTypes   = []string{ExecutorLocal, ExecutorDocker}
 	dockerOnlyField = []string{"image", "volumes", "working_dir", "network"}
 )
@@ -34,7 +34,7 @@ func (c *checker) policy(root *yaml.Node) *Policy {
 		case slices.Contains(policyDefaults, s):
 			p.Default = s
 		default:
-			msg := fmt.Sprintf("default: expected %s or %s, got %s", PolicyEnabled, PolicyDisabled, describe(f.val()))
+			msg := fmt.Sprintf("default: expected %s, %s or %s, got %s", PolicyEnabled, PolicyDisabled, PolicyReadOnly, describe(f.val()))
 			if sug := suggest(s, policyDefaults); s != "" && sug != "" {
 				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
 			}
@@ -149,6 +149,22 @@ func (c *checker) constraint(af field, toolCtx string) Constraint {
 	}
 	if con.Min != nil && con.Max != nil && *con.Min > *con.Max {
 		c.report(o.at("min"), ctx, "min (%v) is greater than max (%v): swap them", *con.Min, *con.Max)
+	}
+	for _, k := range []string{"min_items", "max_items"} {
+		if x, ok := o.integer(k); ok {
+			if x < 0 {
+				c.report(o.at(k), ctx, "%s must be 0 or more, got %d", k, x)
+				continue
+			}
+			if k == "min_items" {
+				con.MinItems = &x
+			} else {
+				con.MaxItems = &x
+			}
+		}
+	}
+	if con.MinItems != nil && con.MaxItems != nil && *con.MinItems > *con.MaxItems {
+		c.report(o.at("min_items"), ctx, "min_items (%d) is greater than max_items (%d): swap them", *con.MinItems, *con.MaxItems)
 	}
 	return con
 }

@@ -150,19 +150,19 @@ func TestParsePolicyErrors(t *testing.T) {
 				`p.yaml:1:1: unknown key "executer" (did you mean "executor"?)`,
 				`p.yaml:3:3: executor: unknown key "typ" (did you mean "type"?)`,
 				`p.yaml:6:5: tool "git_log": unknown key "descriptin" (did you mean "description"?)`,
-				`p.yaml:9:9: tool "git_log": arg "n": unknown key "maximum" (valid keys: pattern, min, max)`,
+				`p.yaml:9:9: tool "git_log": arg "n": unknown key "maximum" (valid keys: pattern, min, max, min_items, max_items)`,
 				`p.yaml:10:9: tool "git_log": arg "n": unknown key "patern" (did you mean "pattern"?)`,
 			},
 		},
 		{
 			name: "bad default",
 			src:  "default: enable\n",
-			want: []string{`p.yaml:1:10: default: expected enabled or disabled, got "enable" (did you mean "enabled"?)`},
+			want: []string{`p.yaml:1:10: default: expected enabled, disabled or read_only, got "enable" (did you mean "enabled"?)`},
 		},
 		{
 			name: "boolean default",
 			src:  "default: true\n",
-			want: []string{`p.yaml:1:10: default: expected enabled or disabled, got a boolean (true)`},
+			want: []string{`p.yaml:1:10: default: expected enabled, disabled or read_only, got a boolean (true)`},
 		},
 		{
 			name: "unknown executor type",

@@ -18,9 +18,16 @@ type Schema struct {
 type Property struct {
 	Name        string   `json:"-"`
 	Type        ArgType  `json:"type"`
+	Items       *Items   `json:"items,omitempty"`
 	Description string   `json:"description,omitempty"`
 	Default     any      `json:"default,omitempty"`
 	Enum        []string `json:"enum,omitempty"`
+}
+
+// Items is the schema of an array argument's items.
+type Items struct {
+	Type ArgType  `json:"type"`
+	Enum []string `json:"enum,omitempty"`
 }
 
 // Properties is an ordered list of properties that marshals as a JSON
@@ -52,7 +59,9 @@ func (ps Properties) MarshalJSON() ([]byte, error) {
 }
 
 // InputSchema returns the JSON Schema of the tool's arguments: every
-// argument as a property with its type, description, default and enum, and
+// argument as a property with its type, description, default and enum (an
+// array's enum applies to its items: {"type":"array","items":{"type":
+// "string","enum":[...]}}), and
 // the required ones listed under "required". Global args are not part of
 // it: they are set by the config, not by the caller.
 func (t *Tool) InputSchema() Schema {
@@ -62,13 +71,19 @@ func (t *Tool) InputSchema() Schema {
 		if typ == "" {
 			typ = TypeString
 		}
-		s.Properties = append(s.Properties, Property{
+		p := Property{
 			Name:        a.Name,
 			Type:        typ,
 			Description: a.Description,
 			Default:     a.Default,
 			Enum:        a.Enum,
-		})
+		}
+		if typ == TypeArray {
+			// {"type":"array","items":{"type":"string","enum":[...]}}
+			p.Items = &Items{Type: a.ItemType(), Enum: a.Enum}
+			p.Enum = nil
+		}
+		s.Properties = append(s.Properties, p)
 		if a.Required {
 			s.Required = append(s.Required, a.Name)
 		}

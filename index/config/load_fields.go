@@ -1,0 +1,182 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// This file checks the fields that shape how a tool's results are judged
+// and what its arguments can hold: success_exit_codes, the annotations,
+// array arguments (items, list defaults) and after_double_dash.
+
+// exitCodes checks a tool's success_exit_codes: a non-empty list of
+// distinct whole numbers from 0 to 255 that includes 0. It returns nil
+// when the key is absent or wrong.
+func (c *checker) exitCodes(o *object, ctx string) []int {
+	f, ok := o.get("success_exit_codes")
+	if !ok {
+		return nil
+	}
+	v := f.val()
+	if v.Kind != yaml.SequenceNode {
+		hint := ""
+		if _, ok := decodeNumber(v); ok && v.Value == clip(v.Value, maxQuoted) {
+			hint = fmt.Sprintf("; write success_exit_codes: [0, %s]", v.Value)
+		}
+		c.report(f.value, ctx, "success_exit_codes: expected a list of exit codes, got %s%s", describe(v), hint)
+		return nil
+	}
+	if len(v.Content) == 0 {
+		c.report(f.value, ctx, "success_exit_codes is empty: list the exit codes that mean success, e.g. [0, 1], or remove it")
+		return nil
+	}
+	var codes []int
+	bad := false
+	for _, item := range v.Content {
+		ri := deref(item)
+		var code int
+		if ri.Kind != yaml.ScalarNode || ri.ShortTag() != "!!int" || ri.Decode(&code) != nil {
+			c.report(item, ctx, "success_exit_codes: expected a whole number from 0 to 255, got %s", describe(ri))
+			bad = true
+			continue
+		}
+		switch {
+		case code < 0 || code > 255:
+			c.report(item, ctx, "success_exit_codes: %d is not an exit code: exit codes are 0 to 255", code)
+			bad = true
+		case slices.Contains(codes, code):
+			c.report(item, ctx, "success_exit_codes lists %d twice: remove one", code)
+			bad = true
+		default:
+			codes = append(codes, code)
+		}
+	}
+	if bad {
+		return nil
+	}
+	if !slices.Contains(codes, 0) {
+		c.report(f.value, ctx, "success_exit_codes must include 0 (the list replaces the default [0]): write [0, %s]", joinInts(codes))
+		return nil
+	}
+	return codes
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// annotations checks a tool's read_only, destructive, idempotent and
+// open_world and stores the ones that are set.
+func (c *checker) annotations(o *object, ctx string, t *Tool) {
+	t.ReadOnly = o.optBool("read_only")
+	t.Destructive = o.optBool("destructive")
+	t.Idempotent = o.optBool("idempotent")
+	t.OpenWorld = o.optBool("open_world")
+	if t.IsReadOnly() && t.Destructive != nil && *t.Destructive {
+		c.report(o.at("destructive"), ctx, "a read_only tool cannot be destructive: remove one of read_only: true and destructive: true")
+	}
+}
+
+// optBool returns the boolean value of key, or nil when it is absent or
+// not a boolean (which is reported).
+func (o *object) optBool(key string) *bool {
+	f, ok := o.get(key)
+	if !ok {
+		return nil
+	}
+	var b bool
+	if v := f.val(); v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" || v.Decode(&b) != nil {
+		o.boolean(key) // reports what is wrong
+		return nil
+	}
+	return &b
+}
+
+// arrayFields checks the array-related fields of arg a (items,
+// after_double_dash) against the rest of its definition. It reports false
+// when items is unusable, so that enum and default are not checked
+// against a wrong item type.
+func (c *checker) arrayFields(o *object, a *Arg, ctx string, typeOK bool) bool {
+	ok := true
+	if f, has := o.get("items"); has {
+		s, _ := scalarString(f.val())
+		switch {
+		case typeOK && a.Type != TypeArray:
+			c.report(f.value, ctx, "items only applies to type: array: add type: array or remove items")
+			ok = false
+		case f.val().Kind != yaml.ScalarNode || f.val().ShortTag() == "!!bool":
+			c.report(f.value, ctx, "items: expected one of %s, got %s", strings.Join(itemTypes, ", "), describe(f.val()))
+			ok = false
+		case s == string(TypeBoolean):
+			c.report(f.value, ctx, "items: boolean is not supported: the items of an array are %s", strings.Join(itemTypes, ", "))
+			ok = false
+		case !slices.Contains(itemTypes, s):
+			msg := "unknown item type " + quote(s)
+			if sug := typeAliases[strings.ToLower(s)]; sug != "" && slices.Contains(itemTypes, sug) {
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
+			} else if sug := suggest(s, itemTypes); sug != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
+			}
+			c.report(f.value, ctx, "%s: the items of an array are %s", msg, strings.Join(itemTypes, ", "))
+			ok = false
+		default:
+			a.Items = ArgType(s)
+		}
+	}
+	if a.Type == TypeArray {
+		if a.Items == "" {
+			a.Items = TypeString
+		}
+		for _, k := range []string{"stdin", "cwd"} {
+			if o.boolean2(k) {
+				c.report(o.at(k), ctx, "an array arg cannot be %s: %s takes one value", k, k)
+			}
+		}
+	}
+	if a.AfterDoubleDash && !a.Positional {
+		c.report(o.at("after_double_dash"), ctx, "after_double_dash places the value after \"--\" on the command line: it needs positional: true")
+	}
+	return ok
+}
+
+// arrayDefault checks the default of an array arg: a list whose items fit
+// the item type and the enum. It returns them as a []any of Go values
+// (string, int or float64).
+func (c *checker) arrayDefault(f field, a *Arg, ctx string, global bool) any {
+	v := f.val()
+	if v.Kind != yaml.SequenceNode {
+		hint := ""
+		if s, ok := scalarString(v); ok && s == clip(s, maxQuoted) {
+			hint = fmt.Sprintf("; write default: [%s]", s)
+		}
+		c.report(f.value, ctx, "default of an array arg must be a list, got %s%s", describe(v), hint)
+		return nil
+	}
+	item := Arg{Name: a.Name, Type: a.ItemType(), Enum: a.Enum}
+	out := make([]any, 0, len(v.Content))
+	bad := false
+	for _, n := range v.Content {
+		if rn := deref(n); rn.Kind != yaml.ScalarNode {
+			c.report(n, ctx, "default: each item must be a single %s value, got %s", item.Type, describe(rn))
+			bad = true
+			continue
+		}
+		x := c.defaultValue(field{value: n}, &item, ctx, global)
+		if x == nil {
+			bad = true
+			continue
+		}
+		out = append(out, x)
+	}
+	if bad {
+		return nil
+	}
+	return out
+}
