@@ -30,6 +30,9 @@ type Command struct {
 	// MaxOutput is the per-stream output limit in bytes; <= 0 means
 	// [config.DefaultMaxOutput]. A Runner's [WithMaxOutput] overrides it.
 	MaxOutput int
+	// SuccessExitCodes are the exit codes [Result.Failed] does not count
+	// as failures; nil means just 0.
+	SuccessExitCodes []int
 }
 
 // Build turns validated values (as [Validate] returns them) into the
@@ -40,14 +43,19 @@ type Command struct {
 //     ${VAR} are replaced from the config's env, then the inherited
 //     environment; a word that expands to nothing is dropped; a variable's
 //     value is never split further), then the tool's command words;
-//  2. positional args in definition order, one argv token per value;
+//  2. positional args in definition order, one argv token per value (an
+//     array: one token per item);
 //  3. flag args in definition order (absent → default → skipped);
 //     booleans give the flag alone when true and nothing when false; a
 //     flag ending in "=" is joined with its value into one token; an arg
 //     with neither flag nor positional gets "--" + name with "_" → "-";
+//     an array repeats the flag for each item (-H a -H b, --x=a --x=b);
 //  4. global args that have a default: the default env-expanded, skipped
-//     when it names an unset variable or expands to empty, rendered as in 3;
-//  5. stdin and cwd args go to Command.Stdin and Command.Dir instead. Dir
+//     when it names an unset variable or expands to empty (for an array,
+//     item by item), rendered as in 2 and 3;
+//  5. when an after_double_dash arg has a value: "--", then those args'
+//     values in definition order, one token per value or item;
+//  6. stdin and cwd args go to Command.Stdin and Command.Dir instead. Dir
 //     is the cwd arg's value (only a leading "~" expanded: a caller's value
 //     never reads the server's environment), else the config's
 //     working_dir ("~" and variables expanded), else empty (inherited).
@@ -86,16 +94,17 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		if v == nil {
 			return nil, false, nil
 		}
-		cv, err := coerce(a.Type, v)
+		cv, err := coerceArg(a, v)
 		if err != nil {
-			return nil, false, fmt.Errorf("Argument '%s': cannot convert %s to %s", a.Name, describe(v), typeName(a.Type))
+			return nil, false, fmt.Errorf("Argument '%s': %w", a.Name, err)
 		}
 		return cv, true, nil
 	}
 
-	cmd := &Command{Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput}
+	cmd := &Command{Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput, SuccessExitCodes: t.SuccessExitCodes}
 	var cwd string
 	var hasCwd, hasStdin bool
+	var tail []string // the after_double_dash values
 	for i := range t.Args {
 		a := &t.Args[i]
 		v, ok, err := value(a)
@@ -110,8 +119,10 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 			cmd.Stdin, hasStdin = Render(v), true
 		case a.Cwd:
 			cwd, hasCwd = Render(v), true
+		case a.AfterDoubleDash:
+			tail = appendPositional(tail, v)
 		case a.Positional:
-			argv = append(argv, Render(v))
+			argv = appendPositional(argv, v)
 		}
 	}
 	for i := range t.Args {
@@ -132,23 +143,22 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		if a.Default == nil || a.Stdin || a.Cwd {
 			continue
 		}
-		d := a.Default
-		if s, ok := d.(string); ok {
-			expanded, complete := expandEnv(s, lookup)
-			if !complete || expanded == "" {
-				continue
-			}
-			d = expanded
+		d := expandDefault(a.Default, lookup)
+		if d == nil {
+			continue
 		}
-		v, err := coerce(a.Type, d)
+		v, err := coerceArg(a, d)
 		if err != nil {
-			return nil, fmt.Errorf("Global argument '%s' of %s: cannot convert default %s to %s", a.Name, cliName(c), describe(d), typeName(a.Type))
+			return nil, fmt.Errorf("Global argument '%s' of %s: default: %w", a.Name, cliName(c), err)
 		}
 		if a.Positional {
-			argv = append(argv, Render(v))
+			argv = appendPositional(argv, v)
 		} else {
 			argv = appendFlag(argv, a, v)
 		}
+	}
+	if len(tail) > 0 {
+		argv = append(append(argv, "--"), tail...)
 	}
 
 	if strings.EqualFold(rt.Executor.Type, config.ExecutorDocker) {
@@ -198,11 +208,63 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	return cmd, nil
 }
 
-// appendFlag renders a non-positional argument.
+// expandDefault expands $VAR and ${VAR} in a global arg's default (each
+// item of a list). A string that names an unset variable or expands to
+// nothing is dropped: nil for a scalar, left out of a list (nil when none
+// is left).
+func expandDefault(d any, lookup func(string) (string, bool)) any {
+	expand := func(v any) (any, bool) {
+		s, ok := v.(string)
+		if !ok {
+			return v, true
+		}
+		expanded, complete := expandEnv(s, lookup)
+		return expanded, complete && expanded != ""
+	}
+	list, ok := d.([]any)
+	if !ok {
+		v, keep := expand(d)
+		if !keep {
+			return nil
+		}
+		return v
+	}
+	var out []any
+	for _, item := range list {
+		if v, keep := expand(item); keep {
+			out = append(out, v)
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	return out
+}
+
+// appendPositional renders a positional value: one token, or one per item
+// of an array.
+func appendPositional(argv []string, v any) []string {
+	if list, ok := v.([]any); ok {
+		for _, item := range list {
+			argv = append(argv, Render(item))
+		}
+		return argv
+	}
+	return append(argv, Render(v))
+}
+
+// appendFlag renders a non-positional argument; an array repeats the flag
+// for each item.
 func appendFlag(argv []string, a *config.Arg, v any) []string {
 	flag := a.Flag
 	if flag == "" {
 		flag = "--" + strings.ReplaceAll(a.Name, "_", "-")
+	}
+	if list, ok := v.([]any); ok {
+		for _, item := range list {
+			argv = appendFlagValue(argv, flag, item)
+		}
+		return argv
 	}
 	if a.Type == config.TypeBoolean {
 		if b, _ := v.(bool); b {
@@ -210,6 +272,12 @@ func appendFlag(argv []string, a *config.Arg, v any) []string {
 		}
 		return argv
 	}
+	return appendFlagValue(argv, flag, v)
+}
+
+// appendFlagValue renders one flag and value: joined into one token when
+// the flag ends in "=", else two tokens.
+func appendFlagValue(argv []string, flag string, v any) []string {
 	if strings.HasSuffix(flag, "=") {
 		return append(argv, flag+Render(v))
 	}

@@ -28,8 +28,13 @@ type Result struct {
 	// DurationMS is the wall time from start to the end of the call.
 	DurationMS int64 `json:"duration_ms"`
 
+	// IgnoredArgs lists the call's argument names that the tool does not
+	// have, which were ignored; absent when there are none.
+	IgnoredArgs []IgnoredArg `json:"ignored_args,omitempty"`
+
 	timeout   float64 // the time limit in seconds, for Text
 	cancelled bool    // the context was cancelled while it ran
+	success   []int   // the exit codes that are not failures; nil: just 0
 }
 
 // Cancelled reports whether the command was stopped because the call's
@@ -54,9 +59,10 @@ type Outcome struct {
 // timed-out commands without a grace period). A Runner is safe for
 // concurrent use.
 type Runner struct {
-	maxOutput int
-	grace     time.Duration
-	slots     chan struct{} // one per command allowed to run at once
+	maxOutput  int
+	grace      time.Duration
+	slots      chan struct{} // one per command allowed to run at once
+	strictArgs bool
 }
 
 // An Option configures a [Runner].
@@ -88,6 +94,11 @@ func WithMaxConcurrent(n int) Option {
 // once: twice GOMAXPROCS, at least 8 (commands mostly wait on I/O).
 func DefaultMaxConcurrent() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
 
+// WithStrictArgs makes argument names the tool does not have a validation
+// error ("Unknown argument 'cwd' (did you mean 'dir'?)") instead of being
+// ignored and listed in [Result].IgnoredArgs.
+func WithStrictArgs(strict bool) Option { return func(r *Runner) { r.strictArgs = strict } }
+
 // New returns a Runner.
 func New(opts ...Option) *Runner {
 	r := &Runner{grace: 2 * time.Second, slots: make(chan struct{}, DefaultMaxConcurrent())}
@@ -97,11 +108,12 @@ func New(opts ...Option) *Runner {
 	return r
 }
 
-// prepare validates args for rt ([Validate]) and builds the command
+// prepare validates args for rt ([Validate]; with strict set, argument
+// names the tool does not have are problems too) and builds the command
 // ([Build]). The error is a *[ValidationError] when the arguments are at
 // fault.
-func prepare(rt *config.ResolvedTool, args map[string]any) (*Command, error) {
-	values, err := Validate(rt, args)
+func prepare(rt *config.ResolvedTool, args map[string]any, strict bool) (*Command, error) {
+	values, err := validate(rt, args, strict)
 	if err != nil {
 		return nil, err
 	}
@@ -171,14 +183,17 @@ func jsonKind(first byte) string {
 // It is [Validate] and [Build], then a wait for a free slot ([WithMaxConcurrent]),
 // then [Runner.Run], then [Result.Text]: a validation error's text, a [StartError]'s message (program not found, missing
 // working directory), or the result text, with IsError set for every
-// failure including a non-zero exit, a timeout and a cancellation.
+// failure including an exit code the tool does not count as success
+// (config success_exit_codes), a timeout and a cancellation. Argument
+// names the tool does not have are listed in the Result's IgnoredArgs, or,
+// with [WithStrictArgs], refused with the other validation problems.
 func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[string]any) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = Outcome{Text: fmt.Sprintf("Internal error: %v", p), IsError: true, Argv: out.Argv}
 		}
 	}()
-	cmd, err := prepare(rt, args)
+	cmd, err := prepare(rt, args, r.strictArgs)
 	if err != nil {
 		return Outcome{Text: err.Error(), IsError: true}
 	}
@@ -191,5 +206,6 @@ func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[str
 	if err != nil {
 		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Argv}
 	}
+	res.IgnoredArgs = UnknownArgs(rt.Tool, args)
 	return Outcome{Text: res.Text(), IsError: res.Failed(), Result: res, Argv: cmd.Argv}
 }

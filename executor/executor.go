@@ -22,10 +22,11 @@
 //
 // # Safety
 //
-// No shell is ever involved: each argument value is exactly one argv
-// token. A positional value starting with "-" is refused unless the
-// argument sets allow_leading_dash, and no value may contain a NUL byte
-// (stdin values excepted). Every command runs in its own process group;
+// No shell is ever involved: each argument value (each item of an
+// array) is exactly one argv token. A positional value starting with "-"
+// is refused unless the argument sets allow_leading_dash or
+// after_double_dash (its values follow a "--" separator), and no value
+// may contain a NUL byte (stdin values excepted). Every command runs in its own process group;
 // on timeout or cancellation the group gets SIGTERM, then SIGKILL after a
 // grace period ([WithGracePeriod]), and whatever is left of the group
 // after the command exits is killed too, so no descendant outlives the
@@ -38,5 +39,14 @@
 //
 // [Result].ExitCode is the command's exit status, or 128+N when signal N
 // killed it (the shell convention; 143 or 137 after a timeout), as in the
-// result text's "[exit code: N]".
+// result text's "[exit code: N]". A non-zero exit code is an error for
+// the caller (Outcome.IsError) unless the tool lists it in
+// success_exit_codes; the text and ExitCode are the same either way.
+//
+// # Unknown argument names
+//
+// Argument names the tool does not have are ignored, and listed in
+// [Result].IgnoredArgs (structuredContent "ignored_args") with the
+// argument they probably stand for; [WithStrictArgs] makes them
+// validation errors instead.
 package executor

@@ -17,9 +17,9 @@ func BuildArgv(rt *config.ResolvedTool, values map[string]any) ([]string, error)
 	return cmd.Argv, nil
 }
 
-// Prepare is prepare.
+// Prepare is prepare, not strict.
 func Prepare(rt *config.ResolvedTool, args map[string]any) (*Command, error) {
-	return prepare(rt, args)
+	return prepare(rt, args, false)
 }
 
 // Coerce converts v to the Go value of an argument of type typ (empty

@@ -244,6 +244,7 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 		DurationMS: elapsed.Milliseconds(),
 		timeout:    timeout.Seconds(),
 		cancelled:  cancelled,
+		success:    c.SuccessExitCodes,
 	}
 	var cut1, cut2 bool
 	res.Stdout, cut1 = stdout.String()

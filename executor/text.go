@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -48,10 +49,17 @@ func (res *Result) Text() string {
 	return b.String()
 }
 
-// Failed reports whether the result is an error for the caller: a
-// non-zero exit code, a timeout or a cancellation.
+// Failed reports whether the result is an error for the caller: an exit
+// code that is not a success (0, or one of the command's
+// SuccessExitCodes), a timeout or a cancellation.
 func (res *Result) Failed() bool {
-	return res.ExitCode != 0 || res.TimedOut || res.cancelled
+	if res.TimedOut || res.cancelled {
+		return true
+	}
+	if len(res.success) == 0 {
+		return res.ExitCode != 0
+	}
+	return !slices.Contains(res.success, res.ExitCode)
 }
 
 // secondsText renders a timeout: "30 seconds", "0.5 seconds", "1 second".

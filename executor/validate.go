@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -45,36 +47,53 @@ func (e *ValidationError) Error() string {
 // Validate checks args against rt's argument definitions and policy
 // constraints and returns the values to run with: every supplied value
 // coerced to its argument's type (int64 for integer, float64 for number,
-// bool for boolean, string for string), plus the config's default for
-// every argument the caller left out. Keys that name no argument are
-// ignored; nil args means no arguments.
+// bool for boolean, string for string, a []any of such item values for
+// array), plus the config's default for every argument the caller left
+// out. Keys that name no argument are ignored ([UnknownArgs] lists them);
+// nil args means no arguments.
 //
 // The checks run in this order, each over every argument: required
-// arguments present, type coercion, enum membership, safety (a positional
-// value may not start with "-" unless the argument allows it; no value
-// except a stdin value may contain a NUL byte). All problems found are
-// reported together as one *[ValidationError]. Policy constraints
-// (pattern, min, max) are checked only when all of that passed, and are
-// reported as a *ValidationError with Policy set.
+// arguments present (a required array needs at least one item), type
+// coercion, enum membership, safety (a positional value may not start
+// with "-" unless the argument allows it or goes after "--"; no value
+// except a stdin value may contain a NUL byte). An array's items are
+// checked one by one. All problems found are reported together as one
+// *[ValidationError]. Policy constraints (pattern, min, max for each
+// value or item; min_items, max_items for an array) are checked only when
+// all of that passed, and are reported as a *ValidationError with Policy
+// set.
 //
 // Accepted conversions: for integer, whole JSON numbers (42, 42.0) and
 // decimal strings ("42", "-7", "42.0"); for number, any finite number and
 // decimal strings ("3.14", "1e3"); for boolean, JSON booleans and the
 // strings "true" and "false" (any case; "1", "0", "yes" are refused); for
 // string, strings, numbers ("42", "3.5", never exponent notation) and
-// booleans ("true", "false"). Arrays, objects and null are refused.
+// booleans ("true", "false"); for array, a JSON array whose items convert
+// to the item type, or a single such value, taken as a one-item array.
+// Other arrays, objects and null are refused.
 func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, error) {
+	return validate(rt, args, false)
+}
+
+// validate is Validate; with strict set, argument names the tool does not
+// have are problems too.
+func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[string]any, error) {
 	if rt == nil || rt.Tool == nil {
 		return nil, &ValidationError{Problems: []string{"No tool given"}}
 	}
 	t := rt.Tool
 	var problems []string
 
-	// 1. Required arguments.
+	// 1. Required arguments, and (strict) unknown ones.
 	for i := range t.Args {
 		a := &t.Args[i]
 		if _, ok := args[a.Name]; a.Required && !ok {
 			problems = append(problems, fmt.Sprintf("Missing required argument '%s'", a.Name))
+		}
+	}
+	if strict {
+		for _, u := range UnknownArgs(t, args) {
+			problems = append(problems, unknownArgProblem(t, u))
 		}
 	}
 
@@ -88,12 +107,28 @@ func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, err
 			if a.Default == nil {
 				continue
 			}
-			v, err := coerce(a.Type, a.Default)
+			v, err := coerceArg(a, a.Default)
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("Argument '%s': default %s in the config cannot be converted to %s", a.Name, describe(a.Default), typeName(a.Type)))
 				continue
 			}
 			values[a.Name] = v
+			continue
+		}
+		if a.Type == config.TypeArray {
+			items, errs := coerceList(a.ItemType(), raw)
+			for _, err := range errs {
+				problems = append(problems, fmt.Sprintf("Argument '%s': %v", a.Name, err))
+			}
+			if len(errs) > 0 {
+				continue
+			}
+			if a.Required && len(items) == 0 {
+				problems = append(problems, fmt.Sprintf("Missing required argument '%s' (got an empty list)", a.Name))
+				continue
+			}
+			values[a.Name] = items
+			supplied[a.Name] = true
 			continue
 		}
 		v, err := coerce(a.Type, raw)
@@ -112,15 +147,15 @@ func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, err
 		if !ok || !supplied[a.Name] || len(a.Enum) == 0 {
 			continue
 		}
-		s := Render(v)
-		found := false
-		for _, e := range a.Enum {
-			if e == s {
-				found = true
-				break
+		if list, isList := v.([]any); isList {
+			for j, item := range list {
+				if s := Render(item); !slices.Contains(a.Enum, s) {
+					problems = append(problems, fmt.Sprintf("Argument '%s': item %d (%s) must be one of: %s", a.Name, j+1, quote(s), strings.Join(a.Enum, ", ")))
+				}
 			}
+			continue
 		}
-		if !found {
+		if !slices.Contains(a.Enum, Render(v)) {
 			problems = append(problems, fmt.Sprintf("Argument '%s' must be one of: %s", a.Name, strings.Join(a.Enum, ", ")))
 		}
 	}
@@ -132,13 +167,28 @@ func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, err
 		if !ok || !supplied[a.Name] {
 			continue
 		}
-		s := Render(v)
-		if !a.Stdin && strings.IndexByte(s, 0) >= 0 {
-			problems = append(problems, fmt.Sprintf("Argument '%s': value contains a NUL byte, which cannot be passed to a command", a.Name))
-			continue
+		guard := a.Positional && !a.AllowLeadingDash && !a.AfterDoubleDash && !a.Stdin && !a.Cwd
+		list, isList := v.([]any)
+		if !isList {
+			list = []any{v}
 		}
-		if a.Positional && !a.AllowLeadingDash && !a.Stdin && !a.Cwd && strings.HasPrefix(s, "-") {
-			problems = append(problems, fmt.Sprintf("Argument '%s': value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", a.Name, quote(s)))
+		for j, item := range list {
+			who := fmt.Sprintf("Argument '%s'", a.Name)
+			if isList {
+				who = fmt.Sprintf("Argument '%s': item %d", a.Name, j+1)
+			}
+			s := Render(item)
+			if !a.Stdin && strings.IndexByte(s, 0) >= 0 {
+				if isList {
+					problems = append(problems, fmt.Sprintf("%s contains a NUL byte, which cannot be passed to a command", who))
+				} else {
+					problems = append(problems, fmt.Sprintf("%s: value contains a NUL byte, which cannot be passed to a command", who))
+				}
+				continue
+			}
+			if guard && strings.HasPrefix(s, "-") {
+				problems = append(problems, fmt.Sprintf("%s: value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", who, quote(s)))
+			}
 		}
 	}
 	if len(problems) > 0 {
@@ -153,7 +203,21 @@ func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, err
 		if c == nil || !ok {
 			continue
 		}
-		problems = append(problems, checkConstraint(a.Name, c, v)...)
+		who := fmt.Sprintf("Argument '%s'", a.Name)
+		list, isList := v.([]any)
+		if !isList {
+			problems = append(problems, checkConstraint(who, c, v)...)
+			continue
+		}
+		if c.MinItems != nil && len(list) < *c.MinItems {
+			problems = append(problems, fmt.Sprintf("%s has %d %s; the policy requires at least %d", who, len(list), plural(len(list), "item", "items"), *c.MinItems))
+		}
+		if c.MaxItems != nil && len(list) > *c.MaxItems {
+			problems = append(problems, fmt.Sprintf("%s has %d %s; the policy allows at most %d", who, len(list), plural(len(list), "item", "items"), *c.MaxItems))
+		}
+		for j, item := range list {
+			problems = append(problems, checkConstraint(fmt.Sprintf("%s: item %d", who, j+1), c, item)...)
+		}
 	}
 	if len(problems) > 0 {
 		return nil, &ValidationError{Policy: true, Problems: problems}
@@ -161,12 +225,20 @@ func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, err
 	return values, nil
 }
 
-// checkConstraint returns the policy problems of one value.
-func checkConstraint(name string, c *config.ArgConstraint, v any) []string {
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// checkConstraint returns the policy problems of one value; who names it
+// ("Argument 'path'", "Argument 'paths': item 2").
+func checkConstraint(who string, c *config.ArgConstraint, v any) []string {
 	var problems []string
 	s := Render(v)
 	if c.Pattern != "" && !c.MatchString(s) {
-		problems = append(problems, fmt.Sprintf("Argument '%s': value %s does not match pattern '%s'", name, quote(s), c.Pattern))
+		problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quote(s), c.Pattern))
 	}
 	if c.Min == nil && c.Max == nil {
 		return problems
@@ -184,17 +256,64 @@ func checkConstraint(name string, c *config.ArgConstraint, v any) []string {
 		// on string args; this holds for tools built otherwise.)
 		n, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsInf(n, 0) || formatFloat(n) != s {
-			return append(problems, fmt.Sprintf("Argument '%s': value %s is not a number in plain form (such as 5 or -2.5), but the policy sets numeric bounds", name, quote(s)))
+			return append(problems, fmt.Sprintf("%s: value %s is not a number in plain form (such as 5 or -2.5), but the policy sets numeric bounds", who, quote(s)))
 		}
 		f = n
 	}
 	if c.Min != nil && f < *c.Min {
-		problems = append(problems, fmt.Sprintf("Argument '%s': value %s is below minimum %s", name, s, formatFloat(*c.Min)))
+		problems = append(problems, fmt.Sprintf("%s: value %s is below minimum %s", who, s, formatFloat(*c.Min)))
 	}
 	if c.Max != nil && f > *c.Max {
-		problems = append(problems, fmt.Sprintf("Argument '%s': value %s is above maximum %s", name, s, formatFloat(*c.Max)))
+		problems = append(problems, fmt.Sprintf("%s: value %s is above maximum %s", who, s, formatFloat(*c.Max)))
 	}
 	return problems
+}
+
+// coerceArg converts v to the Go value of argument a: as [Coerce] does
+// for a scalar type; for an array, a []any of item values (a single value
+// is a one-item array). The error says what could not be converted.
+func coerceArg(a *config.Arg, v any) (any, error) {
+	if a.Type != config.TypeArray {
+		cv, err := coerce(a.Type, v)
+		if err != nil {
+			return nil, fmt.Errorf("cannot convert %s to %s", describe(v), typeName(a.Type))
+		}
+		return cv, nil
+	}
+	items, errs := coerceList(a.ItemType(), v)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return items, nil
+}
+
+// coerceList converts v to a list of values of type typ: each item of a
+// slice, or v itself as the only item when it is a single value (a string,
+// number or boolean). It returns one error per item that does not convert.
+func coerceList(typ config.ArgType, v any) ([]any, []error) {
+	rv := reflect.ValueOf(v)
+	if v == nil || rv.Kind() == reflect.Map || rv.Kind() == reflect.Struct {
+		return nil, []error{fmt.Errorf("cannot convert %s to array of %s", describe(v), typeName(typ))}
+	}
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		cv, err := coerce(typ, v)
+		if err != nil {
+			return nil, []error{fmt.Errorf("cannot convert %s to %s", describe(v), typeName(typ))}
+		}
+		return []any{cv}, nil
+	}
+	out := make([]any, 0, rv.Len())
+	var errs []error
+	for i := range rv.Len() {
+		item := rv.Index(i).Interface()
+		cv, err := coerce(typ, item)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("item %d: cannot convert %s to %s", i+1, describe(item), typeName(typ)))
+			continue
+		}
+		out = append(out, cv)
+	}
+	return out, errs
 }
 
 var errConvert = errors.New("cannot convert")

@@ -1,0 +1,315 @@
+package executor_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// Array args: a positional array gives one argv entry per item, a flag
+// array repeats its flag, a joined flag ("--x=") joins each item.
+func ExampleBuildArgv_arrays() {
+	rt := &config.ResolvedTool{
+		Tool: &config.Tool{Name: "curl_get", Args: []config.Arg{
+			{Name: "urls", Type: config.TypeArray, Positional: true},
+			{Name: "headers", Type: config.TypeArray, Flag: "-H"},
+			{Name: "resolve", Type: config.TypeArray, Flag: "--resolve="},
+			{Name: "retries", Type: config.TypeArray, Items: config.TypeInteger},
+		}},
+		CLI: &config.Config{Command: "curl"},
+	}
+	values, err := executor.Validate(rt, map[string]any{
+		"urls":    []any{"http://a.test/", "http://b.test/"},
+		"headers": []any{"Accept: text/plain", "X-Trace: 1"},
+		"resolve": "a.test:80:127.0.0.1", // a single value is a one-item array
+		"retries": []any{1.0, "2"},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	argv, _ := executor.BuildArgv(rt, values)
+	fmt.Printf("%q\n", argv)
+	// Output:
+	// ["curl" "http://a.test/" "http://b.test/" "-H" "Accept: text/plain" "-H" "X-Trace: 1" "--resolve=a.test:80:127.0.0.1" "--retries" "1" "--retries" "2"]
+}
+
+// after_double_dash: the values go last, after one "--", behind the
+// positionals, the flags and the global args; they may start with "-".
+func ExampleBuildArgv_afterDoubleDash() {
+	rt := &config.ResolvedTool{
+		Tool: &config.Tool{Name: "git_log", Command: "log", Args: []config.Arg{
+			{Name: "paths", Type: config.TypeArray, Positional: true, AfterDoubleDash: true},
+			{Name: "rev", Positional: true},
+			{Name: "max_count", Type: config.TypeInteger, Flag: "-n"},
+		}},
+		CLI: &config.Config{Command: "git", GlobalArgs: []config.Arg{{Name: "pager", Flag: "--no-pager", Type: config.TypeBoolean, Default: true}}},
+	}
+	values, err := executor.Validate(rt, map[string]any{"paths": []any{"-odd-name.txt", "src"}, "rev": "main", "max_count": 5})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	argv, _ := executor.BuildArgv(rt, values)
+	fmt.Printf("%q\n", argv)
+	// Without after-dash values there is no "--".
+	values, _ = executor.Validate(rt, map[string]any{"paths": []any{}, "rev": "main"})
+	argv, _ = executor.BuildArgv(rt, values)
+	fmt.Printf("%q\n", argv)
+	// Output:
+	// ["git" "log" "main" "-n" "5" "--no-pager" "--" "-odd-name.txt" "src"]
+	// ["git" "log" "main" "--no-pager"]
+}
+
+func TestBuildArrays(t *testing.T) {
+	t.Setenv("CLIMAX_TEST_NS", "prod")
+	tests := []struct {
+		name   string
+		global []config.Arg
+		args   []config.Arg
+		values map[string]any
+		want   []string
+	}{
+		{"array default", nil, []config.Arg{{Name: "p", Type: config.TypeArray, Positional: true, Default: []any{"a", "b"}}},
+			nil, []string{"prog", "a", "b"}},
+		{"empty array gives nothing", nil, []config.Arg{{Name: "p", Type: config.TypeArray, Flag: "-p"}},
+			map[string]any{"p": []any{}}, []string{"prog"}},
+		{"implicit flag repeated", nil, []config.Arg{{Name: "exclude_dir", Type: config.TypeArray}},
+			map[string]any{"exclude_dir": []any{"a", "b"}}, []string{"prog", "--exclude-dir", "a", "--exclude-dir", "b"}},
+		{"numbers rendered per item", nil, []config.Arg{{Name: "n", Type: config.TypeArray, Items: config.TypeNumber, Flag: "-n="}},
+			map[string]any{"n": []any{0.5, int64(3)}}, []string{"prog", "-n=0.5", "-n=3"}},
+		{"global array default, expanded item by item", []config.Arg{
+			{Name: "ns", Type: config.TypeArray, Flag: "-n", Default: []any{"$CLIMAX_TEST_NS", "$CLIMAX_TEST_UNSET", "x"}},
+			{Name: "none", Type: config.TypeArray, Flag: "-z", Default: []any{"$CLIMAX_TEST_UNSET"}},
+		}, nil, nil, []string{"prog", "-n", "prod", "-n", "x"}},
+		{"two after-dash args share one separator", nil, []config.Arg{
+			{Name: "a", Positional: true, AfterDoubleDash: true},
+			{Name: "f", Flag: "-f"},
+			{Name: "b", Type: config.TypeArray, Positional: true, AfterDoubleDash: true},
+		}, map[string]any{"a": "-x", "b": []any{"--y", "z"}, "f": "v"}, []string{"prog", "-f", "v", "--", "-x", "--y", "z"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t", Args: tt.args}, CLI: &config.Config{Command: "prog", GlobalArgs: tt.global}}
+			argv, err := executor.BuildArgv(rt, tt.values)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(argv, tt.want) {
+				t.Errorf("argv = %q, want %q", argv, tt.want)
+			}
+		})
+	}
+}
+
+func TestValidateArrays(t *testing.T) {
+	args := []config.Arg{
+		{Name: "paths", Type: config.TypeArray, Positional: true, Required: true},
+		{Name: "counts", Type: config.TypeArray, Items: config.TypeInteger, Flag: "-c"},
+		{Name: "modes", Type: config.TypeArray, Enum: []string{"fast", "slow"}, Flag: "-m"},
+		{Name: "rest", Type: config.TypeArray, Positional: true, AfterDoubleDash: true},
+		{Name: "dashed", Type: config.TypeArray, Positional: true, AllowLeadingDash: true},
+	}
+	tests := []struct {
+		name string
+		args map[string]any
+		want string // the error text; "" for none
+		vals map[string]any
+	}{
+		{name: "list values", args: map[string]any{"paths": []any{"a", 1.5, true}, "counts": []any{json.Number("2"), "3"}, "rest": []any{"-v", "--", ""}, "dashed": []any{"-x"}},
+			vals: map[string]any{"paths": []any{"a", "1.5", "true"}, "counts": []any{int64(2), int64(3)}, "rest": []any{"-v", "--", ""}, "dashed": []any{"-x"}}},
+		{name: "a string is a one-item array", args: map[string]any{"paths": "a b", "counts": "4"},
+			vals: map[string]any{"paths": []any{"a b"}, "counts": []any{int64(4)}}},
+		{name: "Go slices too", args: map[string]any{"paths": []string{"a"}, "counts": []int{5}},
+			vals: map[string]any{"paths": []any{"a"}, "counts": []any{int64(5)}}},
+		{name: "required array that is empty", args: map[string]any{"paths": []any{}},
+			want: "Argument validation failed:\n  - Missing required argument 'paths' (got an empty list)"},
+		{name: "every bad item is named", args: map[string]any{"paths": []any{"ok", nil, []any{"x"}}, "counts": []any{"1", "two", 2.5}},
+			want: "Argument validation failed:\n" +
+				"  - Argument 'paths': item 2: cannot convert null to string\n" +
+				"  - Argument 'paths': item 3: cannot convert array [\"x\"] to string\n" +
+				"  - Argument 'counts': item 2: cannot convert 'two' to integer\n" +
+				"  - Argument 'counts': item 3: cannot convert 2.5 to integer"},
+		{name: "object and null", args: map[string]any{"paths": map[string]any{"a": 1}, "counts": nil},
+			want: "Argument validation failed:\n" +
+				"  - Argument 'paths': cannot convert object {\"a\":1} to array of string\n" +
+				"  - Argument 'counts': cannot convert null to array of integer"},
+		{name: "a single value of the wrong type", args: map[string]any{"paths": "a", "counts": "x"},
+			want: "Argument validation failed:\n  - Argument 'counts': cannot convert 'x' to integer"},
+		{name: "enum per item", args: map[string]any{"paths": "a", "modes": []any{"fast", "medium"}},
+			want: "Argument validation failed:\n  - Argument 'modes': item 2 ('medium') must be one of: fast, slow"},
+		{name: "leading dash and NUL per item", args: map[string]any{"paths": []any{"a", "-rf", "b\x00"}, "rest": []any{"-ok", "x\x00"}},
+			want: "Argument validation failed:\n" +
+				"  - Argument 'paths': item 2: value '-rf' starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument\n" +
+				"  - Argument 'paths': item 3 contains a NUL byte, which cannot be passed to a command\n" +
+				"  - Argument 'rest': item 2 contains a NUL byte, which cannot be passed to a command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vals, err := executor.Validate(tool(args...), tt.args)
+			if tt.want != "" {
+				if err == nil || err.Error() != tt.want {
+					t.Fatalf("error = %v\nwant %s", err, tt.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(vals, tt.vals) {
+				t.Errorf("values = %#v\nwant %#v", vals, tt.vals)
+			}
+		})
+	}
+}
+
+// A leading dash is fine after "--" without allow_leading_dash, and the
+// guard stays on for every other positional.
+func TestValidateAfterDoubleDash(t *testing.T) {
+	rt := tool(config.Arg{Name: "prog_args", Positional: true, AfterDoubleDash: true}, config.Arg{Name: "pkg", Positional: true})
+	if _, err := executor.Validate(rt, map[string]any{"prog_args": "-v"}); err != nil {
+		t.Errorf("after-dash value refused: %v", err)
+	}
+	if _, err := executor.Validate(rt, map[string]any{"pkg": "-v"}); err == nil {
+		t.Error("a leading dash was accepted in a positional before \"--\"")
+	}
+}
+
+func TestValidateArrayPolicy(t *testing.T) {
+	one, three := 1, 3
+	rt := withPolicy(t, map[string]config.Constraint{
+		"paths": {Pattern: `src/.*`, MinItems: &one, MaxItems: &three},
+		"ns":    {Min: ptr(1), Max: ptr(10)},
+		"def":   {Pattern: `ok`},
+	},
+		config.Arg{Name: "paths", Type: config.TypeArray, Positional: true},
+		config.Arg{Name: "ns", Type: config.TypeArray, Items: config.TypeInteger, Flag: "-n"},
+		config.Arg{Name: "def", Type: config.TypeArray, Flag: "-d", Default: []any{"ok", "bad"}},
+	)
+	tests := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"paths": []any{"src/a", "src/b"}, "ns": []any{1, 10}, "def": []any{"ok"}}, ""},
+		{map[string]any{"paths": []any{}, "def": "ok"}, "Policy validation failed:\n  - Argument 'paths' has 0 items; the policy requires at least 1"},
+		{map[string]any{"paths": []any{"src/a", "etc/passwd", "src/c", "src/d"}, "ns": []any{0, 5, 11}, "def": "ok"},
+			"Policy validation failed:\n" +
+				"  - Argument 'paths' has 4 items; the policy allows at most 3\n" +
+				"  - Argument 'paths': item 2: value 'etc/passwd' does not match pattern 'src/.*'\n" +
+				"  - Argument 'ns': item 1: value 0 is below minimum 1\n" +
+				"  - Argument 'ns': item 3: value 11 is above maximum 10"},
+		// Defaults are checked too, item by item.
+		{map[string]any{"paths": "src/a"}, "Policy validation failed:\n  - Argument 'def': item 2: value 'bad' does not match pattern 'ok'"},
+	}
+	for _, tt := range tests {
+		_, err := executor.Validate(rt, tt.args)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("Validate(%v) = %q\nwant %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestUnknownArgs(t *testing.T) {
+	tl := &config.Tool{Name: "git_log", Args: []config.Arg{
+		{Name: "dir", Cwd: true},
+		{Name: "max_count", Type: config.TypeInteger},
+		{Name: "path", Positional: true},
+		{Name: "message", Stdin: true},
+	}}
+	got := executor.UnknownArgs(tl, map[string]any{
+		"cwd": "/repo", "maxCount": 3, "paht": "x", "zzz": 1, "input": "i", "path": "ok", "dir": "/",
+	})
+	want := []executor.IgnoredArg{
+		{Name: "cwd", DidYouMean: "dir"},
+		{Name: "input", DidYouMean: "message"},
+		{Name: "maxCount", DidYouMean: "max_count"},
+		{Name: "paht", DidYouMean: "path"},
+		{Name: "zzz"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("UnknownArgs = %+v\nwant %+v", got, want)
+	}
+	if got := executor.UnknownArgs(tl, map[string]any{"path": "x"}); got != nil {
+		t.Errorf("UnknownArgs with known names = %+v, want nil", got)
+	}
+	// "cwd" suggests nothing for a tool without a cwd arg.
+	if s := executor.SuggestArg(&config.Tool{Args: []config.Arg{{Name: "pattern"}}}, "cwd"); s != "" {
+		t.Errorf("SuggestArg = %q, want none", s)
+	}
+}
+
+// Calls ignore unknown names and list them in the result; a strict Runner
+// refuses them with the other argument problems.
+func TestCallIgnoredArgs(t *testing.T) {
+	t.Parallel()
+	rt := fake("echo", 5, config.Arg{Name: "dir", Cwd: true}, config.Arg{Name: "word", Positional: true})
+	args := map[string]any{"cwd": "/", "word": "hi", "extra": 1}
+
+	out := executor.New().Call(context.Background(), rt, args)
+	if out.IsError || out.Text != "hi" || out.Result == nil {
+		t.Fatalf("outcome %+v", out)
+	}
+	b, _ := json.Marshal(out.Result)
+	if want := `"ignored_args":[{"name":"cwd","did_you_mean":"dir"},{"name":"extra"}]`; !strings.Contains(string(b), want) {
+		t.Errorf("structuredContent %s lacks %s", b, want)
+	}
+	b, _ = json.Marshal(executor.New().Call(context.Background(), rt, map[string]any{"word": "hi"}).Result)
+	if strings.Contains(string(b), "ignored_args") {
+		t.Errorf("structuredContent %s has ignored_args with none ignored", b)
+	}
+
+	out = executor.New(executor.WithStrictArgs(true)).Call(context.Background(), rt, map[string]any{"cwd": "/", "extra": 1, "word": "-x"})
+	want := "Argument validation failed:\n" +
+		"  - Unknown argument 'cwd' (did you mean 'dir'?)\n" +
+		"  - Unknown argument 'extra'; the tool's arguments are: dir, word\n" +
+		"  - Argument 'word': value '-x' starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument"
+	if !out.IsError || out.Text != want || out.Result != nil {
+		t.Errorf("strict outcome %q (isError %v)\nwant %q", out.Text, out.IsError, want)
+	}
+	if out := executor.New(executor.WithStrictArgs(true)).Call(context.Background(), rt, map[string]any{"word": "hi"}); out.IsError {
+		t.Errorf("strict call with known names failed: %s", out.Text)
+	}
+}
+
+// success_exit_codes: a listed exit code is no error, but the text still
+// shows it and the exit code is kept.
+func TestCallSuccessExitCodes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		ops     string
+		codes   []int
+		isError bool
+		text    string
+	}{
+		{"out=none exit=1", []int{0, 1}, false, "none\n\n[exit code: 1]"},
+		{"exit=2", []int{0, 1}, true, "[exit code: 2]"},
+		{"out=ok", []int{0, 1}, false, "ok"},
+		{"exit=1", nil, true, "[exit code: 1]"},
+		{"signal=9", []int{0, 137}, false, "[exit code: 137]"},
+		{"sleep=10s", []int{0, 143, 137}, true, "Command timed out after 0.2 seconds"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ops, func(t *testing.T) {
+			t.Parallel()
+			rt := fake(tt.ops, 5)
+			if strings.HasPrefix(tt.ops, "sleep") {
+				rt = fake(tt.ops, 0.2)
+			}
+			rt.Tool.SuccessExitCodes = tt.codes
+			out := executor.New(executor.WithGracePeriod(0)).Call(context.Background(), rt, nil)
+			if out.IsError != tt.isError || out.Text != tt.text {
+				t.Errorf("got %q (isError %v), want %q (isError %v)", out.Text, out.IsError, tt.text, tt.isError)
+			}
+		})
+	}
+}
