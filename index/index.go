@@ -10,11 +10,17 @@ import (
 
 // Entry is a tool as search results show it.
 type Entry struct {
-	ToolName    string          `json:"tool_name"`
-	Description string          `json:"description"`
-	CLIName     string          `json:"cli_name"`
-	Category    *string         `json:"category"`
-	Tags        []string        `json:"tags"`
+	ToolName    string   `json:"tool_name"`
+	Description string   `json:"description"`
+	CLIName     string   `json:"cli_name"`
+	Category    *string  `json:"category"`
+	Tags        []string `json:"tags"`
+	// The tool's annotations, each present only when its config sets it
+	// (a compact form of MCP's readOnlyHint and so on).
+	ReadOnly    *bool           `json:"read_only,omitempty"`
+	Destructive *bool           `json:"destructive,omitempty"`
+	Idempotent  *bool           `json:"idempotent,omitempty"`
+	OpenWorld   *bool           `json:"open_world,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
@@ -74,6 +80,10 @@ func New(configs []*config.Config, policy *config.Policy) (*Index, []config.Prob
 			CLIName:     rt.CLI.Name,
 			Category:    optional(rt.CLI.Category),
 			Tags:        nonNil(rt.CLI.Tags),
+			ReadOnly:    rt.Tool.ReadOnly,
+			Destructive: rt.Tool.Destructive,
+			Idempotent:  rt.Tool.Idempotent,
+			OpenWorld:   rt.Tool.OpenWorld,
 			InputSchema: schema,
 		}
 	}

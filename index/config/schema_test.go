@@ -43,6 +43,19 @@ func TestInputSchema(t *testing.T) {
 				`"required":["count","path"]}`,
 		},
 		{
+			name: "arrays: items type, enum on the items, list default",
+			tool: config.Tool{Args: []config.Arg{
+				{Name: "paths", Type: config.TypeArray, Required: true},
+				{Name: "lines", Type: config.TypeArray, Items: config.TypeInteger, Default: []any{1, 2}},
+				{Name: "modes", Type: config.TypeArray, Enum: []string{"a", "b"}, Description: "Modes"},
+			}},
+			want: `{"type":"object","properties":{` +
+				`"paths":{"type":"array","items":{"type":"string"}},` +
+				`"lines":{"type":"array","items":{"type":"integer"},"default":[1,2]},` +
+				`"modes":{"type":"array","items":{"type":"string","enum":["a","b"]},"description":"Modes"}},` +
+				`"required":["paths"]}`,
+		},
+		{
 			name: "names are escaped",
 			tool: config.Tool{Args: []config.Arg{{Name: `a"b<c>`}}},
 			want: `{"type":"object","properties":{"a\"b<c>":{"type":"string"}}}`,
