@@ -11,11 +11,14 @@ import (
 )
 
 // toolDefinition returns rt as classic mode lists it in tools/list: its
-// name, its (policy-overridden) description and its input schema, and,
-// when the tool has keywords, _meta {"anthropic/searchHint": "..."} made
-// of them, so that a client's own tool search finds it by them too.
+// name, its (policy-overridden) description, its input schema, the
+// annotations its config sets (read_only as readOnlyHint, destructive as
+// destructiveHint, idempotent as idempotentHint, open_world as
+// openWorldHint; none set gives no annotations), and, when the tool has
+// keywords, _meta {"anthropic/searchHint": "..."} made of them, so that a
+// client's own tool search finds it by them too.
 func toolDefinition(rt *config.ResolvedTool) Definition {
-	d := Definition{Name: rt.Tool.Name, Description: rt.Tool.Description, InputSchema: rt.Schema}
+	d := Definition{Name: rt.Tool.Name, Description: rt.Tool.Description, InputSchema: rt.Schema, Annotations: toolAnnotations(rt.Tool)}
 	if hint := SearchHint(rt.Tool.Keywords); hint != "" {
 		d.Meta = map[string]any{MetaSearchHint: hint}
 	}
@@ -52,6 +55,16 @@ func SearchHint(keywords []string) string {
 		}
 	}
 	return s
+}
+
+// toolAnnotations returns the MCP annotations a tool's config sets, or nil
+// when it sets none.
+func toolAnnotations(t *config.Tool) *Annotations {
+	a := Annotations{ReadOnlyHint: t.ReadOnly, DestructiveHint: t.Destructive, IdempotentHint: t.Idempotent, OpenWorldHint: t.OpenWorld}
+	if a == (Annotations{}) {
+		return nil
+	}
+	return &a
 }
 
 // ClassicDefinitions returns the classic-mode tools/list of ix: every tool

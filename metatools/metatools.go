@@ -76,6 +76,19 @@ type Definition struct {
 	// Meta is the tool's _meta: hints for clients that defer tools behind
 	// a tool search of their own (see [MetaAlwaysLoad], [MetaSearchHint]).
 	Meta map[string]any `json:"_meta,omitempty"`
+	// Annotations are the tool's MCP annotations; nil when it has none.
+	Annotations *Annotations `json:"annotations,omitempty"`
+}
+
+// Annotations are MCP tool annotations (ToolAnnotations): hints for
+// clients about what a tool does. A nil field is unset, which MCP reads
+// as its default: readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true.
+type Annotations struct {
+	ReadOnlyHint    *bool `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool `json:"openWorldHint,omitempty"`
 }
 
 // Keys of a tool's _meta that clients with a tool search of their own
@@ -148,6 +161,35 @@ func Definitions() []Definition {
 		{Name: CallName, Description: callDescription, InputSchema: compact(callSchema),
 			Meta: map[string]any{MetaAlwaysLoad: true, MetaSearchHint: callHint}},
 	}
+}
+
+// DefinitionsFor returns [Definitions] with the annotations that fit ix:
+// climax_search is read-only and closed-world (it only reads the index);
+// climax_call is read-only exactly when every tool of ix is annotated
+// read_only, and not destructive when none may destroy (each is read-only
+// or annotated destructive: false); its other hints are left to MCP's
+// defaults. Names, descriptions and input schemas are those of
+// Definitions.
+func DefinitionsFor(ix *index.Index) []Definition {
+	defs := Definitions()
+	yes, no := true, false
+	defs[0].Annotations = &Annotations{ReadOnlyHint: &yes, OpenWorldHint: &no}
+	readOnly, mayDestroy := true, false
+	for _, rt := range ix.Tools() {
+		readOnly = readOnly && rt.Tool.IsReadOnly()
+		mayDestroy = mayDestroy || rt.Tool.MayDestroy()
+	}
+	var call Annotations
+	switch {
+	case readOnly:
+		call.ReadOnlyHint = &yes
+	case !mayDestroy:
+		call.DestructiveHint = &no
+	}
+	if call != (Annotations{}) {
+		defs[1].Annotations = &call
+	}
+	return defs
 }
 
 func compact(s string) json.RawMessage {

@@ -8,9 +8,10 @@
 // # Modes
 //
 // In discovery mode (the default) tools/list holds exactly climax_search
-// and climax_call, as [metatools.Definitions] gives them. With
-// [WithClassic] it holds every tool of the index, in load order, with its
-// own input schema and description, and no meta-tools. Calling a name that
+// and climax_call, as [metatools.DefinitionsFor] gives them (with
+// annotations that fit the index). With [WithClassic] it holds every tool
+// of the index, in load order, with its own input schema, description and
+// annotations, and no meta-tools. Calling a name that
 // is not listed returns an isError result "Unknown tool: NAME" (not the
 // JSON-RPC error go-sdk would give).
 //
@@ -176,7 +177,7 @@ func (s *Server) Replace(ix *index.Index) {
 			handlers[rt.Tool.Name] = s.classicHandler(rt)
 		}
 	} else {
-		defs = metatools.Definitions()
+		defs = metatools.DefinitionsFor(ix)
 		handlers[metatools.SearchName] = s.searchHandler
 		handlers[metatools.CallName] = s.callHandler
 	}
@@ -197,7 +198,7 @@ func (s *Server) Replace(ix *index.Index) {
 		}
 	}
 	for _, d := range defs {
-		s.mcp.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, Meta: d.Meta}, handlers[d.Name])
+		s.mcp.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, Meta: d.Meta, Annotations: toolAnnotations(d.Annotations)}, handlers[d.Name])
 	}
 }
 
@@ -407,4 +408,19 @@ func shortenArgv(argv []string) []string {
 		out = append(out, shorten(a))
 	}
 	return out
+}
+
+// toolAnnotations converts a definition's annotations to go-sdk's; nil
+// stays nil (no "annotations" in tools/list).
+func toolAnnotations(a *metatools.Annotations) *mcp.ToolAnnotations {
+	if a == nil {
+		return nil
+	}
+	isTrue := func(b *bool) bool { return b != nil && *b }
+	return &mcp.ToolAnnotations{
+		ReadOnlyHint:    isTrue(a.ReadOnlyHint),
+		DestructiveHint: a.DestructiveHint,
+		IdempotentHint:  isTrue(a.IdempotentHint),
+		OpenWorldHint:   a.OpenWorldHint,
+	}
 }
