@@ -14,8 +14,9 @@ import (
 
 // listCmd lists the bundled configs or the tools of configs.
 type listCmd struct {
-	Policy string `help:"Policy file to apply: disabled tools are left out, descriptions overridden." placeholder:"FILE" env:"CLIMAX_POLICY"`
-	Format string `help:"Output format: text (a table) or json." enum:"text,json" default:"text" short:"f"`
+	Policy   string `help:"Policy file to apply: disabled tools are left out, descriptions overridden." placeholder:"FILE" env:"CLIMAX_POLICY"`
+	Format   string `help:"Output format: text (a table) or json." enum:"text,json" default:"text" short:"f"`
+	ReadOnly bool   `help:"${read_only_help}" env:"CLIMAX_READ_ONLY"`
 
 	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config; none lists the bundled configs."`
 }
@@ -35,7 +36,7 @@ func (c *listCmd) Run(e *env) error {
 	if len(c.Configs) == 0 {
 		return c.listBundled(e)
 	}
-	ix, warnings, err := buildIndex(c.Configs, c.Policy)
+	ix, warnings, err := buildIndex(c.Configs, c.Policy, c.ReadOnly)
 	if err != nil {
 		return err
 	}
@@ -98,14 +99,18 @@ func (c *listCmd) listBundled(e *env) error {
 }
 
 // argsSummary shows a tool's arguments compactly: required ones bare,
-// optional ones in brackets.
+// optional ones in brackets, arrays followed by "...".
 func argsSummary(args []config.Arg) string {
 	parts := make([]string, 0, len(args))
 	for _, a := range args {
+		name := a.Name
+		if a.Type == config.TypeArray {
+			name += "..."
+		}
 		if a.Required {
-			parts = append(parts, a.Name)
+			parts = append(parts, name)
 		} else {
-			parts = append(parts, "["+a.Name+"]")
+			parts = append(parts, "["+name+"]")
 		}
 	}
 	if len(parts) == 0 {

@@ -111,9 +111,10 @@ func loadPolicy(name string) (*config.Policy, error) {
 }
 
 // buildIndex loads configs and policy and builds the index, with the GC
-// target raised meanwhile (see loadGCPercent). Policy warnings are
-// returned beside it.
-func buildIndex(refs []string, policyFile string) (*index.Index, []config.Problem, error) {
+// target raised meanwhile (see loadGCPercent); readOnly keeps only the
+// tools annotated read_only (--read-only). Policy warnings are returned
+// beside it.
+func buildIndex(refs []string, policyFile string, readOnly bool) (*index.Index, []config.Problem, error) {
 	defer raiseGCPercent(loadGCPercent)()
 	cfgs, err := loadAll(refs)
 	if err != nil {
@@ -123,7 +124,19 @@ func buildIndex(refs []string, policyFile string) (*index.Index, []config.Proble
 	if err != nil {
 		return nil, nil, err
 	}
-	return index.New(cfgs, pol)
+	return index.New(cfgs, readOnlyPolicy(pol, readOnly))
+}
+
+// readOnlyHelp is the help of the --read-only flag of run, list and validate.
+const readOnlyHelp = "Keep only the tools annotated read_only: true (with --policy: those of its tools)."
+
+// readOnlyPolicy returns pol restricted to read-only tools when readOnly
+// is set (--read-only), else pol.
+func readOnlyPolicy(pol *config.Policy, readOnly bool) *config.Policy {
+	if !readOnly {
+		return pol
+	}
+	return config.ReadOnlyPolicy(pol)
 }
 
 // loadGCPercent is the GC target while configs load. Loading allocates

@@ -98,7 +98,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		kong.Description(description),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitPanic{code}) }),
-		kong.Vars{"version": versionString(), "autoBudget": strconv.Itoa(defaultAutoBudget)},
+		kong.Vars{"version": versionString(), "autoBudget": strconv.Itoa(defaultAutoBudget), "read_only_help": readOnlyHelp},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(&env{stdin: stdin, stdout: stdout, stderr: stderr}),
 	)

@@ -32,6 +32,8 @@ type runCmd struct {
 	MaxOutput     int      `help:"Per-stream output limit in bytes for every tool, overriding each tool's max_output (0: per-tool limits)." default:"0" placeholder:"BYTES" env:"CLIMAX_MAX_OUTPUT"`
 	AuditLog      string   `help:"Append one JSON line per tool call to this file (arguments marked secret are redacted)." placeholder:"PATH" env:"CLIMAX_AUDIT_LOG"`
 	Watch         bool     `help:"Reload the config files given by path and the policy file when they change (a set with problems is logged and the old one kept)." env:"CLIMAX_WATCH"`
+	ReadOnly      bool     `help:"${read_only_help}" env:"CLIMAX_READ_ONLY"`
+	StrictArgs    bool     `help:"Refuse calls that give argument names the tool does not have (by default they are ignored and listed in structuredContent.ignored_args)." env:"CLIMAX_STRICT_ARGS"`
 
 	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
 }
@@ -82,15 +84,18 @@ func (c *runCmd) Run(e *env) error {
 		return usagef("--classic and --mode %s contradict each other: give one", c.Mode)
 	}
 
-	ix, warnings, err := buildIndex(refs, c.Policy)
+	ix, warnings, err := buildIndex(refs, c.Policy, c.ReadOnly)
 	if err != nil {
 		return err
 	}
 	for _, w := range warnings {
 		logger.Warn(w.String())
 	}
+	if c.ReadOnly && ix.Len() == 0 {
+		logger.Warn("--read-only leaves no tools: none is annotated read_only: true")
+	}
 	classic := c.classic(ix, logger)
-	logger.Info("tools loaded", "configs", strings.Join(refs, " "), "tools", ix.Len(), "classic", classic)
+	logger.Info("tools loaded", "configs", strings.Join(refs, " "), "tools", ix.Len(), "classic", classic, "read_only", c.ReadOnly)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -110,7 +115,7 @@ func (c *runCmd) Run(e *env) error {
 		defer audit.Close()
 	}
 
-	runner := executor.New(executor.WithMaxOutput(c.MaxOutput), executor.WithMaxConcurrent(c.MaxConcurrent))
+	runner := executor.New(executor.WithMaxOutput(c.MaxOutput), executor.WithMaxConcurrent(c.MaxConcurrent), executor.WithStrictArgs(c.StrictArgs))
 	opts := []server.Option{
 		server.WithClassic(classic),
 		server.WithLogger(logger),
@@ -125,7 +130,7 @@ func (c *runCmd) Run(e *env) error {
 		files := watchedFiles(refs, c.Policy)
 		if len(files) == 0 {
 			logger.Warn("--watch: nothing to watch (bundled configs do not change)")
-		} else if err := watch(ctx, files, func() (*index.Index, []config.Problem, error) { return buildIndex(refs, c.Policy) }, srv.Replace, logger); err != nil {
+		} else if err := watch(ctx, files, func() (*index.Index, []config.Problem, error) { return buildIndex(refs, c.Policy, c.ReadOnly) }, srv.Replace, logger); err != nil {
 			return fmt.Errorf("watch config files: %w", err)
 		}
 	}

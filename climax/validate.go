@@ -13,8 +13,9 @@ import (
 
 // validateCmd checks configs and a policy without serving anything.
 type validateCmd struct {
-	Policy string `help:"Policy file to check together with the configs." placeholder:"FILE" env:"CLIMAX_POLICY"`
-	Format string `help:"Output format: text or json (see README for the JSON structure)." enum:"text,json" default:"text" short:"f"`
+	Policy   string `help:"Policy file to check together with the configs." placeholder:"FILE" env:"CLIMAX_POLICY"`
+	Format   string `help:"Output format: text or json (see README for the JSON structure)." enum:"text,json" default:"text" short:"f"`
+	ReadOnly bool   `help:"${read_only_help}" env:"CLIMAX_READ_ONLY"`
 
 	Configs []string `arg:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
 }
@@ -30,6 +31,9 @@ type validateReport struct {
 	Policy *policyReport `json:"policy"`
 	// Errors are problems between configs, e.g. duplicate tool names.
 	Errors []problem `json:"errors"`
+	// ReadOnlyTools is, with --read-only and no errors, how many tools
+	// remain (those annotated read_only that the policy enables).
+	ReadOnlyTools *int `json:"read_only_tools,omitempty"`
 }
 
 type configReport struct {
@@ -195,10 +199,13 @@ func (c *validateCmd) Run(e *env) error {
 	// Building the index checks what is left (a tool defined twice in one
 	// file) and gives the policy's warnings.
 	if rep.OK {
-		_, warnings, err := index.New(loaded, pol)
+		ix, warnings, err := index.New(loaded, readOnlyPolicy(pol, c.ReadOnly))
 		if err != nil {
 			rep.OK = false
 			rep.Errors = append(rep.Errors, problemsOf(err, "")...)
+		} else if c.ReadOnly {
+			n := ix.Len()
+			rep.ReadOnlyTools = &n
 		}
 		if rep.Policy != nil {
 			for _, w := range warnings {
@@ -253,6 +260,9 @@ func printValidateText(w io.Writer, rep *validateReport) {
 	}
 	for _, p := range rep.Errors {
 		fmt.Fprintf(w, "%s\n", p)
+	}
+	if n := rep.ReadOnlyTools; n != nil {
+		fmt.Fprintf(w, "read-only: %d %s annotated read_only %s\n", *n, plural(*n, "tool", "tools"), plural(*n, "remains", "remain"))
 	}
 	if !rep.OK {
 		fmt.Fprintln(w, "validation failed")
