@@ -86,7 +86,14 @@ func (e *NotFoundError) Error() string {
 // arg that is both positional and has a flag, a stdin or cwd arg that also
 // has a flag or is positional, a default that does not fit the arg's type
 // or enum, an enum on a boolean arg, a timeout under [MinTimeout] or over
-// [MaxTimeout], a max_output that is not positive — is reported in one
+// [MaxTimeout], a max_output that is not positive, an array of the wrong
+// shape (items without type: array, items that are not string, integer or
+// number, a default that is not a list or whose items do not fit, an
+// array stdin or cwd arg), after_double_dash without positional or in
+// global_args, a success_exit_codes entry that is not a whole number from
+// 0 to 255 (or a list without 0), an annotation (read_only, destructive,
+// idempotent, open_world) that is not a boolean, read_only together with
+// destructive — is reported in one
 // [*LoadError], each with its line and column (the first [MaxProblems] by
 // position; the others are counted). Messages quote at most 80 bytes of a
 // value.
@@ -99,8 +106,10 @@ func (e *NotFoundError) Error() string {
 // An empty tool list (tools: []) is allowed: the CLI is listed with no
 // tools. On success the defaults are applied: name [DefaultCLIName], arg
 // type [TypeString], timeout [DefaultTimeout], max_output
-// [DefaultMaxOutput], and Tags, Env and Tools are never nil. A default is
-// held as the Go value of its arg's type: string, int, float64 or bool.
+// [DefaultMaxOutput], item type [TypeString] for arrays, and Tags, Env and
+// Tools are never nil. A default is held as the Go value of its arg's
+// type: string, int, float64 or bool, or for an array a []any of item
+// values. SuccessExitCodes and the annotations stay nil when absent.
 func Parse(data []byte, source string) (*Config, error) {
 	c := &checker{file: source}
 	root := c.document(data, "config", configHint)
@@ -180,7 +189,9 @@ func BundledNames(bundled fs.FS) ([]string, error) {
 // wrong types, an unknown executor type or default, a docker executor
 // without an image, docker-only settings (image, volumes, working_dir,
 // network) without type: docker, a pattern that is not a valid Go regular
-// expression on its own, and min greater than max. Its limits are Parse's. A tool listed with no settings
+// expression on its own, min greater than max, min_items or max_items that
+// is not a whole number of 0 or more, and min_items greater than max_items.
+// Its limits are Parse's. A tool listed with no settings
 // (git_status: or git_status: {}) is enabled without overrides. Tool and
 // arg names are not checked here: [New] warns about those no config
 // defines. On success Default is [PolicyDisabled] and Executor.Type
