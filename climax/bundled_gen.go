@@ -1596,9 +1596,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Cwd:         true,
 				}},
-				Timeout:   float64(30),
-				MaxOutput: 65536,
-				Line:      158,
+				Timeout:          float64(30),
+				MaxOutput:        65536,
+				SuccessExitCodes: []int{0, 1},
+				Line:             158,
 			}, config.Tool{
 				Name:        "git_ls_files",
 				Description: "List files tracked by git (or untracked, modified or deleted ones).",
@@ -1630,7 +1631,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      194,
+				Line:      195,
 			}, config.Tool{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its commit hash.",
@@ -1659,7 +1660,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      217,
+				Line:      218,
 			}, config.Tool{
 				Name:        "git_repo_root",
 				Description: "Print the absolute path of the repository's top-level (root) directory.",
@@ -1673,7 +1674,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      238,
+				Line:      239,
 			}, config.Tool{
 				Name:        "git_reflog",
 				Description: "Show the reflog: every commit HEAD pointed to (commits, checkouts, resets, rebases). Use to recover lost commits.",
@@ -1697,7 +1698,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      248,
+				Line:      249,
 			}, config.Tool{
 				Name:        "git_branch_list",
 				Description: "List branches (local, remote or all), marking the current one, with last commit and upstream.",
@@ -1731,7 +1732,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      266,
+				Line:      267,
 			}, config.Tool{
 				Name:        "git_current_branch",
 				Description: "Print the name of the current branch (empty when HEAD is detached).",
@@ -1745,7 +1746,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      290,
+				Line:      291,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with create does both).",
@@ -1769,7 +1770,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      299,
+				Line:      300,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "DESTRUCTIVE: delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
@@ -1793,7 +1794,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      314,
+				Line:      315,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout), optionally creating it first.",
@@ -1822,7 +1823,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      331,
+				Line:      332,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch). To discard file changes use git_restore.",
@@ -1847,7 +1848,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      351,
+				Line:      352,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
@@ -1880,7 +1881,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      369,
+				Line:      370,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "DESTRUCTIVE: discard uncommitted changes to a file; staged=true only unstages it.",
@@ -1909,7 +1910,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      393,
+				Line:      394,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
@@ -1938,7 +1939,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      413,
+				Line:      414,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "DESTRUCTIVE: delete files from the working tree and index; cached=true only untracks them.",
@@ -1976,7 +1977,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      434,
+				Line:      435,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -2000,7 +2001,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      462,
+				Line:      463,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
@@ -2027,7 +2028,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      478,
+				Line:      479,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
@@ -2041,7 +2042,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      497,
+				Line:      498,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
@@ -2060,7 +2061,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      506,
+				Line:      507,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -2084,7 +2085,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      518,
+				Line:      519,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "DESTRUCTIVE: delete a stash without applying it.",
@@ -2103,7 +2104,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      535,
+				Line:      536,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
@@ -2132,7 +2133,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      548,
+				Line:      549,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -2161,7 +2162,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      566,
+				Line:      567,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "DESTRUCTIVE: delete a local tag.",
@@ -2180,7 +2181,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      585,
+				Line:      586,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
@@ -2194,7 +2195,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      598,
+				Line:      599,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -2218,7 +2219,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      607,
+				Line:      608,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
@@ -2257,7 +2258,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      622,
+				Line:      623,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
@@ -2294,7 +2295,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      651,
+				Line:      652,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
@@ -2336,7 +2337,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      678,
+				Line:      679,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
@@ -2371,7 +2372,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      709,
+				Line:      710,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -2394,7 +2395,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      734,
+				Line:      735,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -2433,7 +2434,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      750,
+				Line:      751,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
@@ -2447,7 +2448,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      779,
+				Line:      780,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
@@ -2477,7 +2478,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      789,
+				Line:      790,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -2491,7 +2492,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      811,
+				Line:      812,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -2505,7 +2506,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      821,
+				Line:      822,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit.",
@@ -2530,7 +2531,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      830,
+				Line:      831,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -2554,7 +2555,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      848,
+				Line:      849,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
@@ -2583,7 +2584,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      865,
+				Line:      866,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "DESTRUCTIVE: reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -2602,7 +2603,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      885,
+				Line:      886,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
@@ -2630,7 +2631,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      898,
+				Line:      899,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "DESTRUCTIVE: permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -2658,7 +2659,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      918,
+				Line:      919,
 			}},
 			Source: "bundled:git",
 		}

@@ -19,6 +19,7 @@ type searchCmd struct {
 	Explain  bool   `help:"Show why each result ranks where it does: the query words it matched, how (exactly, as a synonym, another word form or a typo correction) and in which fields, and its score."`
 	Format   string `help:"Output format: text, or json (the climax_search result as an MCP client gets it; with --explain, the explanation)." enum:"text,json" default:"text" short:"f"`
 	Policy   string `help:"Policy file to apply: disabled tools are left out, descriptions overridden." placeholder:"FILE" env:"CLIMAX_POLICY"`
+	ReadOnly bool   `help:"${read_only_help}" env:"CLIMAX_READ_ONLY"`
 
 	Query   string   `arg:"" name:"QUERY" help:"What to look for, as an agent would ask: words, a task, a question, an error message."`
 	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config; none searches every bundled config."`
@@ -33,7 +34,7 @@ func (c *searchCmd) Run(e *env) error {
 	if len(refs) == 0 {
 		refs = bundledNames()
 	}
-	ix, warnings, err := buildIndex(refs, c.Policy)
+	ix, warnings, err := buildIndex(refs, c.Policy, c.ReadOnly)
 	if err != nil {
 		return err
 	}
