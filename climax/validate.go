@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
@@ -121,9 +122,34 @@ func omittedOf(err error) int {
 // file or an unknown config name included.
 func (c *validateCmd) Run(e *env) error {
 	rep := validateReport{OK: true, Configs: []configReport{}, Errors: []problem{}}
+	loaded := rep.loadConfigs(c.Configs)
+	pol := rep.loadPolicy(c.Policy)
+	rep.checkPrograms(loaded, pol)
+	rep.checkToolNames(loaded)
+	if rep.OK {
+		rep.checkIndex(loaded, pol, c.ReadOnly)
+	}
+
+	if c.Format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printValidateText(e.stdout, &rep)
+	}
+	if !rep.OK {
+		return &exitCodeError{exitError}
+	}
+	return nil
+}
+
+// loadConfigs loads every reference into a report entry and returns the
+// configs that loaded, in the same order as their entries.
+func (rep *validateReport) loadConfigs(refs []string) []*config.Config {
 	var loaded []*config.Config
-	loadedBySource := map[string]*config.Config{}
-	for _, ref := range c.Configs {
+	for _, ref := range refs {
 		cr := configReport{Ref: ref, Errors: []problem{}, Warnings: []problem{}}
 		cfg, err := loadConfig(ref)
 		if err != nil {
@@ -140,93 +166,91 @@ func (c *validateCmd) Run(e *env) error {
 			cr.Binary = words[0]
 		}
 		loaded = append(loaded, cfg)
-		loadedBySource[cfg.Source] = cfg
 		rep.Configs = append(rep.Configs, cr)
 	}
+	return loaded
+}
 
-	var pol *config.Policy
-	if c.Policy != "" {
-		pr := &policyReport{File: c.Policy, OK: true, Errors: []problem{}, Warnings: []problem{}}
-		p, err := loadPolicy(c.Policy)
-		if err != nil {
-			pr.OK, rep.OK = false, false
-			pr.Errors, pr.omitted = problemsOf(err, c.Policy), omittedOf(err)
-		} else {
-			pol = p
-		}
-		rep.Policy = pr
+// loadPolicy loads the policy file, if one is given, into the report; it
+// returns nil without a usable policy.
+func (rep *validateReport) loadPolicy(file string) *config.Policy {
+	if file == "" {
+		return nil
 	}
+	pr := &policyReport{File: file, OK: true, Errors: []problem{}, Warnings: []problem{}}
+	rep.Policy = pr
+	p, err := loadPolicy(file)
+	if err != nil {
+		pr.OK, rep.OK = false, false
+		pr.Errors, pr.omitted = problemsOf(err, file), omittedOf(err)
+		return nil
+	}
+	return p
+}
 
-	// Missing programs are warnings: the config may be meant for another
-	// machine. With a docker executor the program that must exist is docker.
+// checkPrograms warns about every config whose program cannot be found as
+// a call would find it: a warning only, since the config may be meant for
+// another machine. With the docker executor the program that must exist
+// here is docker itself.
+func (rep *validateReport) checkPrograms(loaded []*config.Config, pol *config.Policy) {
+	bySource := make(map[string]*config.Config, len(loaded))
+	for _, cfg := range loaded {
+		bySource[cfg.Source] = cfg
+	}
 	for i := range rep.Configs {
 		cr := &rep.Configs[i]
 		if !cr.OK {
 			continue
 		}
-		cfg := loadedBySource[cr.Source]
-		if pol != nil && pol.Executor.Type == config.ExecutorDocker {
-			// The program that must exist here is docker.
-			cfg = &config.Config{Name: cfg.Name, Command: "docker"}
-		}
-		switch _, err := executor.FindProgram(cfg); {
-		case cr.Binary == "":
+		if cr.Binary == "" {
 			cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: "command is empty after expansion"})
-		case err != nil:
-			bin := executor.BaseCommand(cfg)[0]
+			continue
+		}
+		bin, err := cr.Binary, error(nil)
+		if pol != nil && pol.Executor.Type == config.ExecutorDocker {
+			bin = "docker"
+			_, err = exec.LookPath(bin)
+		} else {
+			_, err = executor.FindProgram(bySource[cr.Source])
+		}
+		if err != nil {
 			cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: fmt.Sprintf("program %q is not on PATH (a warning: the config may be meant for another machine)", bin)})
 		}
 	}
+}
 
-	// Tool names must be unique across configs.
+// checkToolNames reports tool names defined by two configs.
+func (rep *validateReport) checkToolNames(loaded []*config.Config) {
 	seen := map[string]string{}
-	dups := false
 	for _, cfg := range loaded {
 		for _, t := range cfg.Tools {
 			if prev, ok := seen[t.Name]; ok && prev != cfg.Source {
 				rep.Errors = append(rep.Errors, problem{File: cfg.Source, Line: t.Line,
 					Message: fmt.Sprintf("tool %q is also defined in %s", t.Name, prev)})
-				dups = true
+				rep.OK = false
 				continue
 			}
 			seen[t.Name] = cfg.Source
 		}
 	}
-	if dups {
+}
+
+// checkIndex builds the index as run would, which checks what is left (a
+// tool defined twice in one file) and gives the policy's warnings.
+func (rep *validateReport) checkIndex(loaded []*config.Config, pol *config.Policy, readOnly bool) {
+	ix, warnings, err := index.New(loaded, readOnlyPolicy(pol, readOnly))
+	if err != nil {
 		rep.OK = false
+		rep.Errors = append(rep.Errors, problemsOf(err, "")...)
+	} else if readOnly {
+		n := ix.Len()
+		rep.ReadOnlyTools = &n
 	}
-
-	// Building the index checks what is left (a tool defined twice in one
-	// file) and gives the policy's warnings.
-	if rep.OK {
-		ix, warnings, err := index.New(loaded, readOnlyPolicy(pol, c.ReadOnly))
-		if err != nil {
-			rep.OK = false
-			rep.Errors = append(rep.Errors, problemsOf(err, "")...)
-		} else if c.ReadOnly {
-			n := ix.Len()
-			rep.ReadOnlyTools = &n
-		}
-		if rep.Policy != nil {
-			for _, w := range warnings {
-				rep.Policy.Warnings = append(rep.Policy.Warnings, problem(w))
-			}
+	if rep.Policy != nil {
+		for _, w := range warnings {
+			rep.Policy.Warnings = append(rep.Policy.Warnings, problem(w))
 		}
 	}
-
-	if c.Format == "json" {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return err
-		}
-	} else {
-		printValidateText(e.stdout, &rep)
-	}
-	if !rep.OK {
-		return &exitCodeError{exitError}
-	}
-	return nil
 }
 
 func printValidateText(w io.Writer, rep *validateReport) {
