@@ -10,35 +10,25 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/climax-mcp/climax/index/config"
 )
 
+// drainDelay is how long Run waits, after the command exited on its own,
+// for its output pipes to close (a background descendant may hold them
+// open) before it kills whatever is left of the command's process tree.
+const drainDelay = 100 * time.Millisecond
+
 // killedDrainDelay bounds the wait for the output pipes once the whole
-// group has been killed. Only a descendant that left the group could still
-// hold them then; until it is over, the readers are still copying what the
+// tree has been killed. Only a descendant beyond reach could still hold
+// them then; until it is over, the readers are still copying what the
 // command wrote, which closing the pipes would lose (a busy machine can
 // take far longer than drainDelay to schedule them).
 const killedDrainDelay = time.Second
 
-// awaitDrain waits until both output readers have reached EOF, or
-// killedDrainDelay has passed.
-func awaitDrain(drained <-chan struct{}) {
-	t := time.NewTimer(killedDrainDelay)
-	defer t.Stop()
-	select {
-	case <-drained:
-	case <-t.C:
-	}
-}
-
-// drainDelay is how long Run waits, after the command exited, for its
-// output pipes to close (a background descendant may hold them open)
-// before it kills what is left of the process group; it then waits for the
-// readers as awaitDrain says.
-const drainDelay = 100 * time.Millisecond
+// errTimedOut is the cause of a call context that reached the timeout.
+var errTimedOut = errors.New("command timed out")
 
 // A StartError says why a command could not be started: program not
 // found, not executable, working directory missing, or the call was
@@ -56,17 +46,27 @@ func (e *StartError) Error() string { return e.Msg }
 func (e *StartError) Unwrap() error { return e.Err }
 
 // Run executes c and waits for it; it is the part of [Runner.Call] after
-// validation. The command runs without a shell, in its own process group,
-// with the inherited environment plus c.Env, in c.Dir, with c.Stdin (or
-// empty input) as standard input.
+// validation. The command runs without a shell, in its own process group
+// (on Windows, its own job object), with the inherited environment minus
+// CLImax's secrets (CLIMAX_AUTH_TOKEN and any CLIMAX_*_TOKEN, _SECRET,
+// _PASSWORD or _KEY variable) plus c.Env, in c.Dir, with c.Stdin (or empty
+// input) as standard input. A program path with a slash that is relative
+// is taken relative to c.Dir.
 //
-// When c.Timeout passes or ctx is cancelled, the whole group gets SIGTERM
-// and, after the grace period ([WithGracePeriod]), SIGKILL; Run then
-// returns promptly with TimedOut (or cancellation) recorded in the Result,
-// even if a descendant holds the output pipes open. When the command exits
-// on its own, whatever is left of its group is killed too once its output
-// is read, so no descendant outlives the call (a descendant that leaves the
-// group, e.g. with setsid, is beyond reach).
+// When c.Timeout passes or ctx is cancelled, the command's tree gets
+// SIGTERM and, after the grace period ([WithGracePeriod]), SIGKILL (on
+// Windows the job is terminated at once); Run then returns promptly with
+// TimedOut (or cancellation) recorded in the Result, even if a descendant
+// holds the output pipes open. When the command exits on its own, whatever
+// is left of its tree is killed too once its output is read, so no
+// descendant outlives the call.
+//
+// The tree is the process group, plus, on Linux, the descendants that left
+// it (with setsid, say) while their parent chain still leads to the
+// command, plus, once [EnableSubreaper] has been called, the orphans of the
+// call that were re-parented to this process. Elsewhere a descendant that
+// leaves the group is beyond reach. On Linux the command also gets SIGKILL
+// if this process dies.
 //
 // Each stream keeps at most the output limit (c.MaxOutput, overridden by
 // [WithMaxOutput]): its head and tail around a marker line. Output is made
@@ -81,6 +81,63 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 	if ctx.Err() != nil {
 		return nil, &StartError{Msg: "Command cancelled", Err: ctx.Err()}
 	}
+	path, err := c.program()
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.start(ctx, c, path)
+	if err != nil {
+		return nil, err
+	}
+	p.wait()
+	return p.result(), nil
+}
+
+// program checks the working directory and finds the program to run.
+func (c *Command) program() (string, error) {
+	if c.Dir != "" {
+		fi, err := os.Stat(c.Dir)
+		if err != nil {
+			return "", &StartError{Msg: fmt.Sprintf("Working directory does not exist: %s", c.Dir), Err: err}
+		}
+		if !fi.IsDir() {
+			return "", &StartError{Msg: fmt.Sprintf("Working directory is not a directory: %s", c.Dir)}
+		}
+	}
+	return lookPath(c.Argv[0], c.Env, c.Dir)
+}
+
+// A running command: the process, its tree, and the readers of its output.
+//
+// Stopping is exec.Cmd's business up to a point: its Cancel (terminate)
+// runs when the timeout passes or the call is cancelled, and its WaitDelay
+// (the grace period) kills the command if it ignores that. But exec only
+// kills the command itself, and closing the pipes it manages after
+// WaitDelay would drop output its readers have not copied yet; so the
+// pipes are ours, and [running.wait] kills the rest of the tree and drains
+// the output before closing them.
+type running struct {
+	cmd   *exec.Cmd
+	tree  *procTree
+	ctx   context.Context // the call's context, with the timeout
+	stop  context.CancelFunc
+	grace time.Duration
+
+	timeout time.Duration
+	success []int // the exit codes that count as success, besides 0
+	started time.Time
+	stopped time.Time // when terminate ran; zero when the command ended on its own
+
+	stdout, stderr *capBuffer
+	outR, errR     *os.File      // our ends of the output pipes
+	outW, errW     *os.File      // the command's ends, closed once it started
+	inR, inW       *os.File      // the input pipe, when there is input
+	drained        chan struct{} // closed when both readers reached EOF
+}
+
+// start starts the command in its own tree, with the output readers and
+// the input writer running.
+func (r *Runner) start(ctx context.Context, c *Command, path string) (*running, error) {
 	limit := c.MaxOutput
 	if r.maxOutput > 0 {
 		limit = r.maxOutput
@@ -88,178 +145,165 @@ func (r *Runner) Run(ctx context.Context, c *Command) (*Result, error) {
 	if limit <= 0 {
 		limit = config.DefaultMaxOutput
 	}
-	timeout := c.Timeout
-	if timeout <= 0 {
-		timeout = seconds(0)
+	p := &running{
+		grace:   r.grace,
+		timeout: c.Timeout,
+		success: c.SuccessExitCodes,
+		stdout:  newCapBuffer(limit),
+		stderr:  newCapBuffer(limit),
+		drained: make(chan struct{}),
+		tree:    newProcTree(),
 	}
-
-	if c.Dir != "" {
-		fi, err := os.Stat(c.Dir)
-		if err != nil {
-			return nil, &StartError{Msg: fmt.Sprintf("Working directory does not exist: %s", c.Dir), Err: err}
-		}
-		if !fi.IsDir() {
-			return nil, &StartError{Msg: fmt.Sprintf("Working directory is not a directory: %s", c.Dir)}
-		}
+	if p.timeout <= 0 {
+		p.timeout = seconds(0)
 	}
-	path, err := lookPath(c.Argv[0], c.Env, c.Dir)
-	if err != nil {
+	if err := p.openPipes(c.Stdin != ""); err != nil {
 		return nil, err
 	}
+	p.ctx, p.stop = context.WithTimeoutCause(ctx, p.timeout, errTimedOut)
+	cmd := exec.CommandContext(p.ctx, path)
+	cmd.Args, cmd.Dir, cmd.Env = c.Argv, c.Dir, childEnv(os.Environ(), c.Env)
+	cmd.Stdout, cmd.Stderr = p.outW, p.errW
+	if p.inR != nil {
+		cmd.Stdin = p.inR
+	}
+	cmd.Cancel = p.terminate
+	cmd.WaitDelay = p.grace
+	p.cmd = cmd
 
-	cmd := &exec.Cmd{
-		Path:        path,
-		Args:        c.Argv,
-		Dir:         c.Dir,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
-	}
-	if len(c.Env) > 0 {
-		cmd.Env = append(os.Environ(), c.Env...) // exec.Cmd keeps the last value of a key
-	}
-
-	outR, outW, err := os.Pipe()
+	p.started = time.Now()
+	err := p.tree.start(cmd)
+	// The command has its own copies; ours would keep the pipes open.
+	closeAll(p.outW, p.errW, p.inR)
 	if err != nil {
-		return nil, &StartError{Msg: "Cannot create output pipe: " + err.Error(), Err: err}
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, &StartError{Msg: "Cannot create output pipe: " + err.Error(), Err: err}
-	}
-	cmd.Stdout, cmd.Stderr = outW, errW
-	var inR, inW *os.File
-	if c.Stdin != "" {
-		if inR, inW, err = os.Pipe(); err != nil {
-			outR.Close()
-			outW.Close()
-			errR.Close()
-			errW.Close()
-			return nil, &StartError{Msg: "Cannot create input pipe: " + err.Error(), Err: err}
-		}
-		cmd.Stdin = inR
-	}
-
-	start := time.Now()
-	err = cmd.Start()
-	// The child has its own copies; ours would keep the pipes open.
-	outW.Close()
-	errW.Close()
-	if inR != nil {
-		inR.Close()
-	}
-	if err != nil {
-		outR.Close()
-		errR.Close()
-		if inW != nil {
-			inW.Close()
-		}
+		closeAll(p.outR, p.errR, p.inW)
+		p.stop()
+		p.tree.release()
 		return nil, startError(c.Argv[0], err)
 	}
-	pgid := cmd.Process.Pid
+	p.readOutput(c.Stdin)
+	return p, nil
+}
 
-	stdout, stderr := newCapBuffer(limit), newCapBuffer(limit)
+// openPipes makes the output pipes, and the input pipe when withInput.
+func (p *running) openPipes(withInput bool) error {
+	var err error
+	if p.outR, p.outW, err = os.Pipe(); err != nil {
+		return &StartError{Msg: "Cannot create output pipe: " + err.Error(), Err: err}
+	}
+	if p.errR, p.errW, err = os.Pipe(); err != nil {
+		closeAll(p.outR, p.outW)
+		return &StartError{Msg: "Cannot create output pipe: " + err.Error(), Err: err}
+	}
+	if withInput {
+		if p.inR, p.inW, err = os.Pipe(); err != nil {
+			closeAll(p.outR, p.outW, p.errR, p.errW)
+			return &StartError{Msg: "Cannot create input pipe: " + err.Error(), Err: err}
+		}
+	}
+	return nil
+}
+
+// readOutput starts copying both output streams into their buffers, and
+// the input into the command.
+func (p *running) readOutput(stdin string) {
 	var readers sync.WaitGroup
-	readers.Add(2)
-	go func() { defer readers.Done(); stdout.readFrom(outR) }()
-	go func() { defer readers.Done(); stderr.readFrom(errR) }()
-	drained := make(chan struct{})
-	go func() { readers.Wait(); close(drained) }()
-	if inW != nil {
+	readers.Go(func() { p.stdout.readFrom(p.outR) })
+	readers.Go(func() { p.stderr.readFrom(p.errR) })
+	go func() { readers.Wait(); close(p.drained) }()
+	if p.inW != nil {
 		go func() {
 			// A command that does not read its input gets EPIPE here
 			// (SIGPIPE is not raised for this write); either way the pipe
 			// is closed so that the command sees EOF.
-			inW.WriteString(c.Stdin)
-			inW.Close()
+			p.inW.WriteString(stdin)
+			p.inW.Close()
 		}()
 	}
+}
 
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var waitErr error
-	var timedOut, cancelled, done bool
-	select {
-	case waitErr = <-exited:
-		done = true
-	case <-timer.C:
-		timedOut = true
-	case <-ctx.Done():
-		cancelled = true
-	}
-
-	if done {
-		// Give the pipes a moment to reach EOF; a descendant may hold them.
-		select {
-		case <-drained:
-		default:
-			t := time.NewTimer(drainDelay)
-			select {
-			case <-drained:
-			case <-t.C:
-			}
-			t.Stop()
-		}
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		awaitDrain(drained)
+// terminate is the command's exec.Cmd.Cancel, run when the timeout passes
+// or the call is cancelled: it asks the whole tree to stop, or kills it at
+// once when there is no grace period.
+func (p *running) terminate() error {
+	p.stopped = time.Now()
+	if p.grace <= 0 {
+		p.tree.kill()
 	} else {
-		// SIGTERM the group, then SIGKILL it after the grace period unless
-		// the command exited and its output closed before that.
-		syscall.Kill(-pgid, syscall.SIGTERM)
-		grace := time.NewTimer(r.grace)
-		exitedC, drainedC := (<-chan error)(exited), (<-chan struct{})(drained)
-	wait:
-		for exitedC != nil || drainedC != nil {
-			select {
-			case waitErr = <-exitedC:
-				done, exitedC = true, nil
-			case <-drainedC:
-				drainedC = nil
-			case <-grace.C:
-				break wait
-			}
-		}
-		grace.Stop()
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		if !done {
-			waitErr = <-exited
-		}
-		awaitDrain(drained)
+		p.tree.terminate()
 	}
-	// Unblock the readers if something outside the group holds the pipes.
-	outR.Close()
-	errR.Close()
-	if inW != nil {
-		inW.Close() // ends the stdin writer if nobody reads
-	}
-	<-drained
-	elapsed := time.Since(start)
+	return nil
+}
 
+// wait waits for the command, then for its output, and leaves nothing of
+// it behind: once the command has exited, its output gets drainDelay to
+// close (after terminate: the rest of the grace period), then the tree is
+// killed, the readers get killedDrainDelay to copy what is left, and the
+// pipes are closed.
+func (p *running) wait() {
+	p.cmd.Wait() // the outcome is in cmd.ProcessState and p.stopped
+	p.stop()
+	deadline := time.Now().Add(drainDelay)
+	if !p.stopped.IsZero() {
+		deadline = p.stopped.Add(p.grace)
+	}
+	p.awaitOutput(time.Until(deadline))
+	p.tree.kill()
+	p.awaitOutput(killedDrainDelay)
+	// Unblock the readers if something beyond reach holds the pipes, and
+	// the input writer if nobody reads.
+	closeAll(p.outR, p.errR, p.inW)
+	<-p.drained
+	p.tree.release()
+}
+
+// awaitOutput waits until both output readers reached EOF, or d passed.
+func (p *running) awaitOutput(d time.Duration) {
+	select {
+	case <-p.drained:
+		return
+	default:
+	}
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.drained:
+	case <-t.C:
+	}
+}
+
+// result is the finished command's Result.
+func (p *running) result() *Result {
 	res := &Result{
-		ExitCode:   0,
-		TimedOut:   timedOut,
-		DurationMS: elapsed.Milliseconds(),
-		timeout:    timeout.Seconds(),
-		cancelled:  cancelled,
-		success:    c.SuccessExitCodes,
+		DurationMS: time.Since(p.started).Milliseconds(),
+		timeout:    p.timeout.Seconds(),
+		success:    p.success,
+	}
+	if !p.stopped.IsZero() {
+		res.TimedOut = context.Cause(p.ctx) == errTimedOut
+		res.cancelled = !res.TimedOut
 	}
 	var cut1, cut2 bool
-	res.Stdout, cut1 = stdout.String()
-	res.Stderr, cut2 = stderr.String()
+	res.Stdout, cut1 = p.stdout.String()
+	res.Stderr, cut2 = p.stderr.String()
 	res.Truncated = cut1 || cut2
-	if ps := cmd.ProcessState; ps != nil {
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			res.ExitCode = 128 + int(ws.Signal())
-		} else {
-			res.ExitCode = ps.ExitCode()
-		}
-	} else if waitErr != nil {
-		res.ExitCode = -1
+	res.ExitCode = -1
+	if ps := p.cmd.ProcessState; ps != nil {
+		res.ExitCode = exitCode(ps)
 	}
-	return res, nil
+	return res
+}
+
+// closeAll closes the files that are not nil.
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
 }
 
 // FindProgram finds the program a config's commands run, the way [Runner.Run]
@@ -319,6 +363,35 @@ func lookPath(name string, env []string, dir string) (string, error) {
 		}
 	}
 	return "", &StartError{Msg: fmt.Sprintf("Command not found: %s (is it installed and on the PATH the config sets?)", name), Err: exec.ErrNotFound}
+}
+
+// childEnv returns environ without CLImax's secrets ([isSecret]), then
+// extra, whose entries win (exec.Cmd keeps the last value of a key).
+func childEnv(environ, extra []string) []string {
+	env := make([]string, 0, len(environ)+len(extra))
+	for _, kv := range environ {
+		if name, _, _ := strings.Cut(kv, "="); !isSecret(name) {
+			env = append(env, kv)
+		}
+	}
+	return append(env, extra...)
+}
+
+// isSecret reports whether an inherited variable is one of CLImax's own
+// secrets, which commands never see: CLIMAX_AUTH_TOKEN, and any CLIMAX_
+// variable whose name ends in _TOKEN, _SECRET, _PASSWORD or _KEY (in any
+// case). A config's env may still set such a variable for its commands.
+func isSecret(name string) bool {
+	n := strings.ToUpper(name)
+	if !strings.HasPrefix(n, "CLIMAX_") {
+		return false
+	}
+	for _, suffix := range []string{"_TOKEN", "_SECRET", "_PASSWORD", "_KEY"} {
+		if strings.HasSuffix(n, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // startError describes a failed exec.

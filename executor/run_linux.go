@@ -1,0 +1,353 @@
+//go:build linux
+
+package executor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// sysProcAttr puts the command in a process group of its own and has the
+// kernel kill it with SIGKILL when this process dies. (The kernel sends
+// that signal when the thread that started the command ends; Go only ends
+// a thread whose goroutine exits while locked to it, which a goroutine
+// that starts commands never is.)
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// subreaper records whether [EnableSubreaper] made this process a child
+// subreaper.
+var subreaper struct {
+	once    sync.Once
+	err     error
+	enabled atomic.Bool
+}
+
+// calls is the registry of the commands running, which tells a call's
+// orphans from another call's and from the commands themselves.
+var calls struct {
+	// starting is held shared while a command starts and is registered,
+	// and exclusively while orphans are looked for or reaped, so that a
+	// command just started is never taken for an orphan.
+	starting sync.RWMutex
+	mu       sync.Mutex
+	live     map[*outsiders]bool
+}
+
+// EnableSubreaper makes this process a child subreaper (Linux's
+// PR_SET_CHILD_SUBREAPER), so that a descendant of a command whose parent
+// exits (one that daemonized, say, after leaving the process group with
+// setsid) is re-parented to this process instead of to init: a call then
+// finds and kills such orphans when it ends, and a goroutine reaps them
+// when they exit.
+//
+// Call it once, at the start of a program whose child processes are all
+// started by [Runner]s (the climax command): orphans re-parented to the
+// process are killed and reaped, and a child started otherwise during a
+// call could be taken for one. Later calls return the first call's error.
+// It returns [errors.ErrUnsupported] on systems without subreapers; the
+// package never calls it itself.
+//
+// A call's orphan is killed when the call ends if it started after the
+// call's command and before the command of every other call running;
+// otherwise, since it could belong to another call, when the last call
+// that started before it ends.
+func EnableSubreaper() error {
+	subreaper.once.Do(func() {
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			subreaper.err = fmt.Errorf("cannot become a child subreaper: %w", err)
+			return
+		}
+		subreaper.enabled.Store(true)
+		exited := make(chan os.Signal, 1)
+		signal.Notify(exited, syscall.SIGCHLD)
+		go func() {
+			for range exited {
+				reapOrphans()
+			}
+		}()
+	})
+	return subreaper.err
+}
+
+// reapOrphans waits for the children of this process that exited and are
+// not commands: orphans re-parented here, which would stay zombies.
+func reapOrphans() {
+	calls.starting.Lock()
+	defer calls.starting.Unlock()
+	commands := commandPIDs()
+	for _, pid := range childrenOfSelf() {
+		if !commands[pid] {
+			var ws unix.WaitStatus
+			unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+		}
+	}
+}
+
+// outsiders finds the descendants of a command that are outside its
+// process group, so that they get the group's signals: through /proc,
+// those whose parent chain leads to the command (or to a descendant found
+// before), and, when this process is a subreaper, the call's orphans (see
+// [EnableSubreaper]) and their descendants.
+type outsiders struct {
+	pid   int
+	began uint64         // the command's start time (clock ticks since boot)
+	known map[int]uint64 // pid → start time of the descendants found so far
+}
+
+// start starts cmd and registers it.
+func (o *outsiders) start(cmd *exec.Cmd) error {
+	calls.starting.RLock()
+	defer calls.starting.RUnlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	o.pid = cmd.Process.Pid
+	if st, ok := readStat(o.pid); ok {
+		o.began = st.start
+	}
+	calls.mu.Lock()
+	defer calls.mu.Unlock()
+	if calls.live == nil {
+		calls.live = make(map[*outsiders]bool)
+	}
+	calls.live[o] = true
+	return nil
+}
+
+// release unregisters the command once it has been waited for.
+func (o *outsiders) release() {
+	calls.mu.Lock()
+	defer calls.mu.Unlock()
+	delete(calls.live, o)
+}
+
+// signal sends sig to the command's descendants outside its group. It
+// reads /proc only when there may be some: while the command is alive,
+// once some were found, or when this process has orphans.
+func (o *outsiders) signal(sig syscall.Signal) {
+	if o.pid == 0 {
+		return
+	}
+	if subreaper.enabled.Load() {
+		calls.starting.Lock()
+		defer calls.starting.Unlock()
+	}
+	var roots []int
+	if sameProcess(o.pid, o.began) {
+		roots = append(roots, o.pid)
+	}
+	for pid, start := range o.known {
+		if sameProcess(pid, start) {
+			roots = append(roots, pid)
+		}
+	}
+	roots = append(roots, o.orphans()...)
+	if len(roots) == 0 {
+		return
+	}
+	procs := scanProcs()
+	for pid, p := range subtree(procs, roots) {
+		if p.pgid == o.pid {
+			continue // signalled with the group
+		}
+		if o.known == nil {
+			o.known = make(map[int]uint64)
+		}
+		o.known[pid] = p.start
+		sendSignal(pid, p.start, sig)
+	}
+}
+
+// orphans returns the children of this process (a subreaper) that are
+// orphans of this call: not a command, started after this call's command
+// and before every other running call's.
+func (o *outsiders) orphans() []int {
+	if !subreaper.enabled.Load() {
+		return nil
+	}
+	calls.mu.Lock()
+	var others []uint64
+	commands := make(map[int]bool, len(calls.live))
+	for c := range calls.live {
+		commands[c.pid] = true
+		if c != o {
+			others = append(others, c.began)
+		}
+	}
+	calls.mu.Unlock()
+	var out []int
+children:
+	for _, pid := range childrenOfSelf() {
+		if commands[pid] {
+			continue
+		}
+		st, ok := readStat(pid)
+		if !ok || st.start < o.began {
+			continue
+		}
+		for _, start := range others {
+			if st.start >= start {
+				continue children // it may be the other call's
+			}
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+// commandPIDs returns the pids of the commands running.
+func commandPIDs() map[int]bool {
+	calls.mu.Lock()
+	defer calls.mu.Unlock()
+	pids := make(map[int]bool, len(calls.live))
+	for c := range calls.live {
+		pids[c.pid] = true
+	}
+	return pids
+}
+
+// procStat is what /proc/PID/stat tells about a process.
+type procStat struct {
+	ppid, pgid int
+	start      uint64 // clock ticks since boot
+}
+
+// readStat reads /proc/PID/stat.
+func readStat(pid int) (procStat, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, false
+	}
+	return parseStat(string(b))
+}
+
+// parseStat parses the text of /proc/PID/stat: "PID (COMM) STATE PPID PGRP
+// ...", where the start time is the 22nd field. COMM may hold anything,
+// hence the last ")".
+func parseStat(s string) (procStat, bool) {
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return procStat{}, false
+	}
+	f := strings.Fields(s[i+1:]) // f[0] is field 3 (state)
+	if len(f) < 20 {
+		return procStat{}, false
+	}
+	ppid, err1 := strconv.Atoi(f[1])
+	pgid, err2 := strconv.Atoi(f[2])
+	start, err3 := strconv.ParseUint(f[19], 10, 64)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return procStat{}, false
+	}
+	return procStat{ppid: ppid, pgid: pgid, start: start}, true
+}
+
+// sameProcess reports whether pid is still the process that started at
+// start (alive or a zombie), not one that reused its pid.
+func sameProcess(pid int, start uint64) bool {
+	st, ok := readStat(pid)
+	return ok && st.start == start
+}
+
+// scanProcs reads the stat of every process.
+func scanProcs() map[int]procStat {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	procs := make(map[int]procStat, len(entries))
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, ok := readStat(pid); ok {
+			procs[pid] = st
+		}
+	}
+	return procs
+}
+
+// subtree returns roots and their descendants in procs.
+func subtree(procs map[int]procStat, roots []int) map[int]procStat {
+	children := make(map[int][]int)
+	for pid, p := range procs {
+		children[p.ppid] = append(children[p.ppid], pid)
+	}
+	out := make(map[int]procStat)
+	queue := roots
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		p, ok := procs[pid]
+		if _, seen := out[pid]; seen || !ok || pid == os.Getpid() {
+			continue
+		}
+		out[pid] = p
+		queue = append(queue, children[pid]...)
+	}
+	return out
+}
+
+// childrenOfSelf returns the pids of this process's children, from the
+// children lists of its threads (or, without them, from every process's
+// parent).
+func childrenOfSelf() []int {
+	self := strconv.Itoa(os.Getpid())
+	if _, err := os.Stat("/proc/self/task/" + self + "/children"); err != nil {
+		return childrenByScan() // a kernel without CONFIG_PROC_CHILDREN
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, t := range tasks {
+		b, _ := os.ReadFile("/proc/self/task/" + t.Name() + "/children") // a thread may be gone
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+func childrenByScan() []int {
+	self := os.Getpid()
+	var pids []int
+	for pid, p := range scanProcs() {
+		if p.ppid == self {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// sendSignal sends sig to pid if it is still the process that started at
+// start, through a pidfd so that the pid cannot be reused in between.
+func sendSignal(pid int, start uint64, sig syscall.Signal) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		if errors.Is(err, unix.ENOSYS) && sameProcess(pid, start) {
+			syscall.Kill(pid, sig) // before Linux 5.3
+		}
+		return
+	}
+	defer unix.Close(fd)
+	if sameProcess(pid, start) {
+		unix.PidfdSendSignal(fd, sig, nil, 0)
+	}
+}

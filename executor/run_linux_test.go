@@ -1,0 +1,124 @@
+//go:build linux
+
+package executor_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/climax-mcp/climax/executor"
+)
+
+// These tests are not parallel: a call's orphans are told from another
+// call's by when they started, so other calls running at the same time
+// could leave them alive until those end.
+
+// A descendant that left the process group with setsid is killed at the
+// timeout, even while it holds the output pipes.
+func TestCallKillsSetsidDescendantOnTimeout(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	start := time.Now()
+	out := executor.New().Call(context.Background(), fake("out=partial setsid="+pidFile+" sleep=20s", 0.3), nil)
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("call took %v", elapsed)
+	}
+	if want := "Command timed out after 0.3 seconds\n\npartial"; out.Text != want {
+		t.Errorf("got %q, want %q", out.Text, want)
+	}
+	assertGone(t, readPID(t, pidFile))
+}
+
+// Once the command has exited, a descendant that left the group and was
+// re-parented to this process (a subreaper) is killed too.
+func TestCallKillsSetsidDescendantAfterExit(t *testing.T) {
+	for _, op := range []string{"setsid", "orphan"} {
+		t.Run(op, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			start := time.Now()
+			out := executor.New().Call(context.Background(), fake("out=done "+op+"="+pidFile, 5), nil)
+			if elapsed := time.Since(start); elapsed > 2*time.Second {
+				t.Errorf("call took %v", elapsed)
+			}
+			if out.IsError || out.Text != "done" {
+				t.Fatalf("got %+v", out)
+			}
+			assertGone(t, readPID(t, pidFile))
+		})
+	}
+}
+
+// An orphan whose parent exited while the command runs is killed when the
+// call is cancelled.
+func TestCallKillsOrphanOnCancel(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan executor.Outcome)
+	go func() { done <- executor.New().Call(ctx, fake("orphan="+pidFile+" out=ready sleep=20s", 60), nil) }()
+	waitFile(t, pidFile)
+	cancel()
+	select {
+	case out := <-done:
+		if !out.Result.Cancelled() {
+			t.Errorf("got %+v", out.Result)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call did not end")
+	}
+	assertGone(t, readPID(t, pidFile))
+}
+
+// An orphan that started after another running call's command may be that
+// call's: it lives until that call ends.
+func TestCallSparesOrphansOfOtherCalls(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan executor.Outcome)
+	go func() { done <- executor.New().Call(ctx, fake("orphan="+pidFile+" sleep=20s", 60), nil) }()
+	waitFile(t, pidFile)
+	orphan := readPID(t, pidFile)
+
+	if out := executor.New().Call(context.Background(), fake("out=other", 5), nil); out.Text != "other" {
+		t.Fatalf("got %+v", out)
+	}
+	if !alive(orphan) {
+		t.Fatal("another call killed the orphan of a call still running")
+	}
+	cancel()
+	<-done
+	assertGone(t, orphan)
+}
+
+// When the process running a call dies of SIGKILL, the command dies too.
+func TestCommandDiesWithItsRunner(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	runner := exec.Command(os.Args[0], "-test.run=^$")
+	runner.Env = append(os.Environ(), runCallVar+"="+pidFile)
+	if err := runner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, pidFile)
+	runner.Process.Signal(syscall.SIGKILL)
+	runner.Wait() // this process's reaper may have waited for it already
+	assertGone(t, readPID(t, pidFile))
+}
+
+func waitFile(t *testing.T, file string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(file); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s was not written", file)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
