@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -56,9 +57,15 @@ type Command struct {
 //  5. when an after_double_dash arg has a value: "--", then those args'
 //     values in definition order, one token per value or item;
 //  6. stdin and cwd args go to Command.Stdin and Command.Dir instead. Dir
-//     is the cwd arg's value (only a leading "~" expanded: a caller's value
-//     never reads the server's environment), else the config's
-//     working_dir ("~" and variables expanded), else empty (inherited).
+//     is the cwd arg's value exactly as given (a caller's value is never
+//     expanded: "~" stays "~"), else the config's working_dir ("~" and
+//     variables expanded), else empty (inherited).
+//
+// A relative program path (a first word with a slash, such as ./bin/tool)
+// becomes absolute, resolved against the config's working_dir, or the
+// directory of the config's file when it has none, or else the server's
+// working directory: never against a call's cwd arg, which chooses where
+// the program runs but not which program runs.
 //
 // Absent values fall back to the argument's default, so Build also works on
 // unvalidated but well-typed values. Values are rendered with [Render].
@@ -195,13 +202,14 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		return cmd, nil
 	}
 
+	argv[0] = programPath(argv[0], c, lookup)
 	cmd.Argv = argv
 	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 		cmd.Env = append(cmd.Env, k+"="+c.Env[k])
 	}
 	switch {
 	case hasCwd:
-		cmd.Dir = expandHome(cwd) // a caller's value: no $VAR expansion
+		cmd.Dir = cwd // a caller's value: used as it is
 	case c.WorkingDir != "":
 		cmd.Dir = expandWord(c.WorkingDir, lookup)
 	}
@@ -298,6 +306,32 @@ func BaseCommand(c *config.Config) []string {
 		}
 	}
 	return words
+}
+
+// programPath makes a relative program path absolute (see [Build]); a
+// bare name or an absolute path is returned as it is.
+func programPath(prog string, c *index.Config, lookup func(string) (string, bool)) string {
+	if !hasPathSeparator(prog) || filepath.IsAbs(prog) {
+		return prog
+	}
+	dir := ""
+	switch {
+	case c.WorkingDir != "":
+		dir = expandWord(c.WorkingDir, lookup)
+	case c.Source != "" && !strings.HasPrefix(c.Source, "bundled:"):
+		dir = filepath.Dir(c.Source)
+	}
+	p, err := filepath.Abs(filepath.Join(dir, prog))
+	if err != nil {
+		return filepath.Join(dir, prog)
+	}
+	return p
+}
+
+// hasPathSeparator reports whether a program name is a path rather than a
+// name to look up in PATH.
+func hasPathSeparator(name string) bool {
+	return strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator)
 }
 
 // envLookup looks a variable up in the config's env, then in the process

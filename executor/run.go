@@ -306,11 +306,13 @@ func closeAll(files ...*os.File) {
 	}
 }
 
-// FindProgram finds the program a config's commands run, the way [Runner.Run]
-// does: the first word of [BaseCommand], searched in the PATH the config's
-// env sets (else the server's PATH), or taken as a path relative to the
-// config's working_dir. The error's message is the one a call would give.
-func FindProgram(c *config.Config) (string, error) {
+// FindProgram finds the program a config's commands run, the way [Build]
+// and [Runner.Run] do: the first word of [BaseCommand], searched in the
+// PATH the config's env sets (else the server's PATH), or, when it is a
+// relative path, taken relative to the config's working_dir, else to the
+// directory of the config's file. The error's message is the one a call
+// would give.
+func FindProgram(c *index.Config) (string, error) {
 	words := BaseCommand(c)
 	if len(words) == 0 {
 		return "", &StartError{Msg: fmt.Sprintf("the command of %s is empty after expansion (%q)", cliName(c), c.Command)}
@@ -319,14 +321,14 @@ func FindProgram(c *config.Config) (string, error) {
 	for k, v := range c.Env {
 		env = append(env, k+"="+v)
 	}
-	return lookPath(words[0], env, expandWord(c.WorkingDir, envLookup(c.Env)))
+	return lookPath(programPath(words[0], c, envLookup(c.Env)), env, "")
 }
 
 // lookPath finds the program. A name with a slash is used as it is
 // (relative to dir); otherwise it is searched in the PATH of env when env
 // sets one, else in the server's PATH.
 func lookPath(name string, env []string, dir string) (string, error) {
-	if strings.Contains(name, "/") {
+	if hasPathSeparator(name) {
 		p := name
 		if dir != "" && !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)

@@ -166,6 +166,33 @@ func TestCallEnv(t *testing.T) {
 	}
 }
 
+// Commands never see CLImax's own secrets, unless a config sets them.
+func TestCallEnvHidesSecrets(t *testing.T) {
+	t.Setenv("CLIMAX_AUTH_TOKEN", "s3cret")
+	t.Setenv("climax_db_password", "s3cret")
+	t.Setenv("CLIMAX_SIGNING_KEY", "s3cret")
+	t.Setenv("CLIMAX_LOG_LEVEL", "debug")
+	rt := fake("env=CLIMAX_AUTH_TOKEN env=climax_db_password env=CLIMAX_SIGNING_KEY env=CLIMAX_LOG_LEVEL env=CLIMAX_API_TOKEN", 5)
+	rt.CLI.Env["CLIMAX_API_TOKEN"] = "from the config"
+	out := executor.New().Call(context.Background(), rt, nil)
+	if want := "<unset>\n<unset>\n<unset>\ndebug\nfrom the config"; out.Text != want {
+		t.Fatalf("got %q, want %q", out.Text, want)
+	}
+}
+
+// A cwd arg's value is the directory used, exactly: "~" is not the home
+// directory.
+func TestCallCwdNotExpanded(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	rt := fake("pwd", 5, index.Arg{Name: "dir", Cwd: true})
+	for _, dir := range []string{"~", "~/", "$HOME"} {
+		out := executor.New().Call(context.Background(), rt, map[string]any{"dir": dir})
+		if want := "Working directory does not exist: " + dir; out.Text != want {
+			t.Errorf("cwd %q: got %q, want %q", dir, out.Text, want)
+		}
+	}
+}
+
 func TestCallNotFound(t *testing.T) {
 	t.Parallel()
 	rt := fake("", 5)
