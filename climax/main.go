@@ -24,6 +24,7 @@ import (
 	"strconv"
 
 	"github.com/alecthomas/kong"
+	"github.com/climax-mcp/climax/executor"
 )
 
 // version is set by the build: go build -ldflags "-X main.version=v1.2.3".
@@ -37,7 +38,16 @@ const (
 	exitUsage = 2 // bad flags or arguments, unknown config name
 )
 
+// subreaperErr says why climax could not become a child subreaper, if it
+// could not (climax run logs it); nil where the system has no subreapers.
+var subreaperErr error
+
 func main() {
+	// Descendants of a command that leave its process group stay within
+	// reach of the command's call (Linux only).
+	if err := executor.EnableSubreaper(); !errors.Is(err, errors.ErrUnsupported) {
+		subreaperErr = err
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 // they were called.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"climax":  func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"climax":  main,
 		"fakecli": func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		"docker":  func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		"jj":      func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },

@@ -66,6 +66,9 @@ func (c *runCmd) Run(e *env) error {
 		return err
 	}
 	defer closeLog()
+	if subreaperErr != nil {
+		logger.Warn("descendants of a command that leave its process group may outlive their call", "error", subreaperErr)
+	}
 	if c.MaxOutput < 0 || c.MaxConcurrent < 0 {
 		return usagef("--max-output and --max-concurrent must not be negative")
 	}

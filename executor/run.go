@@ -237,8 +237,8 @@ func (p *running) terminate() error {
 
 // wait waits for the command, then for its output, and leaves nothing of
 // it behind: once the command has exited, its output gets drainDelay to
-// close (after terminate: the rest of the grace period), then the tree is
-// killed, the readers get killedDrainDelay to copy what is left, and the
+// close (after terminate: the rest of the grace period, after asking the
+// tree to stop again), then the tree is killed, the readers get killedDrainDelay to copy what is left, and the
 // pipes are closed.
 func (p *running) wait() {
 	p.cmd.Wait() // the outcome is in cmd.ProcessState and p.stopped
@@ -246,6 +246,9 @@ func (p *running) wait() {
 	deadline := time.Now().Add(drainDelay)
 	if !p.stopped.IsZero() {
 		deadline = p.stopped.Add(p.grace)
+		// Ask again: descendants started while the command was getting
+		// the signal, or orphaned by its death, were not asked yet.
+		p.tree.terminate()
 	}
 	p.awaitOutput(time.Until(deadline))
 	p.tree.kill()
@@ -337,14 +340,14 @@ func lookPath(name string, env []string, dir string) (string, error) {
 		switch {
 		case err != nil:
 			return "", &StartError{Msg: fmt.Sprintf("Command not found: %s (no such file)", name), Err: err}
-		case fi.IsDir() || fi.Mode()&0o111 == 0:
+		case !isExecutable(fi):
 			return "", &StartError{Msg: fmt.Sprintf("Command not executable: %s", name), Err: fs.ErrPermission}
 		}
 		return name, nil
 	}
 	pathEnv, override := "", false
 	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+		if k, v, _ := strings.Cut(kv, "="); isPathVar(k) {
 			pathEnv, override = v, true
 		}
 	}
@@ -359,9 +362,10 @@ func lookPath(name string, env []string, dir string) (string, error) {
 		if d == "" || !filepath.IsAbs(d) {
 			continue // relative PATH entries are not searched
 		}
-		p := filepath.Join(d, name)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			return p, nil
+		for _, p := range programFiles(filepath.Join(d, name)) {
+			if fi, err := os.Stat(p); err == nil && isExecutable(fi) {
+				return p, nil
+			}
 		}
 	}
 	return "", &StartError{Msg: fmt.Sprintf("Command not found: %s (is it installed and on the PATH the config sets?)", name), Err: exec.ErrNotFound}

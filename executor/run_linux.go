@@ -133,10 +133,14 @@ func (o *outsiders) release() {
 	delete(calls.live, o)
 }
 
-// signal sends sig to the command's descendants outside its group. It
-// reads /proc only when there may be some: while the command is alive,
-// once some were found, or when this process has orphans.
-func (o *outsiders) signal(sig syscall.Signal) {
+// signal sends sig to the command's descendants outside its group (and,
+// unless the group has just been signalled, to the members of the group
+// that were not seen before). SIGTERM goes only to processes not seen by
+// an earlier call, so that asking again reaches only descendants that
+// appeared or were orphaned since; SIGKILL goes to all. It reads /proc only
+// when there may be descendants: while the command is alive, once some
+// were seen, or when this process has orphans.
+func (o *outsiders) signal(sig syscall.Signal, groupSignalled bool) {
 	if o.pid == 0 {
 		return
 	}
@@ -157,15 +161,15 @@ func (o *outsiders) signal(sig syscall.Signal) {
 	if len(roots) == 0 {
 		return
 	}
-	procs := scanProcs()
-	for pid, p := range subtree(procs, roots) {
-		if p.pgid == o.pid {
-			continue // signalled with the group
-		}
-		if o.known == nil {
-			o.known = make(map[int]uint64)
-		}
+	if o.known == nil {
+		o.known = make(map[int]uint64)
+	}
+	for pid, p := range subtree(scanProcs(), roots) {
+		_, seen := o.known[pid]
 		o.known[pid] = p.start
+		if seen && sig == syscall.SIGTERM || groupSignalled && p.pgid == o.pid {
+			continue
+		}
 		sendSignal(pid, p.start, sig)
 	}
 }

@@ -47,7 +47,7 @@ func readPID(t *testing.T, file string) int {
 func assertGone(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(time.Second)
-	for alive(pid) {
+	for executortest.Alive(pid) {
 		if time.Now().After(deadline) {
 			if p, err := os.FindProcess(pid); err == nil {
 				p.Kill()

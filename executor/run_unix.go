@@ -3,6 +3,7 @@
 package executor
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"sync"
@@ -16,6 +17,8 @@ type procTree struct {
 	mu  sync.Mutex // terminate may run (from exec's Cancel) while start ends
 	pid int        // the command's pid and group id; 0 until started
 	out outsiders
+
+	terminated bool // the group got SIGTERM
 }
 
 func newProcTree() *procTree { return &procTree{} }
@@ -32,20 +35,33 @@ func (t *procTree) start(cmd *exec.Cmd) error {
 	return nil
 }
 
-// terminate asks the tree to stop: SIGTERM to every member.
-func (t *procTree) terminate() { t.signal(syscall.SIGTERM) }
-
-// kill kills what is left of the tree: SIGKILL to every member.
-func (t *procTree) kill() { t.signal(syscall.SIGKILL) }
-
-func (t *procTree) signal(sig syscall.Signal) {
+// terminate asks the tree to stop: SIGTERM to the group, then to the
+// descendants outside it. Called again, it asks only the processes that
+// were not there before (descendants of a command that had not seen the
+// signal yet, or orphans re-parented since).
+func (t *procTree) terminate() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.pid == 0 {
 		return
 	}
-	syscall.Kill(-t.pid, sig)
-	t.out.signal(sig)
+	first := !t.terminated
+	if first {
+		syscall.Kill(-t.pid, syscall.SIGTERM)
+		t.terminated = true
+	}
+	t.out.signal(syscall.SIGTERM, first)
+}
+
+// kill kills what is left of the tree: SIGKILL to every member.
+func (t *procTree) kill() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.pid == 0 {
+		return
+	}
+	syscall.Kill(-t.pid, syscall.SIGKILL)
+	t.out.signal(syscall.SIGKILL, true)
 }
 
 // release forgets the tree once the call is over.
@@ -62,3 +78,13 @@ func exitCode(ps *os.ProcessState) int {
 	}
 	return ps.ExitCode()
 }
+
+// isExecutable reports whether a file can be run: not a directory, with
+// an execute bit set.
+func isExecutable(fi fs.FileInfo) bool { return !fi.IsDir() && fi.Mode()&0o111 != 0 }
+
+// isPathVar reports whether an environment variable's name is PATH.
+func isPathVar(name string) bool { return name == "PATH" }
+
+// programFiles returns the files a program path may name: itself.
+func programFiles(p string) []string { return []string{p} }

@@ -13,6 +13,6 @@ func sysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: t
 // descendant that leaves the command's process group is beyond reach.
 type outsiders struct{}
 
-func (*outsiders) start(cmd *exec.Cmd) error { return cmd.Start() }
-func (*outsiders) signal(syscall.Signal)     {}
-func (*outsiders) release()                  {}
+func (*outsiders) start(cmd *exec.Cmd) error   { return cmd.Start() }
+func (*outsiders) signal(syscall.Signal, bool) {}
+func (*outsiders) release()                    {}

@@ -3,8 +3,11 @@
 package executor
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -88,3 +91,30 @@ func (t *procTree) release() {
 
 // exitCode is the command's exit status.
 func exitCode(ps *os.ProcessState) int { return ps.ExitCode() }
+
+// isExecutable reports whether a file can be run: Windows has no execute
+// bits, so any file that is not a directory.
+func isExecutable(fi fs.FileInfo) bool { return !fi.IsDir() }
+
+// isPathVar reports whether an environment variable's name is PATH, in
+// any case.
+func isPathVar(name string) bool { return strings.EqualFold(name, "PATH") }
+
+// programFiles returns the files a program path may name: itself when it
+// has an extension, else itself with each extension of PATHEXT.
+func programFiles(p string) []string {
+	if filepath.Ext(p) != "" {
+		return []string{p}
+	}
+	exts := os.Getenv("PATHEXT")
+	if exts == "" {
+		exts = ".com;.exe;.bat;.cmd"
+	}
+	var files []string
+	for _, e := range filepath.SplitList(exts) {
+		if e != "" {
+			files = append(files, p+strings.ToLower(e))
+		}
+	}
+	return files
+}

@@ -4,39 +4,12 @@ package executor_test
 
 import (
 	"context"
-	"errors"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
 )
-
-// alive reports whether pid is a live process. Where /proc tells, a
-// zombie counts as dead: the container's init may not reap orphans.
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return !os.IsNotExist(err) || !procExists()
-	}
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z'
-	}
-	return true
-}
-
-func procExists() bool {
-	_, err := os.Stat("/proc/self/stat")
-	return err == nil
-}
 
 func TestCallTimeoutIgnoringSIGTERM(t *testing.T) {
 	t.Parallel()
