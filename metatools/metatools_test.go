@@ -7,43 +7,18 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/executor/executortest"
 	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 )
 
-// fakeEnv makes the test binary act as a fake CLI (see fakeCLI).
-const fakeEnv = "CLIMAX_METATOOLS_FAKE_CLI"
+// fakeEnv makes the test binary act as a fake CLI (package executortest).
+const fakeEnv = executortest.EnvVar
 
-func TestMain(m *testing.M) {
-	if os.Getenv(fakeEnv) != "" {
-		os.Exit(fakeCLI(os.Args[1:]))
-	}
-	os.Exit(m.Run())
-}
-
-// fakeCLI is the program the test configs run: "echo WORDS...",
-// "fail" (stderr, exit 3), "sleep SECONDS".
-func fakeCLI(args []string) int {
-	if len(args) == 0 {
-		return 0
-	}
-	switch args[0] {
-	case "echo":
-		fmt.Println(strings.Join(args[1:], " "))
-	case "fail":
-		fmt.Fprintln(os.Stderr, "something broke")
-		return 3
-	case "sleep":
-		d, _ := time.ParseDuration(args[1] + "s")
-		time.Sleep(d)
-		fmt.Println("slept")
-	}
-	return 0
-}
+func TestMain(m *testing.M) { executortest.Main(m) }
 
 func fakeConfig(t *testing.T) string {
 	t.Helper()

@@ -12,11 +12,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/executor/executortest"
 	"github.com/climax-mcp/climax/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -433,7 +433,7 @@ func TestHTTPShutdownKillsCall(t *testing.T) {
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("shutdown took %v", d)
 			}
-			if err := syscall.Kill(pid, 0); err == nil {
+			if executortest.Alive(pid) {
 				t.Errorf("process %d still alive after shutdown", pid)
 			}
 			if _, err := http.Get(hs.base + server.HealthPath); err == nil {
@@ -524,7 +524,7 @@ func TestHTTPHandler(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("call not cancelled")
 	}
-	if err := syscall.Kill(pid, 0); err == nil {
+	if executortest.Alive(pid) {
 		t.Errorf("process %d still alive", pid)
 	}
 }

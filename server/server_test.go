@@ -14,11 +14,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/executor/executortest"
 	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
@@ -26,56 +26,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// fakeEnv makes the test binary act as a fake CLI (see fakeCLI).
-const fakeEnv = "CLIMAX_SERVER_FAKE_CLI"
+// fakeEnv makes the test binary act as a fake CLI (package executortest).
+const fakeEnv = executortest.EnvVar
 
-func TestMain(m *testing.M) {
-	if os.Getenv(fakeEnv) != "" {
-		os.Exit(fakeCLI(os.Args[1:]))
-	}
-	os.Exit(m.Run())
-}
-
-// fakeCLI is the program the test config runs: "echo WORDS...", "fail"
-// (stderr, exit 3), "sleep SECONDS [PIDFILE]", "wait FILE [PIDFILE]"
-// (wait until FILE exists, then print "released").
-func fakeCLI(args []string) int {
-	if len(args) == 0 {
-		return 0
-	}
-	switch args[0] {
-	case "echo":
-		fmt.Println(strings.Join(args[1:], " "))
-	case "fail":
-		fmt.Fprintln(os.Stderr, "something broke")
-		return 3
-	case "sleep":
-		if len(args) > 2 {
-			if err := os.WriteFile(args[2], []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-				return 9
-			}
-		}
-		d, _ := time.ParseDuration(args[1] + "s")
-		time.Sleep(d)
-		fmt.Println("slept", args[1])
-	case "wait":
-		if len(args) > 2 {
-			if err := os.WriteFile(args[2], []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-				return 9
-			}
-		}
-		// Give up after two minutes, so that a failed test leaves no
-		// process behind for long.
-		for start := time.Now(); time.Since(start) < 2*time.Minute; time.Sleep(5 * time.Millisecond) {
-			if _, err := os.Stat(args[1]); err == nil {
-				fmt.Println("released")
-				return 0
-			}
-		}
-		return 8
-	}
-	return 0
-}
+func TestMain(m *testing.M) { executortest.Main(m) }
 
 func fakeConfig(t *testing.T) string {
 	t.Helper()
@@ -471,7 +425,7 @@ func waitPID(t *testing.T, pidfile string) int {
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
+	for executortest.Alive(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("process %d still alive 30s after it was to be killed", pid)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/executor/executortest"
 	"github.com/climax-mcp/climax/metatools"
 	"github.com/climax-mcp/climax/server"
 )

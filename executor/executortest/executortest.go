@@ -38,6 +38,10 @@
 //	sleep SECONDS [PIDFILE]
 //	              write its pid to PIDFILE if given, sleep SECONDS (a
 //	              decimal number), print "slept SECONDS", then stop
+//	wait FILE [PIDFILE]
+//	              write its pid to PIDFILE if given, wait until FILE exists
+//	              (two minutes at most, then exit 8), print "released",
+//	              then stop
 //
 // An unknown operation is reported on stderr with exit status 2.
 package executortest
@@ -157,6 +161,8 @@ func Run(args []string) int {
 		case "fail":
 			fmt.Fprintln(os.Stderr, "something broke")
 			return 3
+		case "wait":
+			return waitWords(args[i+1:])
 		default:
 			fmt.Fprintf(os.Stderr, "fake: unknown op %q\n", a)
 			return 2
@@ -182,6 +188,26 @@ func sleepWords(args []string) int {
 	time.Sleep(time.Duration(secs * float64(time.Second)))
 	fmt.Println("slept", args[0])
 	return 0
+}
+
+// waitWords is "wait FILE [PIDFILE]".
+func waitWords(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "fake: wait needs FILE")
+		return 2
+	}
+	if len(args) > 1 {
+		writePID(args[1])
+	}
+	// Give up after two minutes, so that a failed test leaves no process
+	// behind for long.
+	for start := time.Now(); time.Since(start) < 2*time.Minute; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(args[0]); err == nil {
+			fmt.Println("released")
+			return 0
+		}
+	}
+	return 8
 }
 
 // writePID writes the process's pid to file atomically: readers never see
