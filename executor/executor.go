@@ -26,14 +26,25 @@
 // array) is exactly one argv token. A positional value starting with "-"
 // is refused unless the argument sets allow_leading_dash or
 // after_double_dash (its values follow a "--" separator), and no value
-// may contain a NUL byte (stdin values excepted). Every command runs in its own process group;
-// on timeout or cancellation the group gets SIGTERM, then SIGKILL after a
-// grace period ([WithGracePeriod]), and whatever is left of the group
-// after the command exits is killed too, so no descendant outlives the
-// call. Standard input is the stdin argument or empty, never the server's
-// own stdin (which carries the MCP protocol). Each output stream keeps at
-// most its limit, head and tail around an omission marker, in bounded
-// memory, as valid UTF-8.
+// may contain a NUL byte (stdin values excepted); caller values are never
+// expanded ("~" stays "~"), and a relative program path is resolved from
+// the config, never from a call's cwd. Commands inherit the environment
+// without CLImax's secrets (see [Runner.Run]).
+//
+// Every command runs in its own process tree: its process group (on
+// Windows, a job object). On timeout or cancellation the tree gets
+// SIGTERM, then SIGKILL after a grace period ([WithGracePeriod]), and
+// whatever is left of it after the command exits is killed too, so no
+// descendant outlives the call. On Linux the tree also holds descendants
+// that left the group, found through /proc, and, in a program that called
+// [EnableSubreaper] (as the climax command does), the call's orphans; and
+// a command dies with the process that started it. Standard input is the
+// stdin argument or empty, never the server's own stdin (which carries the
+// MCP protocol). Each output stream keeps at most its limit, head and tail
+// around an omission marker, in bounded memory, as valid UTF-8.
+//
+// Package executortest turns a test binary into a fake CLI for tests of
+// code that runs commands.
 //
 // # Exit codes
 //

@@ -242,6 +242,7 @@ func (p *running) terminate() error {
 // pipes are closed.
 func (p *running) wait() {
 	p.cmd.Wait() // the outcome is in cmd.ProcessState and p.stopped
+	p.tree.exited()
 	p.stop()
 	deadline := time.Now().Add(drainDelay)
 	if !p.stopped.IsZero() {

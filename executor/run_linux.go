@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -38,8 +38,8 @@ var subreaper struct {
 // orphans from another call's and from the commands themselves.
 var calls struct {
 	// starting is held shared while a command starts and is registered,
-	// and exclusively while orphans are looked for or reaped, so that a
-	// command just started is never taken for an orphan.
+	// and exclusively while orphans are looked for, so that a command just
+	// started is never taken for an orphan.
 	starting sync.RWMutex
 	mu       sync.Mutex
 	live     map[*outsiders]bool
@@ -49,20 +49,18 @@ var calls struct {
 // PR_SET_CHILD_SUBREAPER), so that a descendant of a command whose parent
 // exits (one that daemonized, say, after leaving the process group with
 // setsid) is re-parented to this process instead of to init: a call then
-// finds and kills such orphans when it ends, and a goroutine reaps them
-// when they exit.
+// finds, kills and reaps such orphans when it ends.
 //
-// Call it once, at the start of a program whose child processes are all
-// started by [Runner]s (the climax command): orphans re-parented to the
-// process are killed and reaped, and a child started otherwise during a
-// call could be taken for one. Later calls return the first call's error.
-// It returns [errors.ErrUnsupported] on systems without subreapers; the
-// package never calls it itself.
-//
-// A call's orphan is killed when the call ends if it started after the
-// call's command and before the command of every other call running;
-// otherwise, since it could belong to another call, when the last call
-// that started before it ends.
+// Call it once, at the start of a program whose child processes are
+// started by [Runner]s (the climax command). A call takes a child of this
+// process for one of its orphans when the child is not a command, is not
+// in this process's own process group (where children started without
+// Setpgid are), and started after the call's command and before the
+// command of every other call running. An orphan that could belong to
+// another call is killed when the last call that started before it ends.
+// Later calls of EnableSubreaper return the first call's error. It returns
+// [errors.ErrUnsupported] on systems without subreapers; the package never
+// calls it itself.
 func EnableSubreaper() error {
 	subreaper.once.Do(func() {
 		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
@@ -70,29 +68,8 @@ func EnableSubreaper() error {
 			return
 		}
 		subreaper.enabled.Store(true)
-		exited := make(chan os.Signal, 1)
-		signal.Notify(exited, syscall.SIGCHLD)
-		go func() {
-			for range exited {
-				reapOrphans()
-			}
-		}()
 	})
 	return subreaper.err
-}
-
-// reapOrphans waits for the children of this process that exited and are
-// not commands: orphans re-parented here, which would stay zombies.
-func reapOrphans() {
-	calls.starting.Lock()
-	defer calls.starting.Unlock()
-	commands := commandPIDs()
-	for _, pid := range childrenOfSelf() {
-		if !commands[pid] {
-			var ws unix.WaitStatus
-			unix.Wait4(pid, &ws, unix.WNOHANG, nil)
-		}
-	}
 }
 
 // outsiders finds the descendants of a command that are outside its
@@ -101,22 +78,21 @@ func reapOrphans() {
 // before), and, when this process is a subreaper, the call's orphans (see
 // [EnableSubreaper]) and their descendants.
 type outsiders struct {
-	pid   int
-	began uint64         // the command's start time (clock ticks since boot)
-	known map[int]uint64 // pid → start time of the descendants found so far
+	pid    int
+	began  uint64         // clock ticks since boot just before the command started
+	exited bool           // the command has been waited for
+	known  map[int]uint64 // pid → start time of the descendants found so far
 }
 
 // start starts cmd and registers it.
 func (o *outsiders) start(cmd *exec.Cmd) error {
 	calls.starting.RLock()
 	defer calls.starting.RUnlock()
+	o.began = bootTicks()
 	if err := cmd.Start(); err != nil {
 		return err
 	}
 	o.pid = cmd.Process.Pid
-	if st, ok := readStat(o.pid); ok {
-		o.began = st.start
-	}
 	calls.mu.Lock()
 	defer calls.mu.Unlock()
 	if calls.live == nil {
@@ -125,6 +101,10 @@ func (o *outsiders) start(cmd *exec.Cmd) error {
 	calls.live[o] = true
 	return nil
 }
+
+// waited records that the command has been waited for: its pid may be
+// reused from now on.
+func (o *outsiders) waited() { o.exited = true }
 
 // release unregisters the command once it has been waited for.
 func (o *outsiders) release() {
@@ -149,8 +129,8 @@ func (o *outsiders) signal(sig syscall.Signal, groupSignalled bool) {
 		defer calls.starting.Unlock()
 	}
 	var roots []int
-	if sameProcess(o.pid, o.began) {
-		roots = append(roots, o.pid)
+	if !o.exited {
+		roots = append(roots, o.pid) // not waited for: the pid is still its
 	}
 	for pid, start := range o.known {
 		if sameProcess(pid, start) {
@@ -164,7 +144,8 @@ func (o *outsiders) signal(sig syscall.Signal, groupSignalled bool) {
 	if o.known == nil {
 		o.known = make(map[int]uint64)
 	}
-	for pid, p := range subtree(scanProcs(), roots) {
+	tree := subtree(scanProcs(), roots)
+	for pid, p := range tree {
 		_, seen := o.known[pid]
 		o.known[pid] = p.start
 		if seen && sig == syscall.SIGTERM || groupSignalled && p.pgid == o.pid {
@@ -172,7 +153,42 @@ func (o *outsiders) signal(sig syscall.Signal, groupSignalled bool) {
 		}
 		sendSignal(pid, p.start, sig)
 	}
+	if sig == syscall.SIGKILL && subreaper.enabled.Load() {
+		delete(tree, o.pid) // exec.Cmd waits for the command
+		go reap(tree)
+	}
 }
+
+// reap waits for the killed processes that are, or become, children of
+// this process (a subreaper), so that they do not stay zombies. It gives
+// up on a process that is gone, another's child that is still alive after
+// reapPatience, or one that reused the pid.
+func reap(procs map[int]procStat) {
+	self := os.Getpid()
+	for range reapPatience / reapPoll {
+		for pid, p := range procs {
+			st, ok := readStat(pid)
+			switch {
+			case !ok || st.start != p.start:
+				delete(procs, pid) // reaped by its parent
+			case st.ppid == self && st.state == 'Z':
+				var ws unix.WaitStatus
+				unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+				delete(procs, pid)
+			}
+		}
+		if len(procs) == 0 {
+			return
+		}
+		time.Sleep(reapPoll)
+	}
+}
+
+// How often and how long [reap] looks at processes that were sent SIGKILL.
+const (
+	reapPoll     = 10 * time.Millisecond
+	reapPatience = 5 * time.Second
+)
 
 // orphans returns the children of this process (a subreaper) that are
 // orphans of this call: not a command, started after this call's command
@@ -191,6 +207,7 @@ func (o *outsiders) orphans() []int {
 		}
 	}
 	calls.mu.Unlock()
+	ownGroup := syscall.Getpgrp()
 	var out []int
 children:
 	for _, pid := range childrenOfSelf() {
@@ -198,7 +215,7 @@ children:
 			continue
 		}
 		st, ok := readStat(pid)
-		if !ok || st.start < o.began {
+		if !ok || st.start < o.began || st.pgid == ownGroup {
 			continue
 		}
 		for _, start := range others {
@@ -211,19 +228,23 @@ children:
 	return out
 }
 
-// commandPIDs returns the pids of the commands running.
-func commandPIDs() map[int]bool {
-	calls.mu.Lock()
-	defer calls.mu.Unlock()
-	pids := make(map[int]bool, len(calls.live))
-	for c := range calls.live {
-		pids[c.pid] = true
+// bootTicks returns the time since boot in the unit and clock of the
+// start times in /proc: clock ticks (USER_HZ, 100 a second) of
+// CLOCK_BOOTTIME.
+func bootTicks() uint64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts); err != nil {
+		return 0
 	}
-	return pids
+	return uint64(ts.Nano()) / uint64(time.Second/userHZ)
 }
+
+// userHZ is the unit of the times in /proc, fixed by the kernel's ABI.
+const userHZ = 100
 
 // procStat is what /proc/PID/stat tells about a process.
 type procStat struct {
+	state      byte // R, S, D, Z...
 	ppid, pgid int
 	start      uint64 // clock ticks since boot
 }
@@ -255,7 +276,7 @@ func parseStat(s string) (procStat, bool) {
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return procStat{}, false
 	}
-	return procStat{ppid: ppid, pgid: pgid, start: start}, true
+	return procStat{state: f[0][0], ppid: ppid, pgid: pgid, start: start}, true
 }
 
 // sameProcess reports whether pid is still the process that started at
@@ -309,8 +330,7 @@ func subtree(procs map[int]procStat, roots []int) map[int]procStat {
 // children lists of its threads (or, without them, from every process's
 // parent).
 func childrenOfSelf() []int {
-	self := strconv.Itoa(os.Getpid())
-	if _, err := os.Stat("/proc/self/task/" + self + "/children"); err != nil {
+	if !hasChildrenLists() {
 		return childrenByScan() // a kernel without CONFIG_PROC_CHILDREN
 	}
 	tasks, err := os.ReadDir("/proc/self/task")
@@ -328,6 +348,12 @@ func childrenOfSelf() []int {
 	}
 	return pids
 }
+
+// hasChildrenLists reports whether /proc has the children lists.
+var hasChildrenLists = sync.OnceValue(func() bool {
+	_, err := os.Stat("/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children")
+	return err == nil
+})
 
 func childrenByScan() []int {
 	self := os.Getpid()

@@ -380,34 +380,3 @@ func TestRunKeepsAllOutputUnderLoad(t *testing.T) {
 		t.Error(e)
 	}
 }
-
-// FindProgram looks a config's program up as Run does: in the PATH the
-// config's env sets, and relative paths against its working_dir.
-func TestFindProgram(t *testing.T) {
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "climax-test-prog")
-	if err := os.WriteFile(prog, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	plain := filepath.Join(dir, "not-executable")
-	if err := os.WriteFile(plain, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		cfg config.Config
-		ok  bool
-	}{
-		{config.Config{Command: "climax-test-prog"}, false},
-		{config.Config{Command: "climax-test-prog sub", Env: map[string]string{"PATH": dir}}, true},
-		{config.Config{Command: "./climax-test-prog", WorkingDir: dir}, true},
-		{config.Config{Command: "./climax-test-prog"}, false},
-		{config.Config{Command: plain}, false},
-		{config.Config{Command: "$CLIMAX_TEST_UNSET_VAR"}, false},
-	}
-	for _, tt := range tests {
-		_, err := executor.FindProgram(&tt.cfg)
-		if (err == nil) != tt.ok {
-			t.Errorf("FindProgram(%+v): error %v, want ok=%v", tt.cfg, err, tt.ok)
-		}
-	}
-}

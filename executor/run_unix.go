@@ -64,6 +64,13 @@ func (t *procTree) kill() {
 	t.out.signal(syscall.SIGKILL, true)
 }
 
+// exited records that the command has been waited for.
+func (t *procTree) exited() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.out.waited()
+}
+
 // release forgets the tree once the call is over.
 func (t *procTree) release() {
 	t.mu.Lock()

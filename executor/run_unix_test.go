@@ -4,11 +4,13 @@ package executor_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
 )
 
 func TestCallTimeoutIgnoringSIGTERM(t *testing.T) {
@@ -25,4 +27,35 @@ func TestCallTimeoutIgnoringSIGTERM(t *testing.T) {
 		t.Fatalf("got %q %+v", out.Text, out.Result)
 	}
 	assertGone(t, readPID(t, pidFile))
+}
+
+// FindProgram looks a config's program up as Run does: in the PATH the
+// config's env sets, and relative paths against its working_dir.
+func TestFindProgram(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "climax-test-prog")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "not-executable")
+	if err := os.WriteFile(plain, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		cfg index.Config
+		ok  bool
+	}{
+		{index.Config{Command: "climax-test-prog"}, false},
+		{index.Config{Command: "climax-test-prog sub", Env: map[string]string{"PATH": dir}}, true},
+		{index.Config{Command: "./climax-test-prog", WorkingDir: dir}, true},
+		{index.Config{Command: "./climax-test-prog"}, false},
+		{index.Config{Command: plain}, false},
+		{index.Config{Command: "$CLIMAX_TEST_UNSET_VAR"}, false},
+	}
+	for _, tt := range tests {
+		_, err := executor.FindProgram(&tt.cfg)
+		if (err == nil) != tt.ok {
+			t.Errorf("FindProgram(%+v): error %v, want ok=%v", tt.cfg, err, tt.ok)
+		}
+	}
 }

@@ -79,6 +79,10 @@ func (t *procTree) kill() {
 	}
 }
 
+// exited does nothing: the job holds the tree whether the command lives
+// or not.
+func (t *procTree) exited() {}
+
 // release closes the job.
 func (t *procTree) release() {
 	t.mu.Lock()
