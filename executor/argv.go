@@ -310,7 +310,7 @@ func BaseCommand(c *config.Config) []string {
 
 // programPath makes a relative program path absolute (see [Build]); a
 // bare name or an absolute path is returned as it is.
-func programPath(prog string, c *index.Config, lookup func(string) (string, bool)) string {
+func programPath(prog string, c *config.Config, lookup func(string) (string, bool)) string {
 	if !hasPathSeparator(prog) || filepath.IsAbs(prog) {
 		return prog
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // A relative program path is resolved against the config's working_dir, or
@@ -27,18 +27,18 @@ func TestRelativeProgramIgnoresCwdArg(t *testing.T) {
 		return dir
 	}
 	configDir, workDir, callerDir := tool("config-dir"), tool("working-dir"), tool("caller-dir")
-	rt := func(c index.Config) *index.ResolvedTool {
-		return &index.ResolvedTool{
-			Tool: &index.Tool{Name: "t_run", Args: []index.Arg{{Name: "dir", Cwd: true}}},
+	rt := func(c config.Config) *config.ResolvedTool {
+		return &config.ResolvedTool{
+			Tool: &config.Tool{Name: "t_run", Args: []config.Arg{{Name: "dir", Cwd: true}}},
 			CLI:  &c,
 		}
 	}
 	tests := []struct {
-		cfg  index.Config
+		cfg  config.Config
 		want string
 	}{
-		{index.Config{Command: "./bin/tool", WorkingDir: workDir, Source: filepath.Join(configDir, "t.yaml")}, "working-dir"},
-		{index.Config{Command: "bin/tool", Source: filepath.Join(configDir, "t.yaml")}, "config-dir"},
+		{config.Config{Command: "./bin/tool", WorkingDir: workDir, Source: filepath.Join(configDir, "t.yaml")}, "working-dir"},
+		{config.Config{Command: "bin/tool", Source: filepath.Join(configDir, "t.yaml")}, "config-dir"},
 	}
 	for _, tt := range tests {
 		out := executor.New().Call(context.Background(), rt(tt.cfg), map[string]any{"dir": callerDir})

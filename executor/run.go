@@ -316,7 +316,7 @@ func closeAll(files ...*os.File) {
 // relative path, taken relative to the config's working_dir, else to the
 // directory of the config's file. The error's message is the one a call
 // would give.
-func FindProgram(c *index.Config) (string, error) {
+func FindProgram(c *config.Config) (string, error) {
 	words := BaseCommand(c)
 	if len(words) == 0 {
 		return "", &StartError{Msg: fmt.Sprintf("the command of %s is empty after expansion (%q)", cliName(c), c.Command)}

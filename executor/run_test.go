@@ -14,15 +14,15 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/executor/executortest"
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // fake returns a tool that runs the fake CLI (package executortest) with
 // ops as the tool's command words.
-func fake(ops string, timeout float64, args ...index.Arg) *index.ResolvedTool {
-	return &index.ResolvedTool{
-		Tool: &index.Tool{Name: "fake_run", Command: ops, Args: args, Timeout: timeout, MaxOutput: index.DefaultMaxOutput},
-		CLI: &index.Config{
+func fake(ops string, timeout float64, args ...config.Arg) *config.ResolvedTool {
+	return &config.ResolvedTool{
+		Tool: &config.Tool{Name: "fake_run", Command: ops, Args: args, Timeout: timeout, MaxOutput: config.DefaultMaxOutput},
+		CLI: &config.Config{
 			Name:    "fake",
 			Command: "$" + executortest.BinVar,
 			Env:     executortest.Env(),
@@ -94,10 +94,10 @@ func TestCallResultText(t *testing.T) {
 func TestCallArgvReachesProgram(t *testing.T) {
 	t.Parallel()
 	rt := fake("args", 5,
-		index.Arg{Name: "path", Positional: true},
-		index.Arg{Name: "message", Flag: "-m"},
-		index.Arg{Name: "count", Type: index.TypeInteger, Flag: "--count="},
-		index.Arg{Name: "verbose", Type: index.TypeBoolean},
+		config.Arg{Name: "path", Positional: true},
+		config.Arg{Name: "message", Flag: "-m"},
+		config.Arg{Name: "count", Type: config.TypeInteger, Flag: "--count="},
+		config.Arg{Name: "verbose", Type: config.TypeBoolean},
 	)
 	out := executor.New().Call(context.Background(), rt, map[string]any{
 		"path": "a file; rm -rf /", "message": "it's $HOME", "count": "7", "verbose": true,
@@ -184,7 +184,7 @@ func TestCallEnvHidesSecrets(t *testing.T) {
 // directory.
 func TestCallCwdNotExpanded(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
-	rt := fake("pwd", 5, index.Arg{Name: "dir", Cwd: true})
+	rt := fake("pwd", 5, config.Arg{Name: "dir", Cwd: true})
 	for _, dir := range []string{"~", "~/", "$HOME"} {
 		out := executor.New().Call(context.Background(), rt, map[string]any{"dir": dir})
 		if want := "Working directory does not exist: " + dir; out.Text != want {

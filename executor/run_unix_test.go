@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 func TestCallTimeoutIgnoringSIGTERM(t *testing.T) {
@@ -42,15 +42,15 @@ func TestFindProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		cfg index.Config
+		cfg config.Config
 		ok  bool
 	}{
-		{index.Config{Command: "climax-test-prog"}, false},
-		{index.Config{Command: "climax-test-prog sub", Env: map[string]string{"PATH": dir}}, true},
-		{index.Config{Command: "./climax-test-prog", WorkingDir: dir}, true},
-		{index.Config{Command: "./climax-test-prog"}, false},
-		{index.Config{Command: plain}, false},
-		{index.Config{Command: "$CLIMAX_TEST_UNSET_VAR"}, false},
+		{config.Config{Command: "climax-test-prog"}, false},
+		{config.Config{Command: "climax-test-prog sub", Env: map[string]string{"PATH": dir}}, true},
+		{config.Config{Command: "./climax-test-prog", WorkingDir: dir}, true},
+		{config.Config{Command: "./climax-test-prog"}, false},
+		{config.Config{Command: plain}, false},
+		{config.Config{Command: "$CLIMAX_TEST_UNSET_VAR"}, false},
 	}
 	for _, tt := range tests {
 		_, err := executor.FindProgram(&tt.cfg)
