@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/executor/executortest"
 	"github.com/climax-mcp/climax/metatools"
 	"github.com/climax-mcp/climax/server"
 )
