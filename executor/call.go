@@ -175,27 +175,60 @@ func jsonKind(first byte) string {
 	}
 }
 
+// A ConfirmFunc asks for the approval of a command that is ready to run
+// (validated, its argv built) but not started. It returns nil to let it
+// run; its error's message is the call's result text, and the command
+// never starts. It may block, e.g. while a user decides.
+type ConfirmFunc func(ctx context.Context, rt *config.ResolvedTool, cmd *Command) error
+
+// A CallOption configures one [Runner.Call].
+type CallOption func(*callOptions)
+
+type callOptions struct {
+	confirm ConfirmFunc
+}
+
+// WithConfirm makes confirm the approval step of a call of a tool that
+// needs one ([config.ResolvedTool].Confirm). Without it such a call is
+// refused.
+func WithConfirm(confirm ConfirmFunc) CallOption {
+	return func(o *callOptions) { o.confirm = confirm }
+}
+
 // Call validates args for rt, builds the command line, runs it and formats
 // the result. args holds JSON-decoded values (float64 or json.Number for
 // numbers); nil means no arguments. Every failure is an Outcome with
 // IsError set; Call never panics on bad input.
 //
-// It is [Validate] and [Build], then a wait for a free slot ([WithMaxConcurrent]),
+// It is [Validate] and [Build], then the approval of a tool that needs one
+// ([WithConfirm]; it holds no slot), then a wait for a free slot ([WithMaxConcurrent]),
 // then [Runner.Run], then [Result.Text]: a validation error's text, a [StartError]'s message (program not found, missing
 // working directory), or the result text, with IsError set for every
 // failure including an exit code the tool does not count as success
 // (config success_exit_codes), a timeout and a cancellation. Argument
 // names the tool does not have are listed in the Result's IgnoredArgs, or,
 // with [WithStrictArgs], refused with the other validation problems.
-func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[string]any) (out Outcome) {
+func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[string]any, opts ...CallOption) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = Outcome{Text: fmt.Sprintf("Internal error: %v", p), IsError: true, Argv: out.Argv}
 		}
 	}()
+	var co callOptions
+	for _, o := range opts {
+		o(&co)
+	}
 	cmd, err := prepare(rt, args, r.strictArgs)
 	if err != nil {
 		return Outcome{Text: err.Error(), IsError: true}
+	}
+	if rt.Confirm {
+		if co.confirm == nil {
+			return Outcome{Text: fmt.Sprintf("%s needs the user's approval before it runs, and this caller cannot ask for it: the command did not run.", rt.Tool.Name), IsError: true, Argv: cmd.Argv}
+		}
+		if err := co.confirm(ctx, rt, cmd); err != nil {
+			return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Argv}
+		}
 	}
 	release, err := r.acquire(ctx, rt.Tool.Name)
 	if err != nil {

@@ -22,6 +22,9 @@ type Entry struct {
 	Idempotent  *bool           `json:"idempotent,omitempty"`
 	OpenWorld   *bool           `json:"open_world,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// Confirm is set when a call of the tool asks the user's approval
+	// before it runs; absent from the JSON otherwise.
+	Confirm bool `json:"confirm,omitempty"`
 }
 
 // CLISummary is one loaded CLI as the summary shows it.
@@ -85,6 +88,7 @@ func New(configs []*config.Config, policy *config.Policy) (*Index, []config.Prob
 			Idempotent:  rt.Tool.Idempotent,
 			OpenWorld:   rt.Tool.OpenWorld,
 			InputSchema: schema,
+			Confirm:     rt.Confirm,
 		}
 	}
 	return ix, warnings, nil

@@ -23,6 +23,10 @@ type ResolvedTool struct {
 	Constraints map[string]*ArgConstraint
 	// Executor is the policy's executor; the zero value runs locally.
 	Executor Executor
+	// Confirm is set when every call of the tool needs the user's approval
+	// before it runs: the policy's confirm setting for the tool, else its
+	// confirm rule ([ConfirmRule.Covers]).
+	Confirm bool
 	// Schema is the tool's input schema as JSON. Apply leaves it nil; the
 	// search index marshals it once when it is built (index.New), while
 	// it builds the search part alongside.
@@ -143,6 +147,10 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 	tp, listed := policy.Tools[t.Name]
 	if !listed && policy.Default != PolicyEnabled && policy.Default != PolicyReadOnly {
 		return nil, false, nil
+	}
+	rt.Confirm = policy.Confirm.Covers(t)
+	if tp.Confirm != nil {
+		rt.Confirm = *tp.Confirm
 	}
 	if tp.Description != "" {
 		override := *t

@@ -178,6 +178,9 @@ type Policy struct {
 	// ReadOnly, when set, leaves out every tool not annotated read_only,
 	// whatever Default says (climax --read-only). Not part of the file.
 	ReadOnly bool `yaml:"-"`
+	// Confirm says which calls need the user's approval before they run;
+	// empty means [ConfirmNone]. A tool's own [ToolPolicy].Confirm wins.
+	Confirm ConfirmRule `yaml:"confirm"`
 	// Tools holds per-tool settings by tool name.
 	Tools map[string]ToolPolicy `yaml:"tools"`
 
@@ -217,6 +220,9 @@ type Executor struct {
 type ToolPolicy struct {
 	// Description, when set, replaces the tool's description.
 	Description string `yaml:"description"`
+	// Confirm, when set, says whether every call of the tool needs the
+	// user's approval before it runs, whatever the confirm rules say.
+	Confirm *bool `yaml:"confirm"`
 	// Args holds constraints by argument name.
 	Args map[string]Constraint `yaml:"args"`
 

@@ -10,9 +10,9 @@ import (
 
 // The keys each level of a policy accepts.
 var (
-	policyKeys      = []string{"executor", "default", "tools"}
+	policyKeys      = []string{"executor", "default", "confirm", "tools"}
 	executorKeys    = []string{"type", "image", "volumes", "working_dir", "network"}
-	toolPolicyKeys  = []string{"description", "args"}
+	toolPolicyKeys  = []string{"description", "confirm", "args"}
 	constraintKeys  = []string{"pattern", "min", "max", "min_items", "max_items"}
 	policyDefaults  = []string{PolicyDisabled, PolicyEnabled, PolicyReadOnly}
 	executorTypes   = []string{ExecutorLocal, ExecutorDocker}
@@ -39,6 +39,18 @@ func (c *checker) policy(root *yaml.Node) *Policy {
 				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
 			}
 			c.report(f.value, "", "%s", msg)
+		}
+	}
+	if f, ok := o.get("confirm"); ok {
+		s, isStr := scalarString(f.val())
+		r, err := ParseConfirmRule(s)
+		switch {
+		case !isStr:
+			c.report(f.value, "", "confirm: expected none, destructive, write or all, got %s (a tool's own entry takes confirm: true or false)", describe(f.val()))
+		case err != nil:
+			c.report(f.value, "", "confirm: %v", err)
+		default:
+			p.Confirm = r
 		}
 	}
 	if f, ok := o.get("tools"); ok {
@@ -108,6 +120,10 @@ func (c *checker) toolPolicy(tf field) ToolPolicy {
 	tp := ToolPolicy{Description: o.str("description"), Pos: pos}
 	if o.has("description") && strings.TrimSpace(tp.Description) == "" {
 		c.report(o.at("description"), ctx, "description is empty: remove it to keep the tool's own")
+	}
+	if o.has("confirm") {
+		b := o.boolean("confirm")
+		tp.Confirm = &b
 	}
 	if f, ok := o.get("args"); ok {
 		v := f.val()

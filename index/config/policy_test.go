@@ -102,6 +102,19 @@ func TestParsePolicyAccepts(t *testing.T) {
 			},
 		},
 		{
+			name: "confirm rule and per-tool confirm",
+			src:  "default: enabled\nconfirm: Write\ntools:\n  git_push: {confirm: true}\n  git_status: {confirm: false}\n  git_log: {}\n",
+			check: func(t *testing.T, p *config.Policy) {
+				if p.Confirm != config.ConfirmWrite {
+					t.Errorf("Confirm = %q", p.Confirm)
+				}
+				push, status, log := p.Tools["git_push"].Confirm, p.Tools["git_status"].Confirm, p.Tools["git_log"].Confirm
+				if push == nil || !*push || status == nil || *status || log != nil {
+					t.Errorf("tool confirm = %v, %v, %v", push, status, log)
+				}
+			},
+		},
+		{
 			name: "local executor stated",
 			src:  "executor: {type: local}\ndefault: enabled\n",
 			check: func(t *testing.T, p *config.Policy) {
@@ -230,6 +243,19 @@ func TestParsePolicyErrors(t *testing.T) {
 				`p.yaml:5:16: tool "t": arg "b": min: expected a number, got "low"`,
 				`p.yaml:5:26: tool "t": arg "b": max: expected a finite number, got .inf`,
 			},
+		},
+		{
+			name: "bad confirm rules",
+			src:  "confirm: writes\ntools:\n  a: {confirm: yes please}\n",
+			want: []string{
+				`p.yaml:1:10: confirm: unknown confirm rule "writes": want none, destructive, write or all (did you mean "write"?)`,
+				`p.yaml:3:16: tool "a": confirm: expected true or false, got "yes please"`,
+			},
+		},
+		{
+			name: "boolean confirm rule",
+			src:  "confirm: true\ndefault: enabled\n",
+			want: []string{`p.yaml:1:10: confirm: expected none, destructive, write or all, got a boolean (true) (a tool's own entry takes confirm: true or false)`},
 		},
 		{
 			name: "duplicate tool",

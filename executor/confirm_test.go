@@ -1,0 +1,130 @@
+package executor_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// confirmTool is a tool that needs approval and writes its pid to a file
+// when it runs.
+func confirmTool(t *testing.T) (rt *config.ResolvedTool, marker string) {
+	marker = filepath.Join(t.TempDir(), "ran")
+	rt = fake("pid="+marker, 5, config.Arg{Name: "message", Flag: "out="})
+	rt.Confirm = true
+	return rt, marker
+}
+
+func ran(marker string) bool {
+	_, err := os.Stat(marker)
+	return err == nil
+}
+
+func TestCallConfirmApproved(t *testing.T) {
+	t.Parallel()
+	rt, marker := confirmTool(t)
+	var seen *executor.Command
+	confirm := func(_ context.Context, got *config.ResolvedTool, cmd *executor.Command) error {
+		if got != rt {
+			t.Errorf("confirm got tool %v", got.Tool.Name)
+		}
+		seen = cmd
+		if ran(marker) {
+			t.Error("the command started before it was approved")
+		}
+		return nil
+	}
+	out := executor.New().Call(context.Background(), rt, map[string]any{"message": "hi"}, executor.WithConfirm(confirm))
+	if out.IsError || !ran(marker) {
+		t.Fatalf("approved call: %+v, ran %v", out, ran(marker))
+	}
+	if seen == nil || !slices.Equal(seen.Argv, out.Argv) || seen.Argv[len(seen.Argv)-1] != "out=hi" {
+		t.Fatalf("confirm saw %+v, the call ran %q", seen, out.Argv)
+	}
+}
+
+func TestCallConfirmRefused(t *testing.T) {
+	t.Parallel()
+	rt, marker := confirmTool(t)
+	confirm := func(context.Context, *config.ResolvedTool, *executor.Command) error {
+		return errors.New("The user declined")
+	}
+	out := executor.New().Call(context.Background(), rt, nil, executor.WithConfirm(confirm))
+	if !out.IsError || out.Text != "The user declined" || out.Result != nil || out.Argv == nil {
+		t.Fatalf("refused call: %+v", out)
+	}
+	if ran(marker) {
+		t.Fatal("the command ran")
+	}
+}
+
+func TestCallConfirmWithoutAsker(t *testing.T) {
+	t.Parallel()
+	rt, marker := confirmTool(t)
+	out := executor.New().Call(context.Background(), rt, nil)
+	if !out.IsError || out.Text != "fake_run needs the user's approval before it runs, and this caller cannot ask for it: the command did not run." {
+		t.Fatalf("call without asker: %+v", out)
+	}
+	if ran(marker) {
+		t.Fatal("the command ran")
+	}
+}
+
+func TestCallConfirmOnlyWhenNeeded(t *testing.T) {
+	t.Parallel()
+	rt, marker := confirmTool(t)
+	rt.Confirm = false
+	asked := false
+	confirm := func(context.Context, *config.ResolvedTool, *executor.Command) error {
+		asked = true
+		return errors.New("no")
+	}
+	if out := executor.New().Call(context.Background(), rt, nil, executor.WithConfirm(confirm)); out.IsError || asked || !ran(marker) {
+		t.Fatalf("tool without confirm: %+v, asked %v", out, asked)
+	}
+}
+
+func TestCallConfirmNotAfterValidationFailure(t *testing.T) {
+	t.Parallel()
+	rt, _ := confirmTool(t)
+	rt.Tool.Args[0].Required = true
+	confirm := func(context.Context, *config.ResolvedTool, *executor.Command) error {
+		t.Error("asked to approve a call that failed validation")
+		return nil
+	}
+	if out := executor.New().Call(context.Background(), rt, nil, executor.WithConfirm(confirm)); !out.IsError || out.Argv != nil {
+		t.Fatalf("invalid call: %+v", out)
+	}
+}
+
+// TestCallConfirmHoldsNoSlot: a call waiting for approval does not keep
+// other calls from running.
+func TestCallConfirmHoldsNoSlot(t *testing.T) {
+	t.Parallel()
+	r := executor.New(executor.WithMaxConcurrent(1))
+	rt, _ := confirmTool(t)
+	waiting, release := make(chan struct{}), make(chan struct{})
+	confirm := func(context.Context, *config.ResolvedTool, *executor.Command) error {
+		close(waiting)
+		<-release
+		return errors.New("declined")
+	}
+	done := make(chan executor.Outcome)
+	go func() { done <- r.Call(context.Background(), rt, nil, executor.WithConfirm(confirm)) }()
+	<-waiting
+	other, marker := confirmTool(t)
+	other.Confirm = false
+	if out := r.Call(context.Background(), other, nil); out.IsError || !ran(marker) {
+		t.Fatalf("other call while one waits for approval: %+v", out)
+	}
+	close(release)
+	if out := <-done; !out.IsError {
+		t.Fatalf("declined call: %+v", out)
+	}
+}

@@ -1,0 +1,54 @@
+package executor_test
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+)
+
+func TestShellQuote(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"git", "log", "-n", "5", "--format=%H", "a/b.go", "x@y:1,2+3"}, "git log -n 5 --format=%H a/b.go x@y:1,2+3"},
+		{[]string{"echo", ""}, "echo ''"},
+		{[]string{"git", "commit", "-m", "fix: it's done"}, `git commit -m 'fix: it'\''s done'`},
+		{[]string{"rm", "-rf", "$HOME", "a b", "*", "x;y", "`id`"}, `rm -rf '$HOME' 'a b' '*' 'x;y' '` + "`id`" + `'`},
+		{[]string{"echo", "one\ntwo"}, `echo $'one\ntwo'`},
+		{[]string{"echo", "tab\there 'q' \\"}, `echo $'tab\there \'q\' \\'`},
+		{[]string{"echo", "\x1b[31mred"}, `echo $'\x1b[31mred'`},
+		{[]string{"echo", "abc\u202edef"}, `echo $'abc\u202edef'`},
+		{[]string{"echo", "bad\xffbyte"}, `echo $'bad\xffbyte'`},
+		{[]string{"echo", "héllo wörld"}, `echo 'héllo wörld'`},
+	}
+	for _, tt := range tests {
+		if got := executor.ShellQuote(tt.argv); got != tt.want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", tt.argv, got, tt.want)
+		}
+	}
+}
+
+// TestShellQuoteRoundTrip has bash read the quoted line back: it must
+// give the same words.
+func TestShellQuoteRoundTrip(t *testing.T) {
+	t.Parallel()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	words := []string{"printf", "%s\\0", "", "plain", "it's", "a b", "$HOME", "`id`", "one\ntwo", "\x1b[0m", "tab\t\\'",
+		"abc\u202edef", "bad\xffbyte", "\u0085", "héllo", "!", "~", "#x", "{a,b}", "-n"}
+	out, err := exec.Command(bash, "-c", executor.ShellQuote(words)).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if want := words[2:]; !slices.Equal(got, want) {
+		t.Errorf("bash read back %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,99 @@
+package index_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// confirmed returns the names of the tools of the index built from
+// fixture() under p that need approval, in load order.
+func confirmed(t *testing.T, p *config.Policy) []string {
+	t.Helper()
+	ix, _ := mustNew(t, fixture(), p)
+	var out []string
+	for _, rt := range ix.Tools() {
+		if rt.Confirm {
+			out = append(out, rt.Tool.Name)
+		}
+	}
+	return out
+}
+
+func TestConfirmRules(t *testing.T) {
+	parse := func(src string) *config.Policy {
+		t.Helper()
+		p, err := config.ParsePolicy([]byte(src), "p.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name string
+		p    *config.Policy
+		want string
+	}{
+		{"no policy", nil, ""},
+		{"no rule", parse("default: enabled\n"), ""},
+		{"all", parse("default: enabled\nconfirm: all\n"), "git_status git_log git_add jj_status jj_log docker_ps docker_images Echo_Text"},
+		{"per tool true wins over none", parse("default: enabled\ntools:\n  git_add: {confirm: true}\n"), "git_add"},
+		{"per tool false wins over all", parse("default: enabled\nconfirm: all\ntools:\n  git_status: {confirm: false}\n  jj_status: {confirm: false}\n"),
+			"git_log git_add jj_log docker_ps docker_images Echo_Text"},
+		{"--confirm all without a policy", config.WithConfirm(nil, config.ConfirmAll), "git_status git_log git_add jj_status jj_log docker_ps docker_images Echo_Text"},
+		{"--confirm none keeps the policy's rule", config.WithConfirm(parse("default: enabled\nconfirm: all\n"), config.ConfirmNone),
+			"git_status git_log git_add jj_status jj_log docker_ps docker_images Echo_Text"},
+		{"--confirm all under a policy: per tool false still wins", config.WithConfirm(parse("tools:\n  git_log: {confirm: false}\n  git_add:\n"), config.ConfirmAll), "git_add"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := strings.Join(confirmed(t, tt.p), " "); got != tt.want {
+				t.Errorf("confirmed tools = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWithConfirm(t *testing.T) {
+	if p := config.WithConfirm(nil, config.ConfirmNone); p != nil {
+		t.Errorf("WithConfirm(nil, none) = %+v, want nil (no policy)", p)
+	}
+	p := &config.Policy{Default: config.PolicyDisabled, Confirm: config.ConfirmWrite}
+	if got := config.WithConfirm(p, config.ConfirmDestructive); got.Confirm != config.ConfirmWrite {
+		t.Errorf("a looser --confirm loosened the policy: %q", got.Confirm)
+	}
+	if got := config.WithConfirm(p, config.ConfirmAll); got.Confirm != config.ConfirmAll || p.Confirm != config.ConfirmWrite || got.Default != config.PolicyDisabled {
+		t.Errorf("WithConfirm(write policy, all) = %+v; the policy became %q", got, p.Confirm)
+	}
+}
+
+func TestParseConfirmRule(t *testing.T) {
+	for in, want := range map[string]config.ConfirmRule{"": config.ConfirmNone, "none": config.ConfirmNone, " ALL ": config.ConfirmAll, "Destructive": config.ConfirmDestructive, "write": config.ConfirmWrite} {
+		if got, err := config.ParseConfirmRule(in); err != nil || got != want {
+			t.Errorf("ParseConfirmRule(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := config.ParseConfirmRule("al"); err == nil || err.Error() != `unknown confirm rule "al": want none, destructive, write or all (did you mean "all"?)` {
+		t.Errorf("ParseConfirmRule(al) error = %v", err)
+	}
+}
+
+func TestSearchEntryConfirm(t *testing.T) {
+	p, err := config.ParsePolicy([]byte("default: enabled\ntools:\n  git_add: {confirm: true}\n"), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _ := mustNew(t, fixture(), p)
+	for _, e := range ix.Search("git", "", "", 10) {
+		data, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := strings.Contains(string(data), `"confirm":true`)
+		if has != (e.ToolName == "git_add") || strings.Contains(string(data), `"confirm":false`) {
+			t.Errorf("%s: %s", e.ToolName, data)
+		}
+	}
+}
