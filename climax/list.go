@@ -36,7 +36,7 @@ func (c *listCmd) Run(e *env) error {
 	if len(c.Configs) == 0 {
 		return c.listBundled(e)
 	}
-	ix, warnings, err := buildIndex(c.Configs, c.Policy, c.ReadOnly)
+	ix, warnings, err := buildIndex(c.Configs, c.Policy, c.ReadOnly, config.ConfirmNone)
 	if err != nil {
 		return err
 	}

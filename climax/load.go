@@ -112,9 +112,9 @@ func loadPolicy(name string) (*config.Policy, error) {
 
 // buildIndex loads configs and policy and builds the index, with the GC
 // target raised meanwhile (see loadGCPercent); readOnly keeps only the
-// tools annotated read_only (--read-only). Policy warnings are returned
-// beside it.
-func buildIndex(refs []string, policyFile string, readOnly bool) (*index.Index, []config.Problem, error) {
+// tools annotated read_only (--read-only), and confirm is the --confirm
+// rule, added to the policy's own. Policy warnings are returned beside it.
+func buildIndex(refs []string, policyFile string, readOnly bool, confirm config.ConfirmRule) (*index.Index, []config.Problem, error) {
 	defer raiseGCPercent(loadGCPercent)()
 	cfgs, err := loadAll(refs)
 	if err != nil {
@@ -124,7 +124,7 @@ func buildIndex(refs []string, policyFile string, readOnly bool) (*index.Index, 
 	if err != nil {
 		return nil, nil, err
 	}
-	return index.New(cfgs, readOnlyPolicy(pol, readOnly))
+	return index.New(cfgs, config.WithConfirm(readOnlyPolicy(pol, readOnly), confirm))
 }
 
 // readOnlyHelp is the help of the --read-only flag of run, list and validate.

@@ -83,11 +83,12 @@ var envNames = []string{
 	"GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE",
 	"CLIMAX_LOG_LEVEL", "CLIMAX_LOG_FILE", "CLIMAX_POLICY", "CLIMAX_CLASSIC",
 	"CLIMAX_MAX_OUTPUT", "CLIMAX_MAX_CONCURRENT", "CLIMAX_READ_ONLY", "CLIMAX_STRICT_ARGS",
+	"CLIMAX_CONFIRM", "CLIMAX_CONFIRM_TIMEOUT", "CLIMAX_CONFIRM_FALLBACK",
 }
 
 // cmdMCP is the script command
 //
-//	mcp [-text | -pretty] [-init] [-notifications] [-env NAME,...] [-timeout D] REQUESTS [CLIMAX ARGS...]
+//	mcp [-text | -pretty] [-init] [-notifications] [-elicit ANSWER] [-env NAME,...] [-timeout D] REQUESTS [CLIMAX ARGS...]
 //
 // It starts climax (the one on the script's PATH) with CLIMAX ARGS as a
 // subprocess, initializes an MCP session over its stdin/stdout, then sends
@@ -104,6 +105,12 @@ var envNames = []string{
 //     text (JSON text indented); for tools/list the tool names; a JSON-RPC
 //     error as "error CODE: MESSAGE"; each reply ends with a "---" line.
 //
+// With -elicit the client declares the elicitation capability and answers
+// every elicitation/create request of climax, which it prints first (-text:
+// "elicitation: " and the message, then "---"): accept (with approve:
+// true), reject (accept with approve: false), decline, cancel, or ignore
+// (no answer at all).
+//
 // Volatile fields are normalised: every "duration_ms" becomes 0 and the
 // server version "VERSION". -init also prints the initialize reply;
 // -notifications prints server notifications (as JSON lines) too. Then it
@@ -119,8 +126,21 @@ func cmdMCP(ts *testscript.TestScript, neg bool, args []string) {
 	notes := fs.Bool("notifications", false, "print server notifications too")
 	extraEnv := fs.String("env", "", "comma-separated names of further variables to pass")
 	timeout := fs.Duration("timeout", 30*time.Second, "how long to wait for each reply")
+	elicit := fs.String("elicit", "", "answer elicitation requests: accept, reject, decline, cancel or ignore")
 	if err := fs.Parse(args); err != nil || fs.NArg() < 1 {
-		ts.Fatalf("usage: mcp [-text | -pretty] [-init] [-notifications] [-env NAMES] [-timeout D] REQUESTS [CLIMAX ARGS...]")
+		ts.Fatalf("usage: mcp [-text | -pretty] [-init] [-notifications] [-elicit ANSWER] [-env NAMES] [-timeout D] REQUESTS [CLIMAX ARGS...]")
+	}
+	var answer map[string]any // the result of an elicitation/create; nil: none
+	switch *elicit {
+	case "", "ignore":
+	case "accept":
+		answer = map[string]any{"action": "accept", "content": map[string]any{"approve": true}}
+	case "reject":
+		answer = map[string]any{"action": "accept", "content": map[string]any{"approve": false}}
+	case "decline", "cancel":
+		answer = map[string]any{"action": *elicit}
+	default:
+		ts.Fatalf("mcp: -elicit %q: want accept, reject, decline, cancel or ignore", *elicit)
 	}
 	requests, err := parseRequests(expandBraced(ts, ts.ReadFile(fs.Arg(0))))
 	ts.Check(err)
@@ -195,6 +215,21 @@ func cmdMCP(ts *testscript.TestScript, neg bool, args []string) {
 				if !ok {
 					return false
 				}
+				if m["method"] == "elicitation/create" && *elicit != "" {
+					if *textOut {
+						params, _ := m["params"].(map[string]any)
+						fmt.Fprintf(out, "elicitation: %v\n---\n", params["message"])
+					} else {
+						print(m)
+					}
+					if answer != nil {
+						reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m["id"], "result": answer})
+						if _, err := stdin.Write(append(reply, '\n')); err != nil {
+							return false
+						}
+					}
+					continue
+				}
 				if _, hasID := m["id"]; !hasID || m["method"] != nil {
 					if *notes {
 						print(m)
@@ -218,11 +253,15 @@ func cmdMCP(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 
+	capabilities := map[string]any{}
+	if *elicit != "" {
+		capabilities["elicitation"] = map[string]any{}
+	}
 	alive := exchange(map[string]any{
 		"jsonrpc": "2.0", "id": 0, "method": "initialize",
 		"params": map[string]any{
 			"protocolVersion": "2025-06-18",
-			"capabilities":    map[string]any{},
+			"capabilities":    capabilities,
 			"clientInfo":      map[string]any{"name": "testscript", "version": "0"},
 		},
 	}, *showInit)
@@ -409,6 +448,7 @@ func lookPath(ts *testscript.TestScript, prog string) string {
 //	fakecli cat                      copy stdin to stdout
 //	fakecli pwd                      print the working directory
 //	fakecli getenv NAME              print the value of NAME
+//	fakecli touch FILES...           create empty FILES
 //	fakecli lines N                  print N numbered lines
 //	fakecli anything else            print "fakecli ARGS..." like the other names
 func fakeCLI(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -458,6 +498,13 @@ func fakeCLI(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "pwd":
 		wd, _ := os.Getwd()
 		fmt.Fprintln(stdout, wd)
+	case "touch":
+		for _, f := range args[1:] {
+			if err := os.WriteFile(f, nil, 0o644); err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+		}
 	case "getenv":
 		if len(args) > 1 {
 			fmt.Fprintln(stdout, os.Getenv(args[1]))

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
@@ -34,6 +35,10 @@ type runCmd struct {
 	Watch         bool     `help:"Reload the config files given by path and the policy file when they change (a set with problems is logged and the old one kept)." env:"CLIMAX_WATCH"`
 	ReadOnly      bool     `help:"${read_only_help}" env:"CLIMAX_READ_ONLY"`
 	StrictArgs    bool     `help:"Refuse calls that give argument names the tool does not have (by default they are ignored and listed in structuredContent.ignored_args)." env:"CLIMAX_STRICT_ARGS"`
+
+	Confirm         string        `help:"Which calls ask the user to approve the command before it runs (MCP elicitation): none, destructive (tools annotated destructive), write (tools not annotated read_only) or all. A policy's confirm: adds to it; a tool's confirm: true|false in the policy wins." enum:"none,destructive,write,all" default:"none" placeholder:"RULE" env:"CLIMAX_CONFIRM" group:"Approving calls"`
+	ConfirmTimeout  time.Duration `help:"How long a call waits for the user's approval before it is refused as unanswered." default:"5m" placeholder:"DURATION" env:"CLIMAX_CONFIRM_TIMEOUT" group:"Approving calls"`
+	ConfirmFallback string        `help:"What a call that needs approval does when the client cannot be asked (no elicitation capability, or an older protocol over stateless HTTP): deny refuses it; allow runs it unapproved and logs a warning." enum:"deny,allow" default:"deny" placeholder:"deny|allow" env:"CLIMAX_CONFIRM_FALLBACK" group:"Approving calls"`
 
 	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
 }
@@ -75,6 +80,9 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.httpFlags.check(); err != nil {
 		return err
 	}
+	if c.ConfirmTimeout <= 0 {
+		return usagef("--confirm-timeout must be positive, e.g. 5m (got %s)", c.ConfirmTimeout)
+	}
 	if c.AutoBudget < 0 {
 		return usagef("--auto-budget must not be negative")
 	}
@@ -87,7 +95,7 @@ func (c *runCmd) Run(e *env) error {
 		return usagef("--classic and --mode %s contradict each other: give one", c.Mode)
 	}
 
-	ix, warnings, err := buildIndex(refs, c.Policy, c.ReadOnly)
+	ix, warnings, err := buildIndex(refs, c.Policy, c.ReadOnly, config.ConfirmRule(c.Confirm))
 	if err != nil {
 		return err
 	}
@@ -124,6 +132,8 @@ func (c *runCmd) Run(e *env) error {
 		server.WithLogger(logger),
 		server.WithVersion(versionString()),
 		server.WithListChanged(c.Watch),
+		server.WithConfirmTimeout(c.ConfirmTimeout),
+		server.WithConfirmFallback(c.ConfirmFallback == "allow"),
 	}
 	if audit != nil {
 		opts = append(opts, server.WithAuditLog(audit))
@@ -133,7 +143,9 @@ func (c *runCmd) Run(e *env) error {
 		files := watchedFiles(refs, c.Policy)
 		if len(files) == 0 {
 			logger.Warn("--watch: nothing to watch (bundled configs do not change)")
-		} else if err := watch(ctx, files, func() (*index.Index, []config.Problem, error) { return buildIndex(refs, c.Policy, c.ReadOnly) }, srv.Replace, logger); err != nil {
+		} else if err := watch(ctx, files, func() (*index.Index, []config.Problem, error) {
+			return buildIndex(refs, c.Policy, c.ReadOnly, config.ConfirmRule(c.Confirm))
+		}, srv.Replace, logger); err != nil {
 			return fmt.Errorf("watch config files: %w", err)
 		}
 	}

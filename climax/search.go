@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 )
 
@@ -34,7 +35,7 @@ func (c *searchCmd) Run(e *env) error {
 	if len(refs) == 0 {
 		refs = bundledNames()
 	}
-	ix, warnings, err := buildIndex(refs, c.Policy, c.ReadOnly)
+	ix, warnings, err := buildIndex(refs, c.Policy, c.ReadOnly, config.ConfirmNone)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,9 @@ func TestWatchReloads(t *testing.T) {
 	replaced := make(chan *index.Index, 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	load := func() (*index.Index, []config.Problem, error) { return buildIndex([]string{file}, "", false) }
+	load := func() (*index.Index, []config.Problem, error) {
+		return buildIndex([]string{file}, "", false, config.ConfirmNone)
+	}
 	if err := watch(ctx, watchedFiles([]string{file}, ""), load, func(ix *index.Index) { replaced <- ix }, log); err != nil {
 		t.Fatal(err)
 	}

@@ -333,9 +333,10 @@ func marshal(v any) (string, error) {
 }
 
 // Call answers climax_call: it checks tool_name and args, looks the tool
-// up and runs it through the executor, so that its result is the one a
-// classic call of the same tool with the same args gives.
-func (t *Tools) Call(ctx context.Context, args map[string]any) CallResult {
+// up and runs it through the executor with opts (such as
+// [executor.WithConfirm]), so that its result is the one a classic call of
+// the same tool with the same args gives.
+func (t *Tools) Call(ctx context.Context, args map[string]any, opts ...executor.CallOption) CallResult {
 	var problems []string
 	name := ""
 	switch v := args["tool_name"].(type) {
@@ -364,7 +365,7 @@ func (t *Tools) Call(ctx context.Context, args map[string]any) CallResult {
 	if !ok {
 		return CallResult{Outcome: executor.Outcome{Text: t.unknownTool(name), IsError: true}}
 	}
-	return CallResult{Outcome: t.runner.Call(ctx, rt, toolArgs), Tool: name}
+	return CallResult{Outcome: t.runner.Call(ctx, rt, toolArgs, opts...), Tool: name}
 }
 
 func validationText(problems []string) string {

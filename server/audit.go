@@ -16,7 +16,7 @@ import (
 const (
 	OutcomeOK        = "ok"        // the command ran and succeeded
 	OutcomeError     = "error"     // the command failed, or could not start
-	OutcomeRefused   = "refused"   // nothing ran: unknown tool, invalid arguments, policy
+	OutcomeRefused   = "refused"   // nothing ran: unknown tool, invalid arguments, policy, not approved
 	OutcomeTimeout   = "timeout"   // the command was killed at its timeout
 	OutcomeCancelled = "cancelled" // the client cancelled the call
 )
@@ -57,6 +57,7 @@ type auditRecord struct {
 	DurationMS  int64          `json:"duration_ms"`
 	OutputBytes int            `json:"output_bytes"`
 	Error       string         `json:"error,omitempty"`
+	Approval    string         `json:"approval,omitempty"`
 }
 
 // auditLog appends one JSON line per call to a writer, each line written
@@ -81,9 +82,13 @@ func (a *auditLog) write(rec *auditRecord) error {
 
 // record counts one finished call in the metrics and writes it to the
 // audit log when there is one. rt is the tool the call was for (nil when
-// it names no tool), args the tool's arguments as the caller sent them.
-func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool, via string, args map[string]any, out executor.Outcome, start time.Time) {
+// it names no tool), args the tool's arguments as the caller sent them, ap
+// the call's approval (nil when the call never got that far).
+func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool, via string, args map[string]any, out executor.Outcome, ap *approval, start time.Time) {
 	outcome := callOutcome(out)
+	if ap != nil && ap.refused {
+		outcome = OutcomeRefused
+	}
 	label := unknownToolLabel
 	if rt != nil {
 		label = rt.Tool.Name
@@ -102,6 +107,9 @@ func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool,
 		Argv:       redactArgv(rt, args, out.Argv),
 		Outcome:    outcome,
 		DurationMS: time.Since(start).Milliseconds(),
+	}
+	if ap != nil {
+		rec.Approval = ap.state
 	}
 	if req.Extra != nil && req.Extra.Header != nil {
 		rec.Transport = "http"

@@ -88,8 +88,10 @@ type HTTPOptions struct {
 	// Stateless serves streamable HTTP without sessions: no Mcp-Session-Id,
 	// every POST stands alone, so that replicas behind a load balancer need
 	// no session affinity. Server-to-client requests are impossible in this
-	// mode (CLImax makes none); progress notifications still reach the
-	// client on the POST's own stream. Ignored with SSE.
+	// mode: a call that needs the user's approval cannot ask a client on
+	// an older protocol than 2026-07-28 (see [WithConfirmFallback]);
+	// progress notifications still reach the client on the POST's own
+	// stream. Ignored with SSE.
 	Stateless bool
 
 	// AuthToken, when not empty, is the bearer token every request to the
@@ -410,7 +412,7 @@ type guard struct {
 	origins   map[string]bool // normalised allowed origins
 	hosts     map[string]bool // lower-case allowed host names
 	sse       bool            // the endpoint is HTTP+SSE
-	stateless bool            // streamable HTTP without sessions
+	stateless bool            // streamable HTTP without sessions: calls cannot send the client requests
 	sessions  *sessionCap     // nil: not an MCP endpoint (no sessions, no calls)
 }
 
@@ -448,8 +450,13 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, g.limit)
 	}
 	// Sessions, and the tool calls they run, keep the values of the
-	// request that opened them: this is how calls learn of shutdown.
-	r = r.WithContext(context.WithValue(r.Context(), lifetimeKey{}, g.lt))
+	// request that opened them: this is how calls learn of shutdown, and
+	// that they cannot ask the client anything over stateless HTTP.
+	ctx := context.WithValue(r.Context(), lifetimeKey{}, g.lt)
+	if g.stateless {
+		ctx = context.WithValue(ctx, statelessKey{}, true)
+	}
+	r = r.WithContext(ctx)
 	if g.sessions != nil && !g.sse {
 		// Name the request, so that a tool call it carries can be
 		// cancelled when it goes away (see lifetimeMiddleware).

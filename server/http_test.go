@@ -17,6 +17,7 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/executor/executortest"
+	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -32,11 +33,17 @@ type httpServer struct {
 // or stop is called; stop returns Serve's result.
 func serveHTTP(t *testing.T, opts server.HTTPOptions, sopts ...server.Option) *httpServer {
 	t.Helper()
+	return serveHTTPIndex(t, buildIndex(t), opts, sopts...)
+}
+
+// serveHTTPIndex is serveHTTP for the tools of ix.
+func serveHTTPIndex(t *testing.T, ix *index.Index, opts server.HTTPOptions, sopts ...server.Option) *httpServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(buildIndex(t), executor.New(), sopts...)
+	srv := server.New(ix, executor.New(), sopts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln, opts) }()

@@ -74,7 +74,8 @@ type Server struct {
 	mu  sync.Mutex              // serialises Replace
 	set atomic.Pointer[toolSet] // what calls see now
 
-	metrics *metrics
+	metrics   *metrics
+	approvals *approvals // request states of approvals asked through input requests
 }
 
 // toolSet is one generation of the served tools.
@@ -94,6 +95,9 @@ type options struct {
 	// ticker starts the clock of progress notifications (tests replace
 	// it): its channel and a function that stops it.
 	ticker func() (<-chan time.Time, func())
+
+	confirmTimeout       time.Duration
+	confirmFallbackAllow bool
 }
 
 // Option configures a [Server].
@@ -128,7 +132,7 @@ func WithVersion(v string) Option { return func(c *options) { c.version = v } }
 // New returns a server for ix that runs commands with runner (which also
 // bounds how many run at once: [executor.WithMaxConcurrent]).
 func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
-	s := &Server{runner: runner, cfg: options{name: Name, version: "devel", ticker: progressTicker}}
+	s := &Server{runner: runner, cfg: options{name: Name, version: "devel", ticker: progressTicker, confirmTimeout: DefaultConfirmTimeout}, approvals: newApprovals()}
 	for _, o := range opts {
 		o(&s.cfg)
 	}
@@ -139,6 +143,9 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 	instructions := ""
 	if !s.cfg.classic {
 		instructions = DiscoveryInstructions
+	}
+	if needsApproval(ix) {
+		instructions = strings.TrimSpace(instructions + " " + confirmInstructions(s.cfg.classic))
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.cfg.name, Version: s.cfg.version}, &mcp.ServerOptions{
 		Instructions: instructions,
@@ -224,7 +231,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	args, err := executor.DecodeArgs(req.Params.Arguments)
 	if err != nil {
 		s.log.Info("call rejected", "tool", metatools.CallName, "error", oneLine(err.Error()))
-		s.record(req, nil, "", metatools.CallName, nil, executor.Outcome{Text: err.Error(), IsError: true}, time.Now())
+		s.record(req, nil, "", metatools.CallName, nil, executor.Outcome{Text: err.Error(), IsError: true}, nil, time.Now())
 		return errorResult(err.Error()), nil
 	}
 	name, _ := args["tool_name"].(string)
@@ -232,18 +239,22 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	start := time.Now()
 	s.metrics.inFlight.Inc()
 	defer s.metrics.inFlight.Dec()
-	stop := s.progress(ctx, req, name)
-	defer stop()
+	hb := s.progress(ctx, req, name)
+	defer hb.stop()
 	set := s.tools()
-	res := set.meta.Call(ctx, args)
+	ap := s.newApproval(req, toolArgs, hb)
+	res := set.meta.Call(ctx, args, executor.WithConfirm(ap.confirm))
 	if res.Tool == "" {
 		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(fmt.Sprint(args["tool_name"])), "error", oneLine(res.Text))
-		s.record(req, nil, fmt.Sprint(args["tool_name"]), metatools.CallName, toolArgs, res.Outcome, start)
+		s.record(req, nil, fmt.Sprint(args["tool_name"]), metatools.CallName, toolArgs, res.Outcome, nil, start)
 		return toResult(res.Outcome), nil
+	}
+	if ap.input != nil {
+		return ap.input, nil
 	}
 	rt, _ := set.ix.Get(res.Tool)
 	s.logCall(rt, toolArgs, metatools.CallName, res.Outcome)
-	s.record(req, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, start)
+	s.record(req, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, ap, start)
 	return toResult(res.Outcome), nil
 }
 
@@ -255,17 +266,21 @@ func (s *Server) classicHandler(rt *config.ResolvedTool) mcp.ToolHandler {
 		args, err := executor.DecodeArgs(req.Params.Arguments)
 		if err != nil {
 			s.log.Info("call rejected", "tool", name, "error", oneLine(err.Error()))
-			s.record(req, rt, name, name, nil, executor.Outcome{Text: err.Error(), IsError: true}, time.Now())
+			s.record(req, rt, name, name, nil, executor.Outcome{Text: err.Error(), IsError: true}, nil, time.Now())
 			return errorResult(err.Error()), nil
 		}
 		start := time.Now()
 		s.metrics.inFlight.Inc()
 		defer s.metrics.inFlight.Dec()
-		stop := s.progress(ctx, req, name)
-		defer stop()
-		out := s.runner.Call(ctx, rt, args)
+		hb := s.progress(ctx, req, name)
+		defer hb.stop()
+		ap := s.newApproval(req, args, hb)
+		out := s.runner.Call(ctx, rt, args, executor.WithConfirm(ap.confirm))
+		if ap.input != nil {
+			return ap.input, nil
+		}
 		s.logCall(rt, args, name, out)
-		s.record(req, rt, name, name, args, out, start)
+		s.record(req, rt, name, name, args, out, ap, start)
 		return toResult(out), nil
 	}
 }
@@ -286,18 +301,39 @@ func (s *Server) logCall(rt *config.ResolvedTool, args map[string]any, via strin
 	s.log.Info("call", attrs...)
 }
 
-// progress sends a progress notification ("running TOOL (Ns)") every
-// progressInterval until the returned stop function is called, when the
-// request carries a progress token; the time counts the wait for a free
-// command slot too. stop waits for the sender to finish, so that no notification
-// follows the response.
-func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, tool string) (stop func()) {
+// A heartbeat sends progress notifications while a call waits or runs.
+type heartbeat struct {
+	what atomic.Pointer[string]
+	done func()
+}
+
+// set changes what the notifications say the call is doing.
+func (h *heartbeat) set(what string) {
+	w := shorten(oneLine(what))
+	h.what.Store(&w)
+}
+
+// stop ends the notifications and waits for the sender to finish, so that
+// no notification follows the response.
+func (h *heartbeat) stop() {
+	if h.done != nil {
+		h.done()
+	}
+}
+
+// progress sends a progress notification ("running TOOL (Ns)", or what
+// the heartbeat was last set to) every progressInterval until the
+// heartbeat is stopped, when the request carries a progress token; the
+// time counts the wait for the user's approval and for a free command
+// slot too.
+func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, tool string) *heartbeat {
+	h := &heartbeat{}
+	h.set("running " + tool)
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
-		return func() {}
+		return h
 	}
 	start := time.Now()
-	what := "running " + shorten(oneLine(tool))
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -315,7 +351,7 @@ func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, tool st
 				err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 					ProgressToken: token,
 					Progress:      elapsed.Seconds(),
-					Message:       fmt.Sprintf("%s (%ds)", what, int(elapsed/time.Second)),
+					Message:       fmt.Sprintf("%s (%ds)", *h.what.Load(), int(elapsed/time.Second)),
 				})
 				if err != nil {
 					s.log.Debug("progress notification failed", "error", err)
@@ -323,10 +359,11 @@ func (s *Server) progress(ctx context.Context, req *mcp.CallToolRequest, tool st
 			}
 		}
 	}()
-	return func() {
+	h.done = func() {
 		close(done)
 		<-finished
 	}
+	return h
 }
 
 // progressTicker ticks every progressInterval.
@@ -348,7 +385,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
 					text := set.meta.Unlisted(r.Params.Name, s.cfg.classic)
 					args, _ := executor.DecodeArgs(r.Params.Arguments)
-					s.record(r, nil, r.Params.Name, r.Params.Name, args, executor.Outcome{Text: text, IsError: true}, time.Now())
+					s.record(r, nil, r.Params.Name, r.Params.Name, args, executor.Outcome{Text: text, IsError: true}, nil, time.Now())
 					return errorResult(text), nil
 				}
 			}

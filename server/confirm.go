@@ -1,0 +1,371 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Answers to an approval request, as the audit log records them for each
+// call of a tool that needs approval (docs/security.md).
+const (
+	ApprovalConfirmed  = "confirmed"  // the user approved: the command ran
+	ApprovalDeclined   = "declined"   // the user declined or dismissed the request
+	ApprovalUnanswered = "unanswered" // no answer in time, the call was cancelled, or asking failed
+	ApprovalNotAsked   = "not_asked"  // the client cannot be asked (see WithConfirmFallback)
+)
+
+// DefaultConfirmTimeout is how long a call waits for the user's answer by
+// default.
+const DefaultConfirmTimeout = 5 * time.Minute
+
+// The sentence added to the server's instructions when some tools need
+// the user's approval, in discovery and in classic mode.
+const (
+	DiscoveryConfirmInstructions = "Some tools ask the user to approve the exact command before it runs (climax_search marks them \"confirm\": true); when the user declines, nothing runs: do not retry the same call unless the user asks for it."
+	ClassicConfirmInstructions   = "Some tools ask the user to approve the exact command before it runs; when the user declines, nothing runs: do not retry the same call unless the user asks for it."
+)
+
+func confirmInstructions(classic bool) string {
+	if classic {
+		return ClassicConfirmInstructions
+	}
+	return DiscoveryConfirmInstructions
+}
+
+// needsApproval reports whether some tool of ix needs the user's approval.
+func needsApproval(ix *index.Index) bool {
+	for _, rt := range ix.Tools() {
+		if rt.Confirm {
+			return true
+		}
+	}
+	return false
+}
+
+// WithConfirmTimeout sets how long a call of a tool that needs approval
+// waits for the user's answer (default [DefaultConfirmTimeout]); d <= 0
+// keeps the default.
+func WithConfirmTimeout(d time.Duration) Option {
+	return func(c *options) {
+		if d > 0 {
+			c.confirmTimeout = d
+		}
+	}
+}
+
+// WithConfirmFallback sets what happens to a call of a tool that needs
+// approval when the client cannot be asked (it declared no elicitation
+// capability, or speaks an older protocol over stateless HTTP): with allow
+// false (the default) the call is refused; with allow true it runs
+// unconfirmed and a warning is logged.
+func WithConfirmFallback(allow bool) Option {
+	return func(c *options) { c.confirmFallbackAllow = allow }
+}
+
+// protocolInputRequests is the first protocol version in which a server
+// asks the client for input by answering the call with input requests,
+// which the client retries with the answers, instead of sending requests
+// of its own while the call runs.
+const protocolInputRequests = "2026-07-28"
+
+// approvalInputID is the key of the approval in a call's input requests.
+const approvalInputID = "climax_approval"
+
+// approvalSchema is the requested schema of an approval: one boolean.
+var approvalSchema = json.RawMessage(`{"type":"object","properties":{"approve":{"type":"boolean","title":"Run this command","description":"Approve to run the command shown above; nothing runs otherwise.","default":false}},"required":["approve"]}`)
+
+// errNoAnswer is the cause of the end of a wait for the user's answer.
+var errNoAnswer = errors.New("no answer in time")
+
+// errInputRequired stops a call whose approval the client gives in a
+// retry; the handler answers with approval.input.
+var errInputRequired = errors.New("input required")
+
+// statelessKey marks the context of requests served over stateless HTTP,
+// where the server cannot send the client a request of its own.
+type statelessKey struct{}
+
+// An approval asks the user to approve one call of a tool that needs it.
+// Its confirm method is the call's [executor.ConfirmFunc]; the handler
+// reads the result after the call.
+type approval struct {
+	s    *Server
+	req  *mcp.CallToolRequest
+	args map[string]any // the tool's arguments, to redact secrets from what is shown
+	hb   *heartbeat
+
+	// state is one of the Approval constants once the tool needed approval.
+	state string
+	// refused is set when the command was kept from running.
+	refused bool
+	// input is the input-required answer of a call that the client is to
+	// retry with the user's answer.
+	input *mcp.CallToolResult
+}
+
+func (s *Server) newApproval(req *mcp.CallToolRequest, args map[string]any, hb *heartbeat) *approval {
+	return &approval{s: s, req: req, args: args, hb: hb}
+}
+
+// confirm decides whether cmd may run: it asks the user, in the way the
+// session allows, or applies the fallback when it cannot ask.
+func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *executor.Command) error {
+	tool := rt.Tool.Name
+	params := &mcp.ElicitParams{Mode: "form", Message: approvalMessage(rt, a.args, cmd), RequestedSchema: approvalSchema}
+	if a.req.ProtocolVersion() >= protocolInputRequests {
+		if reason := formUnsupported(a.req.ClientCapabilities()); reason != "" {
+			return a.notAsked(tool, reason)
+		}
+		return a.viaRetry(tool, cmd, params)
+	}
+	if reason := a.cannotAsk(ctx); reason != "" {
+		return a.notAsked(tool, reason)
+	}
+	timeout := a.s.cfg.confirmTimeout
+	wait, cancel := context.WithTimeoutCause(ctx, timeout, errNoAnswer)
+	defer cancel()
+	a.hb.set("waiting for the user to approve " + tool)
+	a.s.log.Info("asking the user", "tool", tool)
+	res, err := a.req.Session.Elicit(wait, params)
+	a.hb.set("running " + tool)
+	switch {
+	case err == nil:
+		return a.decide(tool, res)
+	case ctx.Err() != nil:
+		return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The call was cancelled while waiting for the user's approval of %s: nothing ran.", tool))
+	case context.Cause(wait) == errNoAnswer:
+		return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The user did not answer the approval request for %s within %s: nothing ran.", tool, timeout))
+	}
+	a.s.log.Warn("approval request failed", "tool", tool, "error", err)
+	return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("Could not get the user's approval for %s (%v): nothing ran.", tool, err))
+}
+
+// decide applies the user's answer.
+func (a *approval) decide(tool string, res *mcp.ElicitResult) error {
+	switch {
+	case res == nil:
+		return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The client gave no answer to the approval request for %s: nothing ran.", tool))
+	case res.Action == "accept" && res.Content["approve"] == true:
+		a.state = ApprovalConfirmed
+		a.s.log.Info("approved by the user", "tool", tool)
+		return nil
+	case res.Action == "cancel":
+		return a.stop(tool, ApprovalDeclined, fmt.Sprintf("The user dismissed the approval request for %s: nothing ran.", tool))
+	}
+	return a.stop(tool, ApprovalDeclined, fmt.Sprintf("The user declined to run %s: nothing ran.", tool))
+}
+
+// viaRetry handles approval under [protocolInputRequests]: the first
+// round answers with an input request and a signed request state bound to
+// the exact command; the client retries the call with the user's answer
+// and that state, and the command runs only if the state proves that the
+// answer is about this command, not expired and not used before.
+func (a *approval) viaRetry(tool string, cmd *executor.Command, params *mcp.ElicitParams) error {
+	p := a.req.Params
+	digest := commandDigest(tool, cmd)
+	if p.RequestState != "" {
+		switch err := a.s.approvals.redeem(p.RequestState, digest); {
+		case errors.Is(err, errApprovalExpired):
+			return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The user did not answer the approval request for %s within %s: nothing ran.", tool, a.s.cfg.confirmTimeout))
+		case err == nil:
+			if res, ok := p.InputResponses[approvalInputID].(*mcp.ElicitResult); ok {
+				return a.decide(tool, res)
+			}
+			a.s.log.Info("approval retried without an answer: asking again", "tool", tool)
+		default:
+			// Another command, a state from elsewhere or used before:
+			// the answer is not about this call.
+			a.s.log.Info("approval state not accepted: asking again", "tool", tool, "reason", err)
+		}
+	}
+	a.input = &mcp.CallToolResult{
+		InputRequests: mcp.InputRequestMap{approvalInputID: params},
+		RequestState:  a.s.approvals.issue(digest, a.s.cfg.confirmTimeout),
+	}
+	a.s.log.Info("asking the user", "tool", tool, "via", "input request")
+	return errInputRequired
+}
+
+// cannotAsk says why the client of a session on an older protocol cannot
+// be asked, or returns "".
+func (a *approval) cannotAsk(ctx context.Context) string {
+	if stateless, _ := ctx.Value(statelessKey{}).(bool); stateless {
+		return "this server runs stateless HTTP, where it cannot send the client a request while a call runs (clients on protocol " + protocolInputRequests + " can answer in a retried call)"
+	}
+	if a.req.Session == nil {
+		return "the call has no client session"
+	}
+	var caps *mcp.ClientCapabilities
+	if ip := a.req.Session.InitializeParams(); ip != nil {
+		caps = ip.Capabilities
+	}
+	return formUnsupported(caps)
+}
+
+// formUnsupported says why a client with caps cannot answer a form
+// elicitation, or returns "".
+func formUnsupported(caps *mcp.ClientCapabilities) string {
+	switch {
+	case caps == nil || caps.Elicitation == nil:
+		return "the client did not declare the elicitation capability"
+	case caps.Elicitation.Form == nil && caps.Elicitation.URL != nil:
+		return "the client supports only URL elicitation, not forms"
+	}
+	return ""
+}
+
+// notAsked applies --confirm-fallback to a call that cannot be asked.
+func (a *approval) notAsked(tool, reason string) error {
+	a.state = ApprovalNotAsked
+	if a.s.cfg.confirmFallbackAllow {
+		a.s.log.Warn("running without the user's approval (--confirm-fallback allow)", "tool", tool, "reason", reason)
+		return nil
+	}
+	a.s.log.Info("not run: approval needed but not possible", "tool", tool, "reason", reason)
+	a.refused = true
+	return fmt.Errorf("%s needs the user's approval before it runs, and CLImax could not ask for it: %s. Nothing ran. "+
+		"An operator can change this: exempt the tool (confirm: false under its name in the policy), loosen the rule "+
+		"(--confirm, or confirm: in the policy), or let such calls run unapproved with --confirm-fallback allow.", tool, reason)
+}
+
+// stop records a refusal and returns its text as the error.
+func (a *approval) stop(tool, state, text string) error {
+	a.state = state
+	a.refused = true
+	a.s.log.Info("not run", "tool", tool, "approval", state)
+	return errors.New(text)
+}
+
+// approvalMessage is what the user is asked: the tool, the command line
+// (secret values as "***"), the working directory and the executor.
+func approvalMessage(rt *config.ResolvedTool, args map[string]any, cmd *executor.Command) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Allow %s to run this command?\n\n%s\n", rt.Tool.Name, executor.ShellQuote(redactArgv(rt, args, cmd.Argv)))
+	dir := cmd.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	fmt.Fprintf(&b, "\nWorking directory: %s", dir)
+	if strings.EqualFold(rt.Executor.Type, config.ExecutorDocker) {
+		fmt.Fprintf(&b, "\nExecutor: docker, image %s", rt.Executor.Image)
+	} else {
+		b.WriteString("\nExecutor: local")
+	}
+	if cmd.Stdin != "" {
+		fmt.Fprintf(&b, "\nStandard input: %d bytes", len(cmd.Stdin))
+	}
+	return b.String()
+}
+
+// commandDigest identifies what would run: the tool and everything of
+// the command that reaches the process.
+func commandDigest(tool string, cmd *executor.Command) [sha256.Size]byte {
+	data, _ := json.Marshal(struct {
+		Tool  string
+		Argv  []string
+		Dir   string
+		Env   []string
+		Stdin string
+	}{tool, cmd.Argv, cmd.Dir, cmd.Env, cmd.Stdin})
+	return sha256.Sum256(data)
+}
+
+// Reasons a request state is not accepted.
+var (
+	errApprovalExpired = errors.New("the approval request expired")
+	errApprovalInvalid = errors.New("not a request state of this server")
+	errApprovalOther   = errors.New("the state is for another command")
+	errApprovalUsed    = errors.New("the state was used before")
+)
+
+// approvals issues and redeems the request states of approvals asked
+// through input requests. A state is signed with a key of this process, so
+// a state from another process (a replica behind a load balancer) is not
+// accepted and the user is asked again. Each state is accepted once.
+type approvals struct {
+	key []byte
+
+	mu   sync.Mutex
+	used map[string]time.Time // nonce -> expiry of the redeemed states
+	now  func() time.Time
+}
+
+func newApprovals() *approvals {
+	key := make([]byte, 32)
+	rand.Read(key)
+	return &approvals{key: key, used: map[string]time.Time{}, now: time.Now}
+}
+
+// approvalState is the signed content of a request state.
+type approvalState struct {
+	Digest  []byte `json:"d"`
+	Nonce   []byte `json:"n"`
+	Expires int64  `json:"e"` // Unix milliseconds
+}
+
+// issue returns a request state for the command with digest, valid for
+// ttl.
+func (ap *approvals) issue(digest [sha256.Size]byte, ttl time.Duration) string {
+	nonce := make([]byte, 16)
+	rand.Read(nonce)
+	payload, _ := json.Marshal(approvalState{Digest: digest[:], Nonce: nonce, Expires: ap.now().Add(ttl).UnixMilli()})
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString(payload) + "." + enc.EncodeToString(ap.sign(payload))
+}
+
+func (ap *approvals) sign(payload []byte) []byte {
+	m := hmac.New(sha256.New, ap.key)
+	m.Write(payload)
+	return m.Sum(nil)
+}
+
+// redeem accepts state once for the command with digest.
+func (ap *approvals) redeem(state string, digest [sha256.Size]byte) error {
+	enc := base64.RawURLEncoding
+	p64, s64, ok := strings.Cut(state, ".")
+	payload, err1 := enc.DecodeString(p64)
+	sig, err2 := enc.DecodeString(s64)
+	if !ok || err1 != nil || err2 != nil || !hmac.Equal(sig, ap.sign(payload)) {
+		return errApprovalInvalid
+	}
+	var st approvalState
+	if err := json.Unmarshal(payload, &st); err != nil {
+		return errApprovalInvalid
+	}
+	if !hmac.Equal(st.Digest, digest[:]) {
+		return errApprovalOther
+	}
+	now := ap.now()
+	expires := time.UnixMilli(st.Expires)
+	if now.After(expires) {
+		return errApprovalExpired
+	}
+	ap.mu.Lock()
+	defer ap.mu.Unlock()
+	for n, exp := range ap.used {
+		if now.After(exp) {
+			delete(ap.used, n)
+		}
+	}
+	nonce := string(st.Nonce)
+	if _, used := ap.used[nonce]; used {
+		return errApprovalUsed
+	}
+	ap.used[nonce] = expires
+	return nil
+}
