@@ -16,7 +16,8 @@
 // policy constraints; every problem reported at once as a
 // [ValidationError]), [Build] (the [Command]: argv per docs/calls.md,
 // working directory, extra environment, stdin, limits; docker prefix with
-// a docker executor), [Runner.Run] (the subprocess) and [Result.Text] (the
+// a docker executor), the approval of a tool that needs one
+// ([WithConfirm]), [Runner.Run] (the subprocess) and [Result.Text] (the
 // result text). Each step is exported for callers that need only part of
 // it, such as a validate-only check or a dry run that shows the argv.
 //

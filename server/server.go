@@ -31,6 +31,19 @@
 // a progress token gets a progress notification every second while its
 // command waits for a slot or runs. At most [executor.WithMaxConcurrent] commands
 // run at once; further calls wait.
+//
+// # Approval
+//
+// A call of a tool that needs the user's approval (its
+// [config.ResolvedTool].Confirm, from --confirm and the policy) is asked
+// about once its command line is built and before it starts, through MCP
+// elicitation: in the answer to the call for clients on protocol
+// 2026-07-28 (which retry the call with the user's answer and a signed,
+// single-use request state bound to the command), by an
+// elicitation/create request while the call waits for older ones. A
+// client that cannot be asked gets an isError result, unless
+// [WithConfirmFallback] lets the call run unapproved. docs/security.md
+// says what this guarantees.
 package server
 
 import (
