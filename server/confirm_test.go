@@ -450,3 +450,40 @@ func TestApprovalRetryState(t *testing.T) {
 		t.Fatalf("replayed state: %+v, ran %v", res, exists(marker))
 	}
 }
+
+// TestApprovalHidesSecrets: the question shows secret values as ***; the
+// command gets the real value.
+func TestApprovalHidesSecrets(t *testing.T) {
+	t.Parallel()
+	src := auditIndex(t).Tools()[0].CLI
+	ix, _, err := index.New([]*config.Config{src}, config.WithConfirm(nil, config.ConfirmAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &answering{answer: answer("accept", map[string]any{"approve": true})}
+	cs := connectAt(t, server.New(ix, executor.New()), a.options(), oldProtocol)
+	res := call(t, cs, "climax_call", map[string]any{"tool_name": "fake_login", "args": map[string]any{"user": "ann marie", "token": "s3cr3t"}})
+	if res.IsError || text(t, res) != "ann marie --token=s3cr3t" {
+		t.Fatalf("approved call: %q", text(t, res))
+	}
+	asked := a.asked()
+	if len(asked) != 1 || strings.Contains(asked[0].Message, "s3cr3t") || !strings.Contains(asked[0].Message, " echo 'ann marie' '--token=***'\n") {
+		t.Fatalf("question: %q", asked[0].Message)
+	}
+}
+
+func TestApprovalNamesDockerImage(t *testing.T) {
+	t.Parallel()
+	a := &answering{answer: answer("decline", nil)}
+	ix := confirmIndex(t, "executor: {type: docker, image: alpine/git, working_dir: /workspace}\ndefault: enabled\nconfirm: all\n")
+	cs := connectAt(t, server.New(ix, executor.New()), a.options(), oldProtocol)
+	res := call(t, cs, "climax_call", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi"}})
+	if !res.IsError || text(t, res) != "The user declined to run fake_echo: nothing ran." {
+		t.Fatalf("declined: %q", text(t, res))
+	}
+	asked := a.asked()
+	if len(asked) != 1 || !strings.Contains(asked[0].Message, "\n\ndocker run --rm -w /workspace ") ||
+		!strings.HasSuffix(asked[0].Message, "\nExecutor: docker, image alpine/git") {
+		t.Fatalf("question: %q", asked[0].Message)
+	}
+}
