@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -190,7 +191,6 @@ func TestApprovalRefused(t *testing.T) {
 				if !res.IsError || text(t, res) != tt.want {
 					t.Errorf("result %v %q, want %q", res.IsError, text(t, res), tt.want)
 				}
-				time.Sleep(400 * time.Millisecond) // a command started anyway would have written its pid by now
 				if exists(marker) {
 					t.Fatal("the command ran")
 				}
@@ -339,33 +339,37 @@ func TestApprovalSearchAndInstructions(t *testing.T) {
 }
 
 // TestApprovalProgress: the heartbeat goes on while the user decides, and
-// says so.
+// says so; then it says the command runs.
 func TestApprovalProgress(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var messages []string
-	a := &answering{answer: func(ctx context.Context, _ *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-		time.Sleep(1500 * time.Millisecond)
+	notes := make(chan *mcp.ProgressNotificationParams, 100)
+	clock := newFakeTicker()
+	asked, decided := make(chan struct{}), make(chan struct{})
+	a := &answering{answer: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		close(asked)
+		<-decided
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
 	}}
 	opts := a.options()
-	opts.ProgressNotificationHandler = func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-		mu.Lock()
-		messages = append(messages, req.Params.Message)
-		mu.Unlock()
+	opts.ProgressNotificationHandler = func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params }
+	ix := confirmIndex(t, "default: enabled\ntools:\n  fake_wait: {confirm: true}\n")
+	cs := connectAt(t, server.New(ix, executor.New(), server.WithProgressTicker(clock.start)), opts, oldProtocol)
+	params, file, pidfile := waitCall(t, "tok")
+	done := startCall(context.Background(), cs, params)
+	receive(t, asked)
+	clock.tick(t)
+	if p := receive(t, notes); !regexp.MustCompile(`^waiting for the user to approve fake_wait \([0-9]+s\)$`).MatchString(p.Message) {
+		t.Errorf("progress while asking: %q", p.Message)
 	}
-	cs := connectAt(t, server.New(confirmIndex(t, sleepNeedsApproval), executor.New()), opts, oldProtocol)
-	params := &mcp.CallToolParams{Name: "climax_call", Arguments: map[string]any{"tool_name": "fake_sleep", "args": map[string]any{"seconds": "1.2"}}}
-	params.SetProgressToken("tok")
-	res, err := cs.CallTool(context.Background(), params)
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %v", err, res)
+	close(decided)
+	waitPID(t, pidfile)
+	clock.tick(t)
+	if p := receive(t, notes); !progressMessage.MatchString(p.Message) {
+		t.Errorf("progress while running: %q", p.Message)
 	}
-	time.Sleep(50 * time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
-	if len(messages) < 2 || messages[0] != "waiting for the user to approve fake_sleep (1s)" || !strings.HasPrefix(messages[len(messages)-1], "running fake_sleep (") {
-		t.Errorf("progress messages %q", messages)
+	release(t, file)
+	if r := receive(t, done); r.err != nil || r.res.IsError || text(t, r.res) != "released" {
+		t.Fatalf("call: %v %+v", r.err, r.res)
 	}
 }
 
