@@ -97,3 +97,31 @@ func TestSearchEntryConfirm(t *testing.T) {
 		}
 	}
 }
+
+func TestConfirmRulesReadAnnotations(t *testing.T) {
+	yes, no := true, false
+	c := &config.Config{Name: "t", Command: "t", Tools: []config.Tool{
+		{Name: "reader", ReadOnly: &yes},
+		{Name: "plain"},
+		{Name: "safe_writer", Destructive: &no},
+		{Name: "destroyer", Destructive: &yes},
+		{Name: "reader_not_destructive", ReadOnly: &yes, Destructive: &no},
+	}}
+	for rule, want := range map[config.ConfirmRule]string{
+		config.ConfirmNone:        "",
+		config.ConfirmDestructive: "destroyer",
+		config.ConfirmWrite:       "plain safe_writer destroyer",
+		config.ConfirmAll:         "reader plain safe_writer destroyer reader_not_destructive",
+	} {
+		ix, _ := mustNew(t, []*config.Config{c}, config.WithConfirm(nil, rule))
+		var got []string
+		for _, rt := range ix.Tools() {
+			if rt.Confirm {
+				got = append(got, rt.Tool.Name)
+			}
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("--confirm %s asks for %q, want %q", rule, got, want)
+		}
+	}
+}

@@ -17,14 +17,15 @@ type Entry struct {
 	Tags        []string `json:"tags"`
 	// The tool's annotations, each present only when its config sets it
 	// (a compact form of MCP's readOnlyHint and so on).
-	ReadOnly    *bool           `json:"read_only,omitempty"`
-	Destructive *bool           `json:"destructive,omitempty"`
-	Idempotent  *bool           `json:"idempotent,omitempty"`
-	OpenWorld   *bool           `json:"open_world,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	ReadOnly    *bool `json:"read_only,omitempty"`
+	Destructive *bool `json:"destructive,omitempty"`
+	Idempotent  *bool `json:"idempotent,omitempty"`
+	OpenWorld   *bool `json:"open_world,omitempty"`
 	// Confirm is set when a call of the tool asks the user's approval
-	// before it runs; absent from the JSON otherwise.
-	Confirm bool `json:"confirm,omitempty"`
+	// before it runs (climax run --confirm, a policy's confirm); absent
+	// from the JSON otherwise.
+	Confirm     bool            `json:"confirm,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
 }
 
 // CLISummary is one loaded CLI as the summary shows it.

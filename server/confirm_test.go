@@ -491,3 +491,36 @@ func TestApprovalNamesDockerImage(t *testing.T) {
 		t.Fatalf("question: %q", asked[0].Message)
 	}
 }
+
+// TestApprovalWriteRule: under --confirm write a tool annotated read_only
+// runs without a question; the others ask.
+func TestApprovalWriteRule(t *testing.T) {
+	t.Parallel()
+	c, err := config.Parse([]byte(fakeConfig(t)), "fake.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes := true
+	for i := range c.Tools {
+		if c.Tools[i].Name == "fake_echo" {
+			c.Tools[i].ReadOnly = &yes
+		}
+	}
+	ix, _, err := index.New([]*config.Config{c}, config.WithConfirm(nil, config.ConfirmWrite))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range protocols {
+		t.Run(version, func(t *testing.T) {
+			a := &answering{answer: answer("decline", nil)}
+			cs := connectAt(t, server.New(ix, executor.New()), a.options(), version)
+			if got := echoCall(t, cs, "read only"); got != "read only" || len(a.asked()) != 0 {
+				t.Fatalf("read-only tool: %q, asked %d", got, len(a.asked()))
+			}
+			marker := filepath.Join(t.TempDir(), "ran")
+			if res := sleepCall(t, cs, marker); !res.IsError || exists(marker) || len(a.asked()) != 1 {
+				t.Fatalf("tool without read_only: %q, ran %v, asked %d", text(t, res), exists(marker), len(a.asked()))
+			}
+		})
+	}
+}
