@@ -302,13 +302,12 @@ type approvals struct {
 
 	mu   sync.Mutex
 	used map[string]time.Time // nonce -> expiry of the redeemed states
-	now  func() time.Time
 }
 
 func newApprovals() *approvals {
 	key := make([]byte, 32)
 	rand.Read(key)
-	return &approvals{key: key, used: map[string]time.Time{}, now: time.Now}
+	return &approvals{key: key, used: map[string]time.Time{}}
 }
 
 // approvalState is the signed content of a request state.
@@ -323,7 +322,7 @@ type approvalState struct {
 func (ap *approvals) issue(digest [sha256.Size]byte, ttl time.Duration) string {
 	nonce := make([]byte, 16)
 	rand.Read(nonce)
-	payload, _ := json.Marshal(approvalState{Digest: digest[:], Nonce: nonce, Expires: ap.now().Add(ttl).UnixMilli()})
+	payload, _ := json.Marshal(approvalState{Digest: digest[:], Nonce: nonce, Expires: time.Now().Add(ttl).UnixMilli()})
 	enc := base64.RawURLEncoding
 	return enc.EncodeToString(payload) + "." + enc.EncodeToString(ap.sign(payload))
 }
@@ -350,7 +349,7 @@ func (ap *approvals) redeem(state string, digest [sha256.Size]byte) error {
 	if !hmac.Equal(st.Digest, digest[:]) {
 		return errApprovalOther
 	}
-	now := ap.now()
+	now := time.Now()
 	expires := time.UnixMilli(st.Expires)
 	if now.After(expires) {
 		return errApprovalExpired
