@@ -74,28 +74,14 @@ func (c *runCmd) Run(e *env) error {
 	if subreaperErr != nil {
 		logger.Warn("descendants of a command that leave its process group may outlive their call", "error", subreaperErr)
 	}
-	if c.MaxOutput < 0 || c.MaxConcurrent < 0 {
-		return usagef("--max-output and --max-concurrent must not be negative")
-	}
-	if err := c.httpFlags.check(); err != nil {
+	if err := c.check(); err != nil {
 		return err
 	}
-	if c.ConfirmTimeout <= 0 {
-		return usagef("--confirm-timeout must be positive, e.g. 5m (got %s)", c.ConfirmTimeout)
-	}
-	if c.AutoBudget < 0 {
-		return usagef("--auto-budget must not be negative")
-	}
-	switch c.Mode {
-	case "", "discovery", "classic", "auto":
-	default:
-		return usagef("--mode must be one of discovery, classic, auto (got %q)", c.Mode)
-	}
-	if c.Classic && c.Mode != "" && c.Mode != "classic" {
-		return usagef("--classic and --mode %s contradict each other: give one", c.Mode)
-	}
 
-	ix, warnings, err := buildIndex(refs, c.Policy, c.ReadOnly, config.ConfirmRule(c.Confirm))
+	load := func() (*index.Index, []config.Problem, error) {
+		return buildIndex(refs, c.Policy, c.ReadOnly, config.ConfirmRule(c.Confirm))
+	}
+	ix, warnings, err := load()
 	if err != nil {
 		return err
 	}
@@ -117,17 +103,53 @@ func (c *runCmd) Run(e *env) error {
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
 
-	var audit *os.File
-	if c.AuditLog != "" {
-		audit, err = os.OpenFile(c.AuditLog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-		if err != nil {
-			return fmt.Errorf("audit log: %w (fix --audit-log / CLIMAX_AUDIT_LOG)", err)
-		}
-		defer audit.Close()
+	opts, closeAudit, err := c.serverOptions(classic, logger)
+	if err != nil {
+		return err
 	}
-
+	defer closeAudit()
 	runner := executor.New(executor.WithMaxOutput(c.MaxOutput), executor.WithMaxConcurrent(c.MaxConcurrent), executor.WithStrictArgs(c.StrictArgs))
-	opts := []server.Option{
+	srv := server.New(ix, runner, opts...)
+	if c.Watch {
+		files := watchedFiles(refs, c.Policy)
+		if len(files) == 0 {
+			logger.Warn("--watch: nothing to watch (bundled configs do not change)")
+		} else if err := watch(ctx, files, load, srv.Replace, logger); err != nil {
+			return fmt.Errorf("watch config files: %w", err)
+		}
+	}
+	return c.serve(ctx, e, srv, logger)
+}
+
+// check refuses flag values that make no sense together or alone.
+func (c *runCmd) check() error {
+	if c.MaxOutput < 0 || c.MaxConcurrent < 0 {
+		return usagef("--max-output and --max-concurrent must not be negative")
+	}
+	if err := c.httpFlags.check(); err != nil {
+		return err
+	}
+	if c.ConfirmTimeout <= 0 {
+		return usagef("--confirm-timeout must be positive, e.g. 5m (got %s)", c.ConfirmTimeout)
+	}
+	if c.AutoBudget < 0 {
+		return usagef("--auto-budget must not be negative")
+	}
+	switch c.Mode {
+	case "", "discovery", "classic", "auto":
+	default:
+		return usagef("--mode must be one of discovery, classic, auto (got %q)", c.Mode)
+	}
+	if c.Classic && c.Mode != "" && c.Mode != "classic" {
+		return usagef("--classic and --mode %s contradict each other: give one", c.Mode)
+	}
+	return nil
+}
+
+// serverOptions returns the server's options, opening the audit log when
+// one is asked for; closeAudit closes it.
+func (c *runCmd) serverOptions(classic bool, logger *slog.Logger) (opts []server.Option, closeAudit func(), err error) {
+	opts = []server.Option{
 		server.WithClassic(classic),
 		server.WithLogger(logger),
 		server.WithVersion(versionString()),
@@ -135,20 +157,21 @@ func (c *runCmd) Run(e *env) error {
 		server.WithConfirmTimeout(c.ConfirmTimeout),
 		server.WithConfirmFallback(c.ConfirmFallback == "allow"),
 	}
-	if audit != nil {
-		opts = append(opts, server.WithAuditLog(audit))
+	if c.AuditLog == "" {
+		return opts, func() {}, nil
 	}
-	srv := server.New(ix, runner, opts...)
-	if c.Watch {
-		files := watchedFiles(refs, c.Policy)
-		if len(files) == 0 {
-			logger.Warn("--watch: nothing to watch (bundled configs do not change)")
-		} else if err := watch(ctx, files, func() (*index.Index, []config.Problem, error) {
-			return buildIndex(refs, c.Policy, c.ReadOnly, config.ConfirmRule(c.Confirm))
-		}, srv.Replace, logger); err != nil {
-			return fmt.Errorf("watch config files: %w", err)
-		}
+	audit, err := os.OpenFile(c.AuditLog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("audit log: %w (fix --audit-log / CLIMAX_AUDIT_LOG)", err)
 	}
+	return append(opts, server.WithAuditLog(audit)), func() { audit.Close() }, nil
+}
+
+// serve serves srv over HTTP or stdio until the transport ends or ctx is
+// done; a stop by signal, or by the client closing stdout, is a normal
+// end.
+func (c *runCmd) serve(ctx context.Context, e *env, srv *server.Server, logger *slog.Logger) error {
+	var err error
 	if c.isHTTP() {
 		err = c.serveHTTP(ctx, e, srv, logger)
 	} else {
