@@ -4,11 +4,11 @@ go 1.26
 
 require (
 	github.com/alecthomas/kong v1.17.0
-	github.com/climax-mcp/climax/configs v0.0.0
-	github.com/climax-mcp/climax/executor v0.0.0
-	github.com/climax-mcp/climax/index v0.0.0
-	github.com/climax-mcp/climax/metatools v0.0.0
-	github.com/climax-mcp/climax/server v0.0.0
+	github.com/climax-mcp/climax/configs v0.1.0
+	github.com/climax-mcp/climax/executor v0.1.0
+	github.com/climax-mcp/climax/index v0.1.0
+	github.com/climax-mcp/climax/metatools v0.1.0
+	github.com/climax-mcp/climax/server v0.1.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.41.0
@@ -34,12 +34,4 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.42.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
-)
-
-replace (
-	github.com/climax-mcp/climax/configs => ../configs
-	github.com/climax-mcp/climax/executor => ../executor
-	github.com/climax-mcp/climax/index => ../index
-	github.com/climax-mcp/climax/metatools => ../metatools
-	github.com/climax-mcp/climax/server => ../server
 )

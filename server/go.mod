@@ -3,9 +3,9 @@ module github.com/climax-mcp/climax/server
 go 1.26
 
 require (
-	github.com/climax-mcp/climax/executor v0.0.0
-	github.com/climax-mcp/climax/index v0.0.0
-	github.com/climax-mcp/climax/metatools v0.0.0
+	github.com/climax-mcp/climax/executor v0.1.0
+	github.com/climax-mcp/climax/index v0.1.0
+	github.com/climax-mcp/climax/metatools v0.1.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.23.2
 )
@@ -29,10 +29,4 @@ require (
 	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
-)
-
-replace (
-	github.com/climax-mcp/climax/executor => ../executor
-	github.com/climax-mcp/climax/index => ../index
-	github.com/climax-mcp/climax/metatools => ../metatools
 )
