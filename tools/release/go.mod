@@ -1,5 +1,5 @@
 module github.com/climax-mcp/climax/tools/release
 
-go 1.26
+go 1.26.0
 
-require golang.org/x/mod v0.42.0 // indirect
+require golang.org/x/mod v0.42.0

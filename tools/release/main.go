@@ -1,0 +1,128 @@
+// Command release prepares a release of the CLImax modules and tags it, or
+// serves the working tree at a candidate version from a file-system module
+// proxy so that CI can install it the way users will.
+//
+// Usage (from anywhere in the repository):
+//
+//	go run ./tools/release -version v0.2.0 -dry-run   # print the plan and run the checks, change nothing
+//	go run ./tools/release -version v0.2.0            # commit the go.mod/go.sum/go.work changes, tag every module
+//	go run ./tools/release -version v0.2.0 -proxy DIR # write a module proxy serving the tree at v0.2.0
+//	go run ./tools/release -current                   # print the version the tree is wired to
+//	go run ./tools/release -tidy                      # go mod tidy every module (see below)
+//
+// A release sets every released module's requirements on its siblings to
+// the new version (with go.sum lines computed from the module zips, in
+// dependency order), moves go.work's replace lines to that version, checks
+// that every module is tidy against the candidate served from a temporary
+// proxy, commits the result and creates one annotated tag per module
+// (index/v0.2.0, configs/v0.2.0, ...) in dependency order. Pushing is left
+// to the person releasing; the command prints the git push to run.
+//
+// Between releases the go.mod files require their siblings at a version
+// the module proxy may not serve yet, so go mod tidy cannot run in a
+// module directory; -tidy runs it in a copy of the tree against a proxy
+// serving the tree at that version and writes the changes back (go.sum
+// keeps its own lines for the sibling modules).
+// RELEASING.md describes the process and the versioning rules.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole command, testable: it returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("release", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		version  = fs.String("version", "", "the version to release, e.g. v0.2.0 (tags index/v0.2.0, ...)")
+		dryRun   = fs.Bool("dry-run", false, "print the plan and run the checks without changing the repository")
+		proxy    = fs.String("proxy", "", "write a file-system module proxy serving the tree at -version to this directory (for GOPROXY=file://DIR), change nothing")
+		modcache = fs.String("modcache", "", "module cache for the checks, kept between runs to save time: the project's own modules are removed from it first (default: a temporary one)")
+		current  = fs.Bool("current", false, "print the version the go.mod files require their siblings at, and exit")
+		tidy     = fs.Bool("tidy", false, "run go mod tidy in every module against the tree served at the current version (go mod tidy itself cannot fetch unpublished siblings)")
+		dir      = fs.String("C", ".", "a directory inside the repository")
+	)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage:
+  go run ./tools/release -version vX.Y.Z [-dry-run]
+  go run ./tools/release -version vX.Y.Z -proxy DIR
+  go run ./tools/release -current
+
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "release: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	root, err := repoRoot(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "release: %v\n", err)
+		return 1
+	}
+	ws, err := loadWorkspace(root, climaxLayout)
+	if err != nil {
+		fmt.Fprintf(stderr, "release: %v\n", err)
+		return 1
+	}
+	if *current {
+		v, err := ws.wiredVersion()
+		if err != nil {
+			fmt.Fprintf(stderr, "release: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, v)
+		return 0
+	}
+	if *tidy {
+		if err := tidyTree(ws, *modcache, stdout); err != nil {
+			fmt.Fprintf(stderr, "release: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if *version == "" {
+		fmt.Fprintln(stderr, "release: -version is required, e.g. -version v0.2.0")
+		return 2
+	}
+	if *proxy != "" && *dryRun {
+		fmt.Fprintln(stderr, "release: -proxy and -dry-run do not go together: -proxy never changes the repository")
+		return 2
+	}
+	opts := options{
+		version:  *version,
+		dryRun:   *dryRun,
+		modcache: *modcache,
+		out:      stdout,
+	}
+	if *proxy != "" {
+		opts.proxyDir, err = filepath.Abs(*proxy)
+		if err == nil {
+			err = candidate(ws, opts)
+		}
+	} else {
+		err = release(ws, opts)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "release: %v\n", err)
+		return 1
+	}
+	return 0
+}
