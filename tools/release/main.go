@@ -15,8 +15,9 @@
 // dependency order), moves go.work's replace lines to that version, checks
 // that every module is tidy against the candidate served from a temporary
 // proxy, commits the result and creates one annotated tag per module
-// (index/v0.2.0, configs/v0.2.0, ...) in dependency order. Pushing is left
-// to the person releasing; the command prints the git push to run.
+// (index/v0.2.0, configs/v0.2.0, ...) in dependency order, then the product
+// tag v0.2.0 that the binaries are released from. Pushing is left to the
+// person releasing; the command prints the git push to run.
 //
 // Between releases the go.mod files require their siblings at a version
 // the module proxy may not serve yet, so go mod tidy cannot run in a

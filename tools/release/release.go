@@ -66,13 +66,13 @@ func release(ws *workspace, opts options) error {
 	} else if status != "" {
 		problems = append(problems, "the work tree is not clean (commit or stash first):\n"+indent(status))
 	}
-	for _, m := range ws.released() {
-		tags, err := git(ws.root, "tag", "--list", m.dir+"/v*")
+	for _, prefix := range tagPrefixes(ws) {
+		tags, err := git(ws.root, "tag", "--list", prefix+"v*")
 		if err != nil {
 			return err
 		}
 		for tag := range strings.FieldsSeq(tags) {
-			v := strings.TrimPrefix(tag, m.dir+"/")
+			v := strings.TrimPrefix(tag, prefix)
 			if semver.IsValid(v) && semver.Compare(v, opts.version) >= 0 {
 				problems = append(problems, fmt.Sprintf("tag %s exists: %s must be above every released version", tag, opts.version))
 			}
@@ -130,8 +130,8 @@ func release(ws *workspace, opts options) error {
 	}
 
 	var tags []string
-	for _, m := range ws.released() {
-		tags = append(tags, m.dir+"/"+opts.version)
+	for _, prefix := range tagPrefixes(ws) {
+		tags = append(tags, prefix+opts.version)
 	}
 	push := "git push origin HEAD " + strings.Join(tags, " ")
 	if opts.dryRun {
@@ -154,8 +154,11 @@ func release(ws *workspace, opts options) error {
 		}
 	}
 	for i, tag := range tags {
-		m := ws.released()[i]
-		if _, err := git(ws.root, "tag", "-a", tag, "-m", m.path+" "+opts.version); err != nil {
+		msg := ws.layout.prefix + " " + opts.version // the product tag
+		if i < len(ws.released()) {
+			msg = ws.released()[i].path + " " + opts.version
+		}
+		if _, err := git(ws.root, "tag", "-a", tag, "-m", msg); err != nil {
 			return fmt.Errorf("%w (tags made so far: %s; delete them with git tag -d before trying again)", err, strings.Join(tags[:i], " "))
 		}
 	}
@@ -247,6 +250,18 @@ func keepOwnSums(l layout, tidied, original []byte) ([]byte, error) {
 		}
 	}
 	return sortSum(append(lines, own...))
+}
+
+// tagPrefixes returns the prefixes of a release's tags in the order they
+// are made: one per released module in dependency order (index/, ...),
+// then "" for the product tag vX.Y.Z, which names the release of the
+// binaries (GoReleaser needs a tag without a prefix).
+func tagPrefixes(ws *workspace) []string {
+	var out []string
+	for _, m := range ws.released() {
+		out = append(out, m.dir+"/")
+	}
+	return append(out, "")
 }
 
 // checkTidy writes the stamped tree to a temporary directory and runs go
