@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/mod/module"
+	"golang.org/x/mod/sumdb/dirhash"
+	"golang.org/x/mod/zip"
 )
 
 // fixtureDeps is a small copy of the repository's module graph: each
@@ -80,6 +84,7 @@ func newFixture(t *testing.T, version string) string {
 	slices.Sort(replaces)
 	files["go.work"] = "go 1.26\n\nuse (\n" + strings.Join(uses, "") + ")\n\n// Local wiring.\nreplace (\n" + strings.Join(replaces, "") + ")\n"
 	files["README.md"] = "fixture\n"
+	files["LICENSE"] = "Fixture license.\n"
 	for name, data := range files {
 		writeTestFile(t, root, name, data)
 	}
@@ -369,6 +374,29 @@ func TestRelease(t *testing.T) {
 	if got := readTestFile(t, root, "executor/go.mod"); !strings.Contains(got, "index v0.2.0") {
 		t.Errorf("executor/go.mod after the release:\n%s", got)
 	}
+	// The go.sum lines of the release commit are the hashes of the module
+	// zips the go command makes from the tags (x/mod/zip.CreateFromVCS does
+	// what it does, repository-root LICENSE included).
+	sums := readTestFile(t, root, "climax/go.sum")
+	for _, dir := range []string{"configs", "executor", "index", "metatools", "server"} {
+		var buf bytes.Buffer
+		mv := module.Version{Path: climaxLayout.prefix + "/" + dir, Version: "v0.2.0"}
+		if err := zip.CreateFromVCS(&buf, mv, root, dir+"/v0.2.0", dir); err != nil {
+			t.Fatal(err)
+		}
+		zipName := filepath.Join(t.TempDir(), "m.zip")
+		if err := os.WriteFile(zipName, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h, err := dirhash.HashZip(zipName, dirhash.Hash1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line := mv.Path + " v0.2.0 " + h + "\n"; !strings.Contains(sums, line) {
+			t.Errorf("climax/go.sum lacks %q (the hash of the zip made from tag %s/v0.2.0):\n%s", line, dir, sums)
+		}
+	}
+
 	// The released tree is wired to the new version and builds in the
 	// workspace.
 	if code, out, errOut := runRelease(t, root, "-current"); code != 0 || out != "v0.2.0\n" {

@@ -180,6 +180,13 @@ func addToProxy(dir string, m *workModule, version string, t *tree, when time.Ti
 			files = append(files, memFile{path: rel, data: t.data[name], mode: t.mode[name]})
 		}
 	}
+	// Like the go command fetching a module from its repository, a module
+	// without a LICENSE of its own gets the one at the repository's root.
+	if _, own := t.data[prefix+"LICENSE"]; !own {
+		if data, ok := t.data["LICENSE"]; ok {
+			files = append(files, memFile{path: "LICENSE", data: data, mode: t.mode["LICENSE"]})
+		}
+	}
 	zipName := filepath.Join(vdir, escVersion+".zip")
 	f, err := os.Create(zipName)
 	if err != nil {
