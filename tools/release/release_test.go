@@ -45,6 +45,7 @@ func newFixture(t *testing.T, version string) string {
 	t.Setenv("GIT_COMMITTER_NAME", "test")
 	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1") // no core.autocrlf from a system config: files stay as written
 	t.Setenv("GOFLAGS", "")
 	root := t.TempDir()
 	p := climaxLayout.prefix
