@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/alecthomas/kong"
 	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/index/config"
 	"go.yaml.in/yaml/v3"
@@ -142,8 +141,7 @@ func loadManifests(t *testing.T, name string) []k8sObject {
 func parseClimax(t *testing.T, args []string) (*runCmd, error) {
 	t.Helper()
 	var c cli
-	parser, err := kong.New(&c, kong.Name("climax"), kong.Vars{"version": "test"},
-		kong.Exit(func(code int) { t.Fatalf("climax %q exits %d while parsing", args, code) }))
+	parser, err := newParser(&c, &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,19 +99,26 @@ type exitCodeError struct{ code int }
 
 func (e *exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
+// newParser returns the parser of the command line into c. After --help
+// or --version it panics with exitPanic; e is bound for the commands' Run
+// methods.
+func newParser(c *cli, e *env) (*kong.Kong, error) {
+	return kong.New(c,
+		kong.Name("climax"),
+		kong.Description(description),
+		kong.Writers(e.stdout, e.stderr),
+		kong.Exit(func(code int) { panic(exitPanic{code}) }),
+		kong.Vars{"version": versionString(), "autoBudget": strconv.Itoa(defaultAutoBudget), "read_only_help": readOnlyHelp},
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Bind(e),
+	)
+}
+
 // run is the whole command, testable: it parses args, runs the chosen
 // subcommand and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	var c cli
-	parser, err := kong.New(&c,
-		kong.Name("climax"),
-		kong.Description(description),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(code int) { panic(exitPanic{code}) }),
-		kong.Vars{"version": versionString(), "autoBudget": strconv.Itoa(defaultAutoBudget), "read_only_help": readOnlyHelp},
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Bind(&env{stdin: stdin, stdout: stdout, stderr: stderr}),
-	)
+	parser, err := newParser(&c, &env{stdin: stdin, stdout: stdout, stderr: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "climax: %v\n", err)
 		return exitError
