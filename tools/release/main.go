@@ -7,6 +7,7 @@
 //	go run ./tools/release -version v0.2.0 -dry-run   # print the plan and run the checks, change nothing
 //	go run ./tools/release -version v0.2.0            # commit the go.mod/go.sum/go.work changes, tag every module
 //	go run ./tools/release -version v0.2.0 -proxy DIR # write a module proxy serving the tree at v0.2.0
+//	go run ./tools/release -candidate                 # print a version for -proxy naming the tree's contents
 //	go run ./tools/release -current                   # print the version the tree is wired to
 //	go run ./tools/release -tidy                      # go mod tidy every module (see below)
 //
@@ -50,6 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		proxy    = fs.String("proxy", "", "write a file-system module proxy serving the tree at -version to this directory (for GOPROXY=file://DIR), change nothing")
 		modcache = fs.String("modcache", "", "module cache for the checks, kept between runs to save time: the project's own modules are removed from it first (default: a temporary one)")
 		current  = fs.Bool("current", false, "print the version the go.mod files require their siblings at, and exit")
+		cand     = fs.Bool("candidate", false, "print a candidate version for -proxy: the current version with a pre-release suffix naming the tree's contents (v0.1.0-ci-0123456789ab), and exit")
 		tidy     = fs.Bool("tidy", false, "run go mod tidy in every module against the tree served at the current version (go mod tidy itself cannot fetch unpublished siblings)")
 		dir      = fs.String("C", ".", "a directory inside the repository")
 	)
@@ -85,6 +87,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *current {
 		v, err := ws.wiredVersion()
+		if err != nil {
+			fmt.Fprintf(stderr, "release: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, v)
+		return 0
+	}
+	if *cand {
+		v, err := ws.candidateVersion()
 		if err != nil {
 			fmt.Fprintf(stderr, "release: %v\n", err)
 			return 1

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -238,6 +239,29 @@ func TestCurrent(t *testing.T) {
 	writeTestFile(t, root, "executor/go.mod", readTestFile(t, root, "executor/go.mod")+"\nreplace github.com/climax-mcp/climax/index => ../index\n")
 	if code, _, errOut := runRelease(t, root, "-current"); code != 1 || !strings.Contains(errOut, "executor/go.mod replaces github.com/climax-mcp/climax/index") || !strings.Contains(errOut, "go.work") {
 		t.Errorf("-current with a replace in executor: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestCandidateVersion(t *testing.T) {
+	root := newFixture(t, "v0.1.0")
+	candidate := func() string {
+		t.Helper()
+		code, out, errOut := runRelease(t, root, "-candidate")
+		if code != 0 {
+			t.Fatalf("-candidate: exit %d, stderr %q", code, errOut)
+		}
+		return strings.TrimSpace(out)
+	}
+	first := candidate()
+	if !regexp.MustCompile(`^v0\.1\.0-ci-[0-9a-f]{12}$`).MatchString(first) || checkVersion(first) != nil {
+		t.Errorf("-candidate printed %q, want v0.1.0-ci- and 12 hex digits, a valid version", first)
+	}
+	if again := candidate(); again != first {
+		t.Errorf("-candidate on the same tree: %q, then %q", first, again)
+	}
+	writeTestFile(t, root, "index/x.go", "package index\n\nconst X = 1\n")
+	if changed := candidate(); changed == first {
+		t.Errorf("-candidate after a change in index: still %q", changed)
 	}
 }
 

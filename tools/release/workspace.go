@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -222,6 +223,25 @@ func (ws *workspace) wiredVersion() (string, error) {
 		}
 	}
 	return v, nil
+}
+
+// candidateVersion returns the wired version with a pre-release suffix
+// made from the contents of the tree: the same tree gives the same
+// version, and a changed tree another one. The go command assumes that a
+// module version in its module cache never changes (it indexes the
+// directory once), so a module cache kept between CI runs must never see
+// two contents under one version.
+func (ws *workspace) candidateVersion() (string, error) {
+	v, err := ws.wiredVersion()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, name := range ws.files.names {
+		fmt.Fprintf(h, "%s %d\n", name, len(ws.files.data[name]))
+		h.Write(ws.files.data[name])
+	}
+	return fmt.Sprintf("%s-ci-%x", semver.Canonical(v), h.Sum(nil)[:6]), nil
 }
 
 // checkNoReplace refuses replace and exclude directives in released
