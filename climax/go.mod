@@ -11,8 +11,8 @@ require (
 	github.com/climax-mcp/climax/server v0.1.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/rogpeppe/go-internal v1.16.0
-	golang.org/x/sys v0.41.0
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/sys v0.41.0
 )
 
 require (

@@ -31,7 +31,7 @@ type layout struct {
 var climaxLayout = layout{
 	prefix:   "github.com/climax-mcp/climax",
 	released: []string{"index", "configs", "executor", "metatools", "server", "climax"},
-	internal: []string{"benchmark", "tools/release"},
+	internal: []string{"benchmark", "configs/realtest", "tools/release"},
 }
 
 // A workModule is one module of the workspace.
