@@ -21,14 +21,15 @@ import (
 // module's go.mod requires these siblings at the wired version, and its
 // code imports them, so that go mod tidy keeps them.
 var fixtureDeps = map[string][]string{
-	"index":         nil,
-	"configs":       nil,
-	"executor":      {"index"},
-	"metatools":     {"executor", "index"},
-	"server":        {"executor", "index", "metatools"},
-	"climax":        {"configs", "executor", "index", "server"},
-	"benchmark":     {"configs", "index", "metatools"},
-	"tools/release": nil,
+	"index":            nil,
+	"configs":          nil,
+	"executor":         {"index"},
+	"metatools":        {"executor", "index"},
+	"server":           {"executor", "index", "metatools"},
+	"climax":           {"configs", "executor", "index", "server"},
+	"benchmark":        {"configs", "index", "metatools"},
+	"configs/realtest": {"configs", "executor", "index"}, // a module nested in a released one
+	"tools/release":    nil,
 }
 
 // fixtureIndirect are the siblings a module needs only through others:
@@ -154,7 +155,7 @@ func moduleDirs(mods []*workModule) []string {
 
 func TestDependencyOrder(t *testing.T) {
 	root := newFixture(t, "v0.1.0")
-	want := []string{"index", "configs", "executor", "metatools", "server", "climax", "benchmark", "tools/release"}
+	want := []string{"index", "configs", "executor", "metatools", "server", "climax", "benchmark", "configs/realtest", "tools/release"}
 	ws, err := loadWorkspace(root, climaxLayout)
 	if err != nil {
 		t.Fatal(err)
