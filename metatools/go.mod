@@ -7,4 +7,7 @@ require (
 	github.com/climax-mcp/climax/index v0.1.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require (
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+)
