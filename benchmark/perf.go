@@ -28,6 +28,7 @@ import (
 const (
 	coldStartTarget = 1.5 // climax cold start against the minimal server
 	callTarget      = 1.5 // climax_call of echo against running echo
+	httpTarget      = 0.6 // HTTP calls per second, 8 at once, against running echo 8 at once
 )
 
 // minimalName describes the baseline server in the table.
@@ -174,6 +175,29 @@ func runPerf(o options, stdout, stderr io.Writer) error {
 		value: formatDuration(protocol),
 	})
 
+	// Throughput over streamable HTTP.
+	for _, conc := range []int{1, 8} {
+		logf("HTTP throughput: %d climax_call echo_hello over %d sessions at once, and exec echo hello", o.calls*2, conc)
+		viaHTTP, direct, err := compareHTTP(ctx, o.calls*2, conc, command{climaxBin, []string{echoPath}})
+		if err != nil {
+			return err
+		}
+		row := perfRow{
+			what:     fmt.Sprintf("climax_call of `echo hello` over streamable HTTP, %d at once (%d calls; p50 / p99 per call)", conc, o.calls*2),
+			value:    fmt.Sprintf("%s calls/s (%s / %s)", formatInt(int(viaHTTP.perSecond)), formatDuration(viaHTTP.p50), formatDuration(viaHTTP.p99)),
+			baseline: fmt.Sprintf("%s/s exec `echo hello`, %d at once", formatInt(int(direct.perSecond)), conc),
+			ratio:    fmt.Sprintf("%.2f×", viaHTTP.perSecond/direct.perSecond),
+		}
+		if conc == 8 {
+			verdict := "met"
+			if viaHTTP.perSecond/direct.perSecond < httpTarget {
+				verdict = "missed"
+			}
+			row.target = fmt.Sprintf("≥ %.1f× (%s)", httpTarget, verdict)
+		}
+		rep.rows = append(rep.rows, row)
+	}
+
 	// Search and index build at generated sizes.
 	var gen10k []genConfig
 	for _, n := range []int{1_000, 10_000} {
@@ -256,16 +280,19 @@ type command struct {
 func (c command) cmd() *exec.Cmd { return exec.Command(c.bin, c.args...) }
 
 // buildBinaries builds climax (unless prebuilt is set) and the minimal
-// server into dir.
+// server into dir, both with CGO_ENABLED=0 as releases are built.
 func buildBinaries(dir, prebuilt string, logf func(string, ...any)) (climaxBin, minimalBin string, err error) {
 	root, err := workspaceRoot()
 	if err != nil {
 		return "", "", err
 	}
 	build := func(pkgDir, out string) error {
-		logf("go build %s", pkgDir)
+		logf("CGO_ENABLED=0 go build %s", pkgDir)
 		cmd := exec.Command("go", "build", "-o", out, ".")
 		cmd.Dir = pkgDir
+		// Static binaries, as the release binaries are built
+		// (.goreleaser.yaml): no dynamic loader at start.
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if msg, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build in %s: %v\n%s", pkgDir, err, msg)
 		}

@@ -140,7 +140,7 @@ func mustNew(b *testing.B, configs []*config.Config) *Index {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ix.ranker() // wait for the background part of the build: it counts
+	ix.ranker() // build the search part, as the first search would: it counts
 	return ix
 }
 

@@ -49,9 +49,10 @@
 //
 // The index is built once and is safe for concurrent searches; a search
 // looks only at the tools that share a word with the query. [New] returns
-// as soon as tools can be listed and looked up, and builds the search part
-// in the background; the first [Index.Search] waits for it, so that a
-// server can start answering while it is built.
+// as soon as tools can be listed and looked up; the search part is built
+// by the first [Index.Search] (or [Index.Explain]), so that a server that
+// only lists tools — a cold start in discovery mode answers initialize and
+// tools/list without searching — never pays for it.
 //
 // This module depends on the standard library and the YAML library only,
 // so that other projects can use it without pulling in an MCP SDK.

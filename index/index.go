@@ -45,9 +45,8 @@ type Index struct {
 	byName    map[string]int
 	summaries []CLISummary
 
-	// ranker is built in the background by New, so that a server can
-	// answer initialize and tools/list while it is still being built;
-	// Search waits for it. It is immutable once built.
+	// ranker is built by the first search, so that listing tools never
+	// waits for it. It is immutable once built.
 	ranker func() *ranker
 }
 
@@ -70,7 +69,6 @@ func New(configs []*config.Config, policy *config.Policy) (*Index, []config.Prob
 	}
 	// The search part needs no schemas: build it meanwhile.
 	ix.ranker = sync.OnceValue(func() *ranker { return newRanker(ix.tools) })
-	go ix.ranker()
 	ix.entries = make([]Entry, len(ix.tools))
 	for i, rt := range ix.tools {
 		schema, err := rt.Tool.InputSchema().JSON()

@@ -36,11 +36,11 @@ const MinTimeout = 0.001
 
 // validToolName matches MCP tool names: letters, digits, "_", "-" and ".",
 // 1 to 128 characters.
-var validToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+var validToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 // ValidToolName reports whether name is a valid MCP tool name: 1 to 128
 // letters, digits, "_", "-" or ".".
-func ValidToolName(name string) bool { return validToolName.MatchString(name) }
+func ValidToolName(name string) bool { return len(name) <= 128 && validToolName.MatchString(name) }
 
 const configHint = "a config needs at least command and tools"
 
@@ -141,7 +141,7 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 		Line:        rn.Line,
 	}
 	if t.Name != "" {
-		if !validToolName.MatchString(t.Name) {
+		if !ValidToolName(t.Name) {
 			c.report(o.at("name"), ctx, "invalid tool name: use 1 to 128 letters, digits, \"_\", \"-\" or \".\" (e.g. git_status)")
 		}
 		if first, dup := seen[t.Name]; dup {
