@@ -154,216 +154,6 @@ type phrasePosting struct {
 	bonus float32
 }
 
-// cliTerms are the term IDs of a CLI's fields.
-type cliTerms struct {
-	tags                 [][]int32
-	category, name, desc []int32
-}
-
-// occurrence counts one term in one field of the tool being indexed.
-type occurrence struct {
-	term  int32
-	field searchField
-	tf    uint16
-}
-
-func newRanker(tools []*config.ResolvedTool) *ranker {
-	r := &ranker{
-		n:       len(tools),
-		termID:  map[string]int32{},
-		bigrams: map[uint64][]posting{},
-		phrases: map[string][]phrasePosting{},
-		tools:   tools,
-	}
-	r.pool.New = func() any { return newScratch(r.n) }
-	r.lit.build(tools)
-	r.cli = make([]int32, len(tools))
-	cliNum := map[*config.Config]int32{}
-	for d, t := range tools {
-		n, ok := cliNum[t.CLI]
-		if !ok {
-			n = int32(len(cliNum))
-			cliNum[t.CLI] = n
-		}
-		r.cli[d] = n
-	}
-
-	// Pass 1: count terms per field, field lengths and document frequencies.
-	var (
-		occs     = make([]occurrence, 0, 32*len(tools))
-		occStart = make([]int, len(tools)+1)
-		fieldLen = make([][numFields]uint16, len(tools))
-		totalLen [numFields]float64
-		rawTerm  = map[string]int32{} // token as written (lowercase) → term ID
-		lastDoc  []int32              // by term: 1 + the last tool counted in df
-		slotDoc  []int32              // by term*numFields+field: 1 + the tool of slotOcc
-		slotOcc  []int32              // … and that tool's occurrence of the term in the field
-		seq      []int32              // the current field's terms, stop words left out, for bigrams
-		byCLI    = map[*config.Config]*cliTerms{}
-	)
-	// terms returns the term IDs of s, adding new terms to the vocabulary.
-	// The result is valid until the next call.
-	var termBuf []int32
-	var tokBuf []byte
-	terms := func(s string) []int32 {
-		ids := termBuf[:0]
-		defer func() { termBuf = ids }()
-		tokBuf = tokenizeBuf(s, tokBuf, func(tok []byte) {
-			id, ok := rawTerm[string(tok)]
-			if !ok {
-				term := stem(string(tok))
-				if id, ok = r.termID[term]; !ok {
-					id = int32(len(r.vocab))
-					r.termID[term] = id
-					r.vocab = append(r.vocab, term)
-					r.df = append(r.df, 0)
-					lastDoc = append(lastDoc, 0)
-					r.isStop = append(r.isStop, true)
-					for range numFields {
-						slotDoc = append(slotDoc, 0)
-						slotOcc = append(slotOcc, 0)
-					}
-				}
-				w := string(tok)
-				rawTerm[w] = id
-				if !isStopWord(w) {
-					// A term is a stop word when all its forms are.
-					r.isStop[id] = false
-					if typoEligible(tok) {
-						r.typos.add(w, id)
-					}
-				}
-			}
-			ids = append(ids, id)
-		})
-		return ids
-	}
-	for d, t := range tools {
-		// count adds the terms ids of field f to tool d.
-		count := func(f searchField, ids []int32) {
-			seq = seq[:0]
-			for _, id := range ids {
-				if lastDoc[id] != int32(d+1) {
-					lastDoc[id] = int32(d + 1)
-					r.df[id]++
-				}
-				if k := int(id)*int(numFields) + int(f); slotDoc[k] == int32(d+1) {
-					if o := &occs[slotOcc[k]]; o.tf < math.MaxUint16 {
-						o.tf++
-					}
-				} else {
-					slotDoc[k], slotOcc[k] = int32(d+1), int32(len(occs))
-					occs = append(occs, occurrence{term: id, field: f, tf: 1})
-				}
-				if fieldLen[d][f] < math.MaxUint16 {
-					fieldLen[d][f]++
-				}
-				if fieldPhrase[f] && !r.isStop[id] {
-					seq = append(seq, id)
-				}
-			}
-			for i := 1; i < len(seq); i++ {
-				k := uint64(seq[i-1])<<32 | uint64(seq[i])
-				ps := r.bigrams[k]
-				if n := len(ps); n > 0 && ps[n-1].doc == int32(d) {
-					ps[n-1].score = max(ps[n-1].score, float32(fieldWeight[f]))
-				} else {
-					r.bigrams[k] = append(ps, posting{doc: int32(d), score: float32(fieldWeight[f])})
-				}
-			}
-		}
-		c := t.CLI
-		ct := byCLI[c]
-		if ct == nil { // the CLI's fields are the same for all its tools
-			ct = &cliTerms{
-				category: slices.Clone(terms(c.Category)),
-				name:     slices.Clone(terms(c.Name)),
-				desc:     slices.Clone(terms(c.Description)),
-			}
-			for _, tag := range c.Tags {
-				ct.tags = append(ct.tags, slices.Clone(terms(tag)))
-			}
-			byCLI[c] = ct
-		}
-		count(fieldName, terms(t.Tool.Name))
-		for _, kw := range t.Tool.Keywords {
-			ids := terms(kw)
-			r.addPhrase(int32(d), ids)
-			count(fieldKeywords, ids)
-		}
-		for _, tag := range ct.tags {
-			count(fieldTags, tag)
-		}
-		count(fieldCategory, ct.category)
-		count(fieldCLI, ct.name)
-		count(fieldCommand, terms(t.Tool.Command))
-		count(fieldDescription, terms(t.Tool.Description))
-		count(fieldCLIDesc, ct.desc)
-		for _, a := range t.Tool.Args {
-			count(fieldArgs, terms(a.Name))
-			count(fieldArgs, terms(a.Description))
-			for _, e := range a.Enum {
-				count(fieldArgs, terms(e))
-			}
-		}
-		occStart[d+1] = len(occs)
-		for f := range numFields {
-			totalLen[f] += float64(fieldLen[d][f])
-		}
-	}
-
-	// Pass 2: BM25F scores into postings.
-	var avgLen [numFields]float64
-	for f := range numFields {
-		avgLen[f] = max(totalLen[f]/float64(max(len(tools), 1)), 1)
-	}
-	r.idf = make([]float32, len(r.vocab))
-	r.postings = make([][]posting, len(r.vocab))
-	var sum int
-	for id := range r.vocab {
-		sum += int(r.df[id])
-	}
-	flat := make([]posting, 0, sum) // one backing array, cut per term
-	for id := range r.vocab {
-		r.idf[id] = float32(idf(r.n, int(r.df[id])))
-		end := len(flat) + int(r.df[id])
-		r.postings[id] = flat[len(flat):len(flat):end]
-		flat = flat[:end]
-	}
-	tfs := make([]float64, len(r.vocab))
-	cover := make([]float32, len(r.vocab))
-	named := make([]bool, len(r.vocab))
-	for d := range tools {
-		doc := occs[occStart[d]:occStart[d+1]]
-		for _, o := range doc {
-			f := o.field
-			norm := 1 - fieldB[f] + fieldB[f]*float64(fieldLen[d][f])/avgLen[f]
-			tfs[o.term] += fieldWeight[f] * float64(o.tf) / norm
-			cover[o.term] = max(cover[o.term], fieldCover[f])
-			named[o.term] = named[o.term] || f == fieldName || f == fieldCommand
-		}
-		for _, o := range doc {
-			if tf := tfs[o.term]; tf > 0 {
-				s := float64(r.idf[o.term]) * tf / (k1 + tf)
-				r.postings[o.term] = append(r.postings[o.term], posting{doc: int32(d), score: float32(s), cover: cover[o.term], named: named[o.term]})
-				tfs[o.term], cover[o.term], named[o.term] = 0, 0, false
-			}
-		}
-	}
-	for k, ps := range r.bigrams {
-		w := bigramWeight * idf(r.n, len(ps))
-		for i := range ps {
-			fw := float64(ps[i].score)
-			ps[i].score = float32(w * fw / (k1 + fw))
-		}
-		r.bigrams[k] = slices.Clip(ps)
-	}
-
-	r.termOf = slices.Clone(r.vocab)
-	slices.Sort(r.vocab) // after the postings, which are by ID
-	return r
-}
-
 // addPhrase records that tool d has the keyword of terms ids, when it has
 // two words or more, at most [maxPhraseWords], and not only stop words. Its
 // bonus grows with its words: a longer phrase says more.
@@ -647,14 +437,8 @@ func (r *ranker) findPhrases(query string, s *scratch, ex *explainer) {
 // matches every tool, in load order. When ex is not nil, it records why
 // each returned tool ranks where it does.
 func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explainer) []int {
-	var out []int
 	if strings.TrimSpace(query) == "" {
-		for i := 0; i < r.n && len(out) < limit; i++ {
-			if keep(i) {
-				out = append(out, i)
-			}
-		}
-		return out
+		return r.first(keep, limit)
 	}
 	s := r.pool.Get().(*scratch)
 	defer func() {
@@ -662,14 +446,45 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explaine
 		r.pool.Put(s)
 	}()
 
-	// Terms.
 	terms := queryTerms(query)
-	ids := make([]int32, len(terms)) // exact term IDs, -1 if not indexed
-	var total float32                // the query terms that some tool matches
-	typoLookups := 0
 	if ex != nil {
 		ex.start(terms)
 	}
+	ids, total := r.matchTerms(terms, s, ex)
+	r.matchBigrams(ids, s, ex)
+	r.findPhrases(query, s, ex)
+	q := r.findLiteral(query, s)
+	r.score(s, keep, total, q, ex)
+	best := r.best(s, limit)
+
+	out := make([]int, len(best))
+	for i, c := range best {
+		out[i] = int(c.doc)
+		if ex != nil {
+			ex.result(c.doc, c.score, s.flags[c.doc])
+		}
+	}
+	return out
+}
+
+// first returns the first limit tools that keep accepts, in load order.
+func (r *ranker) first(keep func(int) bool, limit int) []int {
+	var out []int
+	for i := 0; i < r.n && len(out) < limit; i++ {
+		if keep(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// matchTerms adds to each tool's summed score, coverage and name weight
+// what it gets for each query term: the best score among the term's
+// variants. It returns the exact term IDs of the query terms (-1 where the
+// index lacks one) and the number of query terms some tool matches.
+func (r *ranker) matchTerms(terms []queryTerm, s *scratch, ex *explainer) (ids []int32, total float32) {
+	ids = make([]int32, len(terms))
+	typoLookups := 0
 	for i, t := range terms {
 		ids[i] = -1
 		if id, ok := r.termID[t.term]; ok {
@@ -685,40 +500,53 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explaine
 		if ex != nil {
 			ex.variants(i, r, vs)
 		}
-		for vi, v := range vs {
-			// A variant scores with the query word's rarity when the index
-			// has that word: a rare synonym ("rev") must not outrank the
-			// common word the user typed ("commit").
-			w := v.w
-			if ids[i] >= 0 && v.id != ids[i] {
-				w *= r.idf[ids[i]] / r.idf[v.id]
-			}
-			for _, p := range r.postings[v.id] {
-				if sc := w * p.score; sc > s.best[p.doc] {
-					if s.best[p.doc] == 0 {
-						s.termHit = append(s.termHit, p.doc)
-					}
-					s.best[p.doc] = sc
-					s.bestVar[p.doc] = int32(vi)
-				}
-				s.credit[p.doc] = max(s.credit[p.doc], v.cover*p.cover)
-				if p.named {
-					s.inName[p.doc] = max(s.inName[p.doc], v.w)
-				}
-			}
-		}
-		for _, d := range s.termHit {
-			s.touch(d)
-			s.acc[d] += s.best[d]
-			s.cov[d] += s.credit[d]
-			s.named[d] += s.inName[d]
-			if ex != nil {
-				ex.match(d, i, vs[s.bestVar[d]], s.best[d])
-			}
-			s.best[d], s.credit[d], s.inName[d] = 0, 0, 0
-		}
-		s.termHit = s.termHit[:0]
+		r.matchTerm(i, ids[i], vs, s, ex)
 	}
+	return ids, total
+}
+
+// matchTerm finds, for query term i (exact term ID exact, or -1), each
+// tool's best variant among vs, and adds its score, coverage credit and
+// name weight to the tool's.
+func (r *ranker) matchTerm(i int, exact int32, vs []variant, s *scratch, ex *explainer) {
+	for vi, v := range vs {
+		// A variant scores with the query word's rarity when the index
+		// has that word: a rare synonym ("rev") must not outrank the
+		// common word the user typed ("commit").
+		w := v.w
+		if exact >= 0 && v.id != exact {
+			w *= r.idf[exact] / r.idf[v.id]
+		}
+		for _, p := range r.postings[v.id] {
+			if sc := w * p.score; sc > s.best[p.doc] {
+				if s.best[p.doc] == 0 {
+					s.termHit = append(s.termHit, p.doc)
+				}
+				s.best[p.doc] = sc
+				s.bestVar[p.doc] = int32(vi)
+			}
+			s.credit[p.doc] = max(s.credit[p.doc], v.cover*p.cover)
+			if p.named {
+				s.inName[p.doc] = max(s.inName[p.doc], v.w)
+			}
+		}
+	}
+	for _, d := range s.termHit {
+		s.touch(d)
+		s.acc[d] += s.best[d]
+		s.cov[d] += s.credit[d]
+		s.named[d] += s.inName[d]
+		if ex != nil {
+			ex.match(d, i, vs[s.bestVar[d]], s.best[d])
+		}
+		s.best[d], s.credit[d], s.inName[d] = 0, 0, 0
+	}
+	s.termHit = s.termHit[:0]
+}
+
+// matchBigrams adds the bigram bonus of every pair of adjacent query
+// terms (exact IDs ids) that a tool has next to each other.
+func (r *ranker) matchBigrams(ids []int32, s *scratch, ex *explainer) {
 	for i := 1; i < len(ids); i++ {
 		if ids[i-1] >= 0 && ids[i] >= 0 {
 			for _, p := range r.bigrams[uint64(ids[i-1])<<32|uint64(ids[i])] {
@@ -729,18 +557,27 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explaine
 			}
 		}
 	}
+}
 
-	r.findPhrases(query, s, ex)
-
-	// Literal substring matches: a query longer than every tool's fields
-	// cannot be in any of them (lowercasing at most triples a length).
-	var q string
-	if len(query) <= 3*r.lit.maxField {
-		q = strings.ToLower(query)
-		r.lit.find(q, s)
+// findLiteral marks the tools that contain query literally and returns the
+// query in lowercase ("" when it is too long to be in any field).
+func (r *ranker) findLiteral(query string, s *scratch) string {
+	// A query longer than every tool's fields cannot be in any of them
+	// (lowercasing at most triples a length).
+	if len(query) > 3*r.lit.maxField {
+		return ""
 	}
+	q := strings.ToLower(query)
+	r.lit.find(q, s)
+	return q
+}
 
-	// Score, then keep the best limit.
+// score appends to s.cands every touched tool that keep accepts, with its
+// final score: the summed term score scaled by the square of the query
+// coverage and by the name weight, boosted for a literal match (total is
+// the number of query terms some tool matches, q the lowercase query).
+// Tools found only literally go to tier 1.
+func (r *ranker) score(s *scratch, keep func(int) bool, total float32, q string, ex *explainer) {
 	for _, d := range s.touched {
 		if !keep(int(d)) {
 			continue
@@ -769,6 +606,11 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explaine
 		}
 		s.cands = append(s.cands, c)
 	}
+}
+
+// best returns the limit best of s.cands, spread over CLIs where scores
+// tie, without those that match far worse than the first.
+func (r *ranker) best(s *scratch, limit int) []candidate {
 	best := r.diversify(topK(s.cands, max(limit, diversityPool)))
 	best = best[:min(limit, len(best))]
 	// Tools that match the query's words far worse than the best one are
@@ -780,14 +622,7 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explaine
 			return c.tier == 0 && c.score < floor && s.flags[c.doc]&flagLiteral == 0
 		})
 	}
-	out = make([]int, len(best))
-	for i, c := range best {
-		out[i] = int(c.doc)
-		if ex != nil {
-			ex.result(c.doc, c.score, s.flags[c.doc])
-		}
-	}
-	return out
+	return best
 }
 
 // diversify reorders runs of near-equal candidates (sorted best first) so

@@ -1,0 +1,283 @@
+package index
+
+import (
+	"math"
+	"slices"
+
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// This file builds a [ranker]: it reads every tool's fields once, counting
+// terms (pass 1), then turns the counts into BM25F scores (pass 2).
+
+// newRanker builds the ranker of tools, in load order.
+func newRanker(tools []*config.ResolvedTool) *ranker {
+	r := &ranker{
+		n:       len(tools),
+		termID:  map[string]int32{},
+		bigrams: map[uint64][]posting{},
+		phrases: map[string][]phrasePosting{},
+		tools:   tools,
+	}
+	r.pool.New = func() any { return newScratch(r.n) }
+	r.lit.build(tools)
+	r.numberCLIs()
+
+	b := newBuilder(r)
+	for d, t := range tools {
+		b.addTool(int32(d), t)
+	}
+	b.scorePostings()
+	b.scoreBigrams()
+
+	r.termOf = slices.Clone(r.vocab)
+	slices.Sort(r.vocab) // after the postings, which are by ID
+	return r
+}
+
+// numberCLIs numbers the CLIs of r's tools in load order, for diversify.
+func (r *ranker) numberCLIs() {
+	r.cli = make([]int32, len(r.tools))
+	cliNum := map[*config.Config]int32{}
+	for d, t := range r.tools {
+		n, ok := cliNum[t.CLI]
+		if !ok {
+			n = int32(len(cliNum))
+			cliNum[t.CLI] = n
+		}
+		r.cli[d] = n
+	}
+}
+
+// cliTerms are the term IDs of a CLI's fields.
+type cliTerms struct {
+	tags                 [][]int32
+	category, name, desc []int32
+}
+
+// occurrence counts one term in one field of the tool being indexed.
+type occurrence struct {
+	term  int32
+	field searchField
+	tf    uint16
+}
+
+// A builder holds the working state of one [newRanker].
+type builder struct {
+	r *ranker
+
+	// Pass 1: the occurrences of terms in fields, tool by tool, field
+	// lengths and document frequencies (in r.df).
+	occs     []occurrence
+	occStart []int               // tool d's occurrences are occs[occStart[d]:occStart[d+1]]
+	fieldLen [][numFields]uint16 // by tool
+	totalLen [numFields]float64
+	rawTerm  map[string]int32 // token as written (lowercase) → term ID
+	lastDoc  []int32          // by term: 1 + the last tool counted in df
+	slotDoc  []int32          // by term*numFields+field: 1 + the tool of slotOcc
+	slotOcc  []int32          // … and that tool's occurrence of the term in the field
+	byCLI    map[*config.Config]*cliTerms
+
+	// Scratch space.
+	seq     []int32 // the current field's terms, stop words left out, for bigrams
+	termBuf []int32
+	tokBuf  []byte
+}
+
+func newBuilder(r *ranker) *builder {
+	return &builder{
+		r:        r,
+		occs:     make([]occurrence, 0, 32*r.n),
+		occStart: make([]int, r.n+1),
+		fieldLen: make([][numFields]uint16, r.n),
+		rawTerm:  map[string]int32{},
+		byCLI:    map[*config.Config]*cliTerms{},
+	}
+}
+
+// addTool counts the terms of every field of tool d.
+func (b *builder) addTool(d int32, t *config.ResolvedTool) {
+	ct := b.cliTerms(t.CLI)
+	b.count(d, fieldName, b.terms(t.Tool.Name))
+	for _, kw := range t.Tool.Keywords {
+		ids := b.terms(kw)
+		b.r.addPhrase(d, ids)
+		b.count(d, fieldKeywords, ids)
+	}
+	for _, tag := range ct.tags {
+		b.count(d, fieldTags, tag)
+	}
+	b.count(d, fieldCategory, ct.category)
+	b.count(d, fieldCLI, ct.name)
+	b.count(d, fieldCommand, b.terms(t.Tool.Command))
+	b.count(d, fieldDescription, b.terms(t.Tool.Description))
+	b.count(d, fieldCLIDesc, ct.desc)
+	for _, a := range t.Tool.Args {
+		b.count(d, fieldArgs, b.terms(a.Name))
+		b.count(d, fieldArgs, b.terms(a.Description))
+		for _, e := range a.Enum {
+			b.count(d, fieldArgs, b.terms(e))
+		}
+	}
+	b.occStart[d+1] = len(b.occs)
+	for f := range numFields {
+		b.totalLen[f] += float64(b.fieldLen[d][f])
+	}
+}
+
+// cliTerms returns the term IDs of c's fields, which are the same for all
+// its tools, analysing them the first time.
+func (b *builder) cliTerms(c *config.Config) *cliTerms {
+	if ct := b.byCLI[c]; ct != nil {
+		return ct
+	}
+	ct := &cliTerms{
+		category: slices.Clone(b.terms(c.Category)),
+		name:     slices.Clone(b.terms(c.Name)),
+		desc:     slices.Clone(b.terms(c.Description)),
+	}
+	for _, tag := range c.Tags {
+		ct.tags = append(ct.tags, slices.Clone(b.terms(tag)))
+	}
+	b.byCLI[c] = ct
+	return ct
+}
+
+// terms returns the term IDs of s, adding new terms to the vocabulary.
+// The result is valid until the next call.
+func (b *builder) terms(s string) []int32 {
+	ids := b.termBuf[:0]
+	b.tokBuf = tokenizeBuf(s, b.tokBuf, func(tok []byte) {
+		id, ok := b.rawTerm[string(tok)]
+		if !ok {
+			id = b.addWord(tok)
+		}
+		ids = append(ids, id)
+	})
+	b.termBuf = ids
+	return ids
+}
+
+// addWord adds tok, a token as written, to the vocabulary and returns the
+// ID of its term.
+func (b *builder) addWord(tok []byte) int32 {
+	r := b.r
+	w := string(tok)
+	term := stem(w)
+	id, ok := r.termID[term]
+	if !ok {
+		id = int32(len(r.vocab))
+		r.termID[term] = id
+		r.vocab = append(r.vocab, term)
+		r.df = append(r.df, 0)
+		r.isStop = append(r.isStop, true)
+		b.lastDoc = append(b.lastDoc, 0)
+		for range numFields {
+			b.slotDoc = append(b.slotDoc, 0)
+			b.slotOcc = append(b.slotOcc, 0)
+		}
+	}
+	b.rawTerm[w] = id
+	if !isStopWord(w) {
+		// A term is a stop word when all its forms are.
+		r.isStop[id] = false
+		if typoEligible(tok) {
+			r.typos.add(w, id)
+		}
+	}
+	return id
+}
+
+// count adds the terms ids of field f to tool d: their term frequencies,
+// the field's length, the terms' document frequencies and the field's
+// bigrams.
+func (b *builder) count(d int32, f searchField, ids []int32) {
+	r := b.r
+	b.seq = b.seq[:0]
+	for _, id := range ids {
+		if b.lastDoc[id] != d+1 {
+			b.lastDoc[id] = d + 1
+			r.df[id]++
+		}
+		if k := int(id)*int(numFields) + int(f); b.slotDoc[k] == d+1 {
+			if o := &b.occs[b.slotOcc[k]]; o.tf < math.MaxUint16 {
+				o.tf++
+			}
+		} else {
+			b.slotDoc[k], b.slotOcc[k] = d+1, int32(len(b.occs))
+			b.occs = append(b.occs, occurrence{term: id, field: f, tf: 1})
+		}
+		if b.fieldLen[d][f] < math.MaxUint16 {
+			b.fieldLen[d][f]++
+		}
+		if fieldPhrase[f] && !r.isStop[id] {
+			b.seq = append(b.seq, id)
+		}
+	}
+	for i := 1; i < len(b.seq); i++ {
+		k := uint64(b.seq[i-1])<<32 | uint64(b.seq[i])
+		ps := r.bigrams[k]
+		if n := len(ps); n > 0 && ps[n-1].doc == d {
+			ps[n-1].score = max(ps[n-1].score, float32(fieldWeight[f]))
+		} else {
+			r.bigrams[k] = append(ps, posting{doc: d, score: float32(fieldWeight[f])})
+		}
+	}
+}
+
+// scorePostings is pass 2: it computes the idf of every term and each
+// tool's BM25F score for each of its terms, into the postings.
+func (b *builder) scorePostings() {
+	r := b.r
+	var avgLen [numFields]float64
+	for f := range numFields {
+		avgLen[f] = max(b.totalLen[f]/float64(max(r.n, 1)), 1)
+	}
+	r.idf = make([]float32, len(r.vocab))
+	r.postings = make([][]posting, len(r.vocab))
+	var sum int
+	for id := range r.vocab {
+		sum += int(r.df[id])
+	}
+	flat := make([]posting, 0, sum) // one backing array, cut per term
+	for id := range r.vocab {
+		r.idf[id] = float32(idf(r.n, int(r.df[id])))
+		end := len(flat) + int(r.df[id])
+		r.postings[id] = flat[len(flat):len(flat):end]
+		flat = flat[:end]
+	}
+	tfs := make([]float64, len(r.vocab))
+	cover := make([]float32, len(r.vocab))
+	named := make([]bool, len(r.vocab))
+	for d := range r.n {
+		doc := b.occs[b.occStart[d]:b.occStart[d+1]]
+		for _, o := range doc {
+			f := o.field
+			norm := 1 - fieldB[f] + fieldB[f]*float64(b.fieldLen[d][f])/avgLen[f]
+			tfs[o.term] += fieldWeight[f] * float64(o.tf) / norm
+			cover[o.term] = max(cover[o.term], fieldCover[f])
+			named[o.term] = named[o.term] || f == fieldName || f == fieldCommand
+		}
+		for _, o := range doc {
+			if tf := tfs[o.term]; tf > 0 {
+				s := float64(r.idf[o.term]) * tf / (k1 + tf)
+				r.postings[o.term] = append(r.postings[o.term], posting{doc: int32(d), score: float32(s), cover: cover[o.term], named: named[o.term]})
+				tfs[o.term], cover[o.term], named[o.term] = 0, 0, false
+			}
+		}
+	}
+}
+
+// scoreBigrams turns the field weights recorded for each bigram into its
+// bonus: rarer bigrams count more.
+func (b *builder) scoreBigrams() {
+	r := b.r
+	for k, ps := range r.bigrams {
+		w := bigramWeight * idf(r.n, len(ps))
+		for i := range ps {
+			fw := float64(ps[i].score)
+			ps[i].score = float32(w * fw / (k1 + fw))
+		}
+		r.bigrams[k] = slices.Clip(ps)
+	}
+}
