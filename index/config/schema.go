@@ -3,6 +3,9 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
 )
 
 // Schema is the JSON Schema of a tool's arguments, as sent to MCP clients
@@ -35,27 +38,36 @@ type Items struct {
 type Properties []Property
 
 // MarshalJSON writes the properties as one JSON object, in order.
-func (ps Properties) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	buf.WriteByte('{')
+func (ps Properties) MarshalJSON() ([]byte, error) { return ps.appendJSON(nil) }
+
+// appendJSON appends the properties to b as one JSON object, in order.
+func (ps Properties) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
 	for i, p := range ps {
 		if i > 0 {
-			buf.WriteByte(',')
+			b = append(b, ',')
 		}
-		// Encode ends each value with a newline; JSON allows whitespace
-		// between tokens, and the caller's encoder compacts it away.
-		if err := enc.Encode(p.Name); err != nil {
-			return nil, err
+		b = appendString(b, p.Name)
+		b = append(b, `:{"type":`...)
+		b = appendString(b, string(p.Type))
+		if p.Description != "" {
+			b = append(b, `,"description":`...)
+			b = appendString(b, p.Description)
 		}
-		buf.WriteByte(':')
-		if err := enc.Encode(p); err != nil {
-			return nil, err
+		if p.Default != nil {
+			b = append(b, `,"default":`...)
+			var err error
+			if b, err = appendValue(b, p.Default); err != nil {
+				return nil, fmt.Errorf("argument %s: default: %w", p.Name, err)
+			}
 		}
+		if len(p.Enum) > 0 {
+			b = append(b, `,"enum":`...)
+			b = appendStrings(b, p.Enum)
+		}
+		b = append(b, '}')
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // InputSchema returns the JSON Schema of the tool's arguments: every
@@ -92,17 +104,109 @@ func (t *Tool) InputSchema() Schema {
 }
 
 // JSON returns the schema as compact JSON, with "<", ">" and "&" left as
-// written (json.Marshal would escape them as \u003c and so on).
-func (s Schema) JSON() (json.RawMessage, error) { return marshalJSON(s) }
+// written (json.Marshal would escape them as \u003c and so on). It is
+// what encoding/json gives without HTML escaping, written directly: every
+// tool's schema is made at startup.
+func (s Schema) JSON() (json.RawMessage, error) {
+	b := make([]byte, 0, 64+96*len(s.Properties))
+	b = append(b, `{"type":`...)
+	b = appendString(b, s.Type)
+	b = append(b, `,"properties":`...)
+	b, err := s.Properties.appendJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Required) > 0 {
+		b = append(b, `,"required":`...)
+		b = appendStrings(b, s.Required)
+	}
+	return append(b, '}'), nil
+}
 
-// marshalJSON is json.Marshal without HTML escaping, so that "<", ">" and
-// "&" in descriptions reach clients as written.
-func marshalJSON(v any) ([]byte, error) {
+// appendStrings appends ss to b as a JSON array of strings.
+func appendStrings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendValue appends v to b as JSON: strings, booleans and integers
+// directly, other values through encoding/json.
+func appendValue(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case string:
+		return appendString(b, v), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(b, v, 10), nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
+}
+
+// appendString appends s to b as a JSON string, escaped as encoding/json
+// escapes it without HTML escaping: quotes, backslashes and control
+// characters; invalid UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped
+// for JavaScript.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/climax-mcp/climax/index/config"
@@ -99,4 +100,78 @@ tools:
 	if string(got) != want {
 		t.Errorf("schema\n got %s\nwant %s", got, want)
 	}
+}
+
+// FuzzSchemaJSON checks that Schema.JSON, which writes the JSON directly,
+// gives what encoding/json gives without HTML escaping, for any text in
+// names, descriptions, enums and defaults.
+func FuzzSchemaJSON(f *testing.F) {
+	f.Add("name", "A <b> & \"c\"\n\t\\", "x", "json", uint8(0), int64(0), 0.0)
+	f.Add("\u2028", "\x00\x1f\x7f\xff\xfe", "\u2029é", "", uint8(1), int64(-7), 1.5)
+	f.Add("", "", "", "bad \xc3", uint8(3), int64(1<<40), 1e21)
+	f.Fuzz(func(t *testing.T, name, desc, enum, def string, kind uint8, n int64, x float64) {
+		var d any
+		switch kind % 6 {
+		case 1:
+			d = def
+		case 2:
+			d = kind%2 == 0
+		case 3:
+			d = int(n)
+		case 4:
+			d = x
+		case 5:
+			d = n
+		}
+		if x != x || x > 1e308 || x < -1e308 { // NaN and infinities are no JSON
+			d = nil
+		}
+		s := config.Schema{Type: "object", Properties: config.Properties{
+			{Name: name, Type: config.TypeString, Description: desc, Default: d, Enum: []string{enum, def}},
+			{Name: def, Type: config.ArgType(enum)},
+		}}
+		if kind%2 == 1 {
+			s.Required = []string{name, desc}
+		}
+		got, err := s.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := referenceSchemaJSON(t, s); string(got) != want {
+			t.Errorf("JSON\n got %s\nwant %s", got, want)
+		}
+	})
+}
+
+// referenceSchemaJSON encodes s with encoding/json, HTML escaping off.
+func referenceSchemaJSON(t *testing.T, s config.Schema) string {
+	type property struct {
+		Type        config.ArgType `json:"type"`
+		Description string         `json:"description,omitempty"`
+		Default     any            `json:"default,omitempty"`
+		Enum        []string       `json:"enum,omitempty"`
+	}
+	enc := func(v any) string {
+		var b strings.Builder
+		e := json.NewEncoder(&b)
+		e.SetEscapeHTML(false)
+		if err := e.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	var b strings.Builder
+	b.WriteString(`{"type":` + enc(s.Type) + `,"properties":{`)
+	for i, p := range s.Properties {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(enc(p.Name) + ":" + enc(property{p.Type, p.Description, p.Default, p.Enum}))
+	}
+	b.WriteByte('}')
+	if len(s.Required) > 0 {
+		b.WriteString(`,"required":` + enc(s.Required))
+	}
+	b.WriteByte('}')
+	return b.String()
 }
