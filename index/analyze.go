@@ -29,6 +29,22 @@ func tokenizeBuf(s string, buf []byte, fn func(tok []byte)) []byte {
 	buf = buf[:0]
 	var prev rune // previous letter or digit in the current token; 0 at a boundary
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf && asciiClass[c] != asciiUpper {
+			// The common case, on its own: a separator, or a lowercase
+			// letter or digit, which needs no case split.
+			i++
+			if asciiClass[c] == asciiOther {
+				if len(buf) > 0 {
+					fn(buf)
+					buf = buf[:0]
+				}
+				prev = 0
+			} else {
+				buf = append(buf, c)
+				prev = rune(c)
+			}
+			continue
+		}
 		r, size := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(s[i:])
@@ -68,6 +84,25 @@ func tokenizeBuf(s string, buf []byte, fn func(tok []byte)) []byte {
 	}
 	return buf
 }
+
+// Classes of ASCII bytes for tokenizeBuf.
+const (
+	asciiOther = iota // a separator
+	asciiLower        // a lowercase letter or a digit
+	asciiUpper        // an uppercase letter
+)
+
+var asciiClass = func() (class [utf8.RuneSelf]uint8) {
+	for c := range class {
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			class[c] = asciiLower
+		case 'A' <= c && c <= 'Z':
+			class[c] = asciiUpper
+		}
+	}
+	return class
+}()
 
 func isAlnum(r rune) bool {
 	if r < utf8.RuneSelf {

@@ -3,6 +3,7 @@ package index
 import (
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -15,12 +16,14 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 	r := &ranker{
 		n:       len(tools),
 		termID:  map[string]int32{},
-		bigrams: map[uint64][]posting{},
 		phrases: map[string][]phrasePosting{},
 		tools:   tools,
 	}
 	r.pool.New = func() any { return newScratch(r.n) }
-	r.lit.build(tools)
+	// The literal index shares nothing with the rest: build it on another
+	// core.
+	var lit sync.WaitGroup
+	lit.Go(func() { r.lit.build(tools) })
 	r.numberCLIs()
 
 	b := newBuilder(r)
@@ -28,10 +31,11 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 		b.addTool(int32(d), t)
 	}
 	b.scorePostings()
-	b.scoreBigrams()
+	r.bigrams.build(b.pairs, len(r.vocab), r.n)
 
 	r.termOf = slices.Clone(r.vocab)
 	slices.Sort(r.vocab) // after the postings, which are by ID
+	lit.Wait()
 	return r
 }
 
@@ -80,14 +84,30 @@ type builder struct {
 
 	// Scratch space.
 	seq     []int32 // the current field's terms, stop words left out, for bigrams
+	pairs   []bigramOcc
 	termBuf []int32
 	tokBuf  []byte
 }
 
 func newBuilder(r *ranker) *builder {
+	// Size the lists of occurrences and pairs from the length of the
+	// tools' own text (the CLI's fields add a few per tool): a word takes
+	// five bytes or more with its separator, and most words are in a field
+	// that makes pairs.
+	text := 0
+	for _, t := range r.tools {
+		text += len(t.Tool.Name) + len(t.Tool.Command) + len(t.Tool.Description)
+		for _, kw := range t.Tool.Keywords {
+			text += len(kw)
+		}
+		for _, a := range t.Tool.Args {
+			text += len(a.Name) + len(a.Description)
+		}
+	}
 	return &builder{
 		r:        r,
-		occs:     make([]occurrence, 0, 32*r.n),
+		occs:     make([]occurrence, 0, text/5+8*r.n),
+		pairs:    make([]bigramOcc, 0, text/8),
 		occStart: make([]int, r.n+1),
 		fieldLen: make([][numFields]uint16, r.n),
 		rawTerm:  map[string]int32{},
@@ -215,13 +235,7 @@ func (b *builder) count(d int32, f searchField, ids []int32) {
 		}
 	}
 	for i := 1; i < len(b.seq); i++ {
-		k := uint64(b.seq[i-1])<<32 | uint64(b.seq[i])
-		ps := r.bigrams[k]
-		if n := len(ps); n > 0 && ps[n-1].doc == d {
-			ps[n-1].score = max(ps[n-1].score, float32(fieldWeight[f]))
-		} else {
-			r.bigrams[k] = append(ps, posting{doc: d, score: float32(fieldWeight[f])})
-		}
+		b.pairs = append(b.pairs, bigramOcc{b.seq[i-1], b.seq[i], d, float32(fieldWeight[f])})
 	}
 }
 
@@ -265,19 +279,5 @@ func (b *builder) scorePostings() {
 				tfs[o.term], cover[o.term], named[o.term] = 0, 0, false
 			}
 		}
-	}
-}
-
-// scoreBigrams turns the field weights recorded for each bigram into its
-// bonus: rarer bigrams count more.
-func (b *builder) scoreBigrams() {
-	r := b.r
-	for k, ps := range r.bigrams {
-		w := bigramWeight * idf(r.n, len(ps))
-		for i := range ps {
-			fw := float64(ps[i].score)
-			ps[i].score = float32(w * fw / (k1 + fw))
-		}
-		r.bigrams[k] = slices.Clip(ps)
 	}
 }

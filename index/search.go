@@ -124,7 +124,7 @@ type ranker struct {
 	isStop   []bool      // by term ID: every form of the term is a stop word
 	postings [][]posting // by term ID, in load order
 
-	bigrams map[uint64][]posting // term IDs a<<32|b → postings
+	bigrams bigramIndex
 
 	// phrases holds the keywords of two words or more, stop words
 	// included, by their term IDs (4 bytes each, as a string), with the
@@ -549,7 +549,7 @@ func (r *ranker) matchTerm(i int, exact int32, vs []variant, s *scratch, ex *exp
 func (r *ranker) matchBigrams(ids []int32, s *scratch, ex *explainer) {
 	for i := 1; i < len(ids); i++ {
 		if ids[i-1] >= 0 && ids[i] >= 0 {
-			for _, p := range r.bigrams[uint64(ids[i-1])<<32|uint64(ids[i])] {
+			for _, p := range r.bigrams.lookup(ids[i-1], ids[i]) {
 				s.acc[p.doc] += p.score // the tool matched both terms: already touched
 				if ex != nil {
 					ex.phrase(p.doc, i-1, p.score)
