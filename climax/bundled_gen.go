@@ -18,7 +18,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "cargo_build",
 				Description: "Compile the Rust crate or workspace and report errors and warnings.",
-				Keywords:    []string{"compile rust", "build crate", "rustc", "error[E0", "cargo build", "release build", "rust binary"},
+				Keywords:    []string{"compile rust", "build crate", "rustc", "error[E0", "cargo build", "release build", "rust binary", "cannot find value in this scope", "mismatched types", "linker error", "could not compile", "build a release binary", "--release", "feature flags"},
 				Command:     "build",
 				Args: []config.Arg{config.Arg{
 					Name: "release",
@@ -54,7 +54,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "cargo_check",
 				Description: "Type-check the crate without building binaries (faster than build). Use to quickly find compile errors.",
-				Keywords:    []string{"type check", "quick compile check", "borrow checker", "errors fast", "does it compile"},
+				Keywords:    []string{"type check", "quick compile check", "borrow checker", "errors fast", "does it compile", "borrow of moved value", "cannot borrow as mutable", "lifetime error", "does it type check", "E0382", "E0502", "mismatched types"},
 				Command:     "check",
 				Args: []config.Arg{config.Arg{
 					Name: "package",
@@ -82,11 +82,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      40,
+				Line:      42,
 			}, config.Tool{
 				Name:        "cargo_test",
 				Description: "Build and run Rust tests (unit, integration, doc) and report failures.",
-				Keywords:    []string{"run rust tests", "unit tests", "test failures", "panicked", "cargo test", "failing test"},
+				Keywords:    []string{"run rust tests", "unit tests", "test failures", "panicked", "cargo test", "failing test", "thread 'main' panicked at", "test result: FAILED", "assertion failed", "left == right", "run a single test", "doc tests", "nocapture", "show output in tests"},
 				Command:     "test",
 				Args: []config.Arg{config.Arg{
 					Name:        "test_name",
@@ -123,11 +123,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      62,
+				Line:      66,
 			}, config.Tool{
 				Name:        "cargo_clippy",
 				Description: "Lint Rust code with Clippy (mistakes, unidiomatic code, performance).",
-				Keywords:    []string{"lint rust", "clippy warnings", "code smells", "idiomatic", "linter"},
+				Keywords:    []string{"lint rust", "clippy warnings", "code smells", "idiomatic", "linter", "clippy::", "needless borrow", "lint warnings", "clean up warnings", "unused variable"},
 				Command:     "clippy",
 				Args: []config.Arg{config.Arg{
 					Name:        "all_targets",
@@ -160,11 +160,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      89,
+				Line:      95,
 			}, config.Tool{
 				Name:        "cargo_fmt",
 				Description: "Format Rust code with rustfmt; check=true only reports unformatted files.",
-				Keywords:    []string{"rustfmt", "format rust", "formatting", "style check", "code style"},
+				Keywords:    []string{"rustfmt", "format rust", "formatting", "style check", "code style", "Diff in", "rustfmt --check failed", "CI formatting failed", "cargo fmt --check"},
 				Command:     "fmt",
 				Args: []config.Arg{config.Arg{
 					Name:        "check",
@@ -183,11 +183,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      116,
+				Line:      123,
 			}, config.Tool{
 				Name:        "cargo_run",
 				Description: "Build and run a binary of the crate and show its output.",
-				Keywords:    []string{"run rust program", "execute binary", "cargo run", "start the app"},
+				Keywords:    []string{"run rust program", "execute binary", "cargo run", "start the app", "run the binary", "pass arguments to the program", "run an example", "cargo run --bin"},
 				Command:     "run",
 				Args: []config.Arg{config.Arg{
 					Name:        "bin",
@@ -219,11 +219,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      133,
+				Line:      141,
 			}, config.Tool{
 				Name:        "cargo_add",
 				Description: "Add a dependency to Cargo.toml, e.g. 'serde' or 'tokio@1'.",
-				Keywords:    []string{"add crate", "add dependency", "install crate", "use a library", "new dependency"},
+				Keywords:    []string{"add crate", "add dependency", "install crate", "use a library", "new dependency", "unresolved import", "use of undeclared crate or module", "can't find crate for", "E0432", "E0433", "failed to resolve", "add a feature to a dependency", "dev-dependency"},
 				Command:     "add",
 				Args: []config.Arg{config.Arg{
 					Name:        "crate",
@@ -257,11 +257,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      156,
+				Line:      165,
 			}, config.Tool{
 				Name:        "cargo_remove",
 				Description: "Remove a dependency from Cargo.toml.",
-				Keywords:    []string{"remove crate", "drop dependency", "uninstall crate", "unused dependency"},
+				Keywords:    []string{"remove crate", "drop dependency", "uninstall crate", "unused dependency", "unused crate", "remove a dependency"},
 				Command:     "remove",
 				Args: []config.Arg{config.Arg{
 					Name:       "crate",
@@ -285,11 +285,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      182,
+				Line:      193,
 			}, config.Tool{
 				Name:        "cargo_update",
 				Description: "Update Cargo.lock dependencies to the newest compatible versions.",
-				Keywords:    []string{"update crates", "bump dependencies", "refresh lockfile", "Cargo.lock", "upgrade dependencies"},
+				Keywords:    []string{"update crates", "bump dependencies", "refresh lockfile", "Cargo.lock", "upgrade dependencies", "failed to select a version for", "Cargo.lock out of date", "yanked", "update a single crate", "newer versions"},
 				Command:     "update",
 				Args: []config.Arg{config.Arg{
 					Name:        "crate",
@@ -308,11 +308,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      200,
+				Line:      212,
 			}, config.Tool{
 				Name:        "cargo_tree",
 				Description: "Show the crate's dependency tree; invert shows why a crate is pulled in.",
-				Keywords:    []string{"dependency graph", "why is this crate included", "duplicate versions", "transitive dependencies", "deps"},
+				Keywords:    []string{"dependency graph", "why is this crate included", "duplicate versions", "transitive dependencies", "deps", "two versions of the same crate", "multiple versions of a crate", "perhaps two different versions of crate are being used", "who depends on", "feature unification"},
 				Command:     "tree",
 				Args: []config.Arg{config.Arg{
 					Name: "depth",
@@ -341,11 +341,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      216,
+				Line:      230,
 			}, config.Tool{
 				Name:        "cargo_search",
 				Description: "Search crates.io for Rust crates by keyword.",
-				Keywords:    []string{"find crate", "crates.io", "library for", "look up crate", "rust package"},
+				Keywords:    []string{"find crate", "crates.io", "library for", "look up crate", "rust package", "is there a crate for", "rust library for", "find a rust library", "crate name"},
 				Command:     "search",
 				Args: []config.Arg{config.Arg{
 					Name:       "query",
@@ -361,7 +361,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(60),
 				MaxOutput: 65536,
-				Line:      240,
+				Line:      257,
 			}},
 			Source: "bundled:cargo",
 		}
@@ -377,7 +377,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "curl_request",
 				Description: "Send an HTTP request (GET by default) and print the response body: call REST APIs, fetch web pages.",
-				Keywords:    []string{"call an api", "GET request", "REST", "endpoint", "fetch url", "http get", "query api", "json api", "web request"},
+				Keywords:    []string{"call an api", "GET request", "REST", "endpoint", "fetch url", "http get", "query api", "json api", "web request", "call an endpoint", "check the API response", "bearer token", "Authorization header", "401 Unauthorized", "Could not resolve host"},
 				Command:     "--max-time 60",
 				Args: []config.Arg{config.Arg{
 					Name:       "url",
@@ -426,7 +426,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "curl_send_stdin",
 				Description: "Send an HTTP request whose body (JSON, XML, binary) is passed on standard input; POST by default.",
-				Keywords:    []string{"POST json", "send payload", "upload body", "PUT", "submit data", "webhook", "post request"},
+				Keywords:    []string{"POST json", "send payload", "upload body", "PUT", "submit data", "webhook", "post request", "POST a JSON body", "send data to an endpoint", "PATCH request", "415 Unsupported Media Type", "Content-Type application/json"},
 				Command:     "--max-time 60 --data-binary @-",
 				Args: []config.Arg{config.Arg{
 					Name:       "url",
@@ -456,11 +456,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      48,
+				Line:      50,
 			}, config.Tool{
 				Name:        "curl_headers",
 				Description: "Fetch only a URL's status and headers (HEAD request), e.g. to check if a site is up.",
-				Keywords:    []string{"is the site up", "status code", "check url", "HEAD", "health check", "ping website", "redirect", "404", "500"},
+				Keywords:    []string{"is the site up", "status code", "check url", "HEAD", "health check", "ping website", "redirect", "404", "500", "response headers", "HTTP status", "redirect location", "Connection refused", "Failed to connect", "SSL certificate problem", "is the server responding"},
 				Command:     "--head --max-time 30",
 				Args: []config.Arg{config.Arg{
 					Name:       "url",
@@ -480,11 +480,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(60),
 				MaxOutput: 65536,
-				Line:      70,
+				Line:      74,
 			}, config.Tool{
 				Name:        "curl_download",
 				Description: "Download a URL to a local file (follows redirects, fails on HTTP errors).",
-				Keywords:    []string{"download file", "save url", "wget", "fetch file", "grab file", "save to disk"},
+				Keywords:    []string{"download file", "save url", "wget", "fetch file", "grab file", "save to disk", "download a binary", "save a file from a url", "download a release asset", "download a tarball"},
 				Command:     "--location --fail --create-dirs --max-time 540",
 				Args: []config.Arg{config.Arg{
 					Name:       "url",
@@ -510,7 +510,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      88,
+				Line:      94,
 			}},
 			Source: "bundled:curl",
 		}
@@ -526,7 +526,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "docker_ps",
 				Description: "List running containers (all=true adds stopped ones) with IDs, names, images, status and ports.",
-				Keywords:    []string{"running containers", "what's running", "container list", "container id", "is it up", "docker ps -a", "exited containers"},
+				Keywords:    []string{"running containers", "what's running", "container list", "container id", "is it up", "docker ps -a", "exited containers", "is the container running", "list all containers", "container status", "Exited (1)", "port is already allocated", "which container uses the port"},
 				Command:     "ps",
 				Args: []config.Arg{config.Arg{
 					Name:        "all",
@@ -555,7 +555,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "docker_logs",
 				Description: "Fetch a container's logs (stdout/stderr), last 100 lines by default. Use to debug a crashing container.",
-				Keywords:    []string{"container output", "why did the container crash", "tail logs", "stdout", "exited with code", "container keeps restarting", "error output", "crash log"},
+				Keywords:    []string{"container output", "why did the container crash", "tail logs", "stdout", "exited with code", "container keeps restarting", "error output", "crash log", "container exited immediately", "Exited (1)", "container won't start", "what did the container print", "follow logs", "exit code 1"},
 				Command:     "logs",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -581,11 +581,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      39,
+				Line:      41,
 			}, config.Tool{
 				Name:        "docker_inspect",
 				Description: "Show low-level JSON details of a container, image, volume or network: config, env, mounts, IPs, health.",
-				Keywords:    []string{"container ip", "mounts", "env vars", "health check", "container details", "image metadata", "exit code", "ip address"},
+				Keywords:    []string{"container ip", "mounts", "env vars", "health check", "container details", "image metadata", "exit code", "ip address", "container ip address", "environment variables of a container", "restart policy", "where is the volume mounted", "entrypoint", "health status unhealthy", "exit code 137", "labels"},
 				Command:     "inspect",
 				Args: []config.Arg{config.Arg{
 					Name:        "target",
@@ -607,11 +607,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      60,
+				Line:      64,
 			}, config.Tool{
 				Name:        "docker_stats",
 				Description: "Snapshot of container resource usage: CPU, memory, network and block I/O.",
-				Keywords:    []string{"cpu usage", "memory usage", "resource usage", "container using too much memory", "slow container", "OOM", "ram"},
+				Keywords:    []string{"cpu usage", "memory usage", "resource usage", "container using too much memory", "slow container", "OOM", "ram", "high cpu", "memory limit", "container using too much cpu", "live resource usage", "exit code 137", "out of memory"},
 				Command:     "stats --no-stream",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -631,11 +631,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      78,
+				Line:      85,
 			}, config.Tool{
 				Name:        "docker_top",
 				Description: "List the processes running inside a container.",
-				Keywords:    []string{"processes in container", "ps inside container", "what is running inside", "pids"},
+				Keywords:    []string{"processes in container", "ps inside container", "what is running inside", "pids", "which process runs in the container", "is the process running inside", "zombie processes"},
 				Command:     "top",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -646,11 +646,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      95,
+				Line:      104,
 			}, config.Tool{
 				Name:        "docker_port",
 				Description: "List a container's published port mappings (host to container).",
-				Keywords:    []string{"port mapping", "which port", "exposed ports", "published port", "localhost port", "port forward"},
+				Keywords:    []string{"port mapping", "which port", "exposed ports", "published port", "localhost port", "port forward", "what port is the container on", "connection refused on localhost", "which host port", "port not reachable"},
 				Command:     "port",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -661,11 +661,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      105,
+				Line:      115,
 			}, config.Tool{
 				Name:        "docker_exec",
 				Description: "Run a shell command inside a running container, e.g. to inspect files or run migrations.",
-				Keywords:    []string{"shell into container", "bash in container", "ssh into container", "run command in container", "attach shell", "exec -it", "get inside container"},
+				Keywords:    []string{"shell into container", "bash in container", "ssh into container", "run command in container", "attach shell", "exec -it", "get inside container", "open a shell in a container", "debug inside the container", "OCI runtime exec failed", "run a command in a running container"},
 				Command:     "exec",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -687,11 +687,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      117,
+				Line:      129,
 			}, config.Tool{
 				Name:        "docker_run",
 				Description: "Run a shell command in a new throwaway container and return its output (removed afterwards). The image needs /bin/sh.",
-				Keywords:    []string{"one-off container", "try an image", "run in docker", "throwaway", "sandbox", "isolated run"},
+				Keywords:    []string{"one-off container", "try an image", "run in docker", "throwaway", "sandbox", "isolated run", "test in a clean environment", "run a command in an image", "docker run --rm", "mount the current directory", "disposable container"},
 				Command:     "run --rm --entrypoint sh",
 				Args: []config.Arg{config.Arg{
 					Name:        "env",
@@ -730,11 +730,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      135,
+				Line:      149,
 			}, config.Tool{
 				Name:        "docker_run_detached",
 				Description: "Start a long-running container in the background (e.g. a database or web server) and print its ID.",
-				Keywords:    []string{"start container in background", "spin up", "launch service", "daemon", "start postgres", "run database", "run redis", "docker run -d"},
+				Keywords:    []string{"start container in background", "spin up", "launch service", "daemon", "start postgres", "run database", "run redis", "docker run -d", "run nginx", "start a database container", "publish a port", "run a container with env vars", "keep a container running"},
 				Command:     "run --detach",
 				Args: []config.Arg{config.Arg{
 					Name: "name",
@@ -767,11 +767,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      162,
+				Line:      178,
 			}, config.Tool{
 				Name:        "docker_start",
 				Description: "Start a stopped container.",
-				Keywords:    []string{"start container again", "resume container", "bring up stopped container", "Exited", "boot container"},
+				Keywords:    []string{"start container again", "resume container", "bring up stopped container", "Exited", "boot container", "Container is not running", "restart a stopped container", "bring the container back", "exited container"},
 				Command:     "start",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -782,11 +782,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      186,
+				Line:      204,
 			}, config.Tool{
 				Name:        "docker_stop",
 				Description: "Stop a running container gracefully (SIGTERM, then SIGKILL after a timeout).",
-				Keywords:    []string{"shut down container", "halt container", "stop container", "kill container"},
+				Keywords:    []string{"shut down container", "halt container", "stop container", "kill container", "stop all containers", "container won't stop", "free the port", "address already in use", "port is already allocated"},
 				Command:     "stop",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -802,11 +802,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      197,
+				Line:      217,
 			}, config.Tool{
 				Name:        "docker_restart",
 				Description: "Restart a container (stop then start).",
-				Keywords:    []string{"reboot container", "bounce container", "container unresponsive", "restart service"},
+				Keywords:    []string{"reboot container", "bounce container", "container unresponsive", "restart service", "container hung", "restart after a config change", "container stuck"},
 				Command:     "restart",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -817,11 +817,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      212,
+				Line:      234,
 			}, config.Tool{
 				Name:        "docker_rm",
 				Description: "DESTRUCTIVE: remove a container (data outside volumes is lost); force=true also kills a running one.",
-				Keywords:    []string{"delete container", "remove container", "name is already in use", "Conflict. The container name", "clean up containers"},
+				Keywords:    []string{"delete container", "remove container", "name is already in use", "Conflict. The container name", "clean up containers", "You cannot remove a running container", "remove exited containers", "delete old containers", "already in use by container"},
 				Command:     "rm",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -842,11 +842,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      223,
+				Line:      246,
 			}, config.Tool{
 				Name:        "docker_cp",
 				Description: "Copy files between a container (CONTAINER:PATH) and the local filesystem.",
-				Keywords:    []string{"copy file out of container", "copy into container", "extract file from container", "transfer files", "docker cp"},
+				Keywords:    []string{"copy file out of container", "copy into container", "extract file from container", "transfer files", "docker cp", "get a file from a container", "copy logs out of a container", "copy a config into a container"},
 				Command:     "cp",
 				Args: []config.Arg{config.Arg{
 					Name:        "source",
@@ -863,11 +863,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      242,
+				Line:      267,
 			}, config.Tool{
 				Name:        "docker_images",
 				Description: "List local images with repository, tag, ID, age and size.",
-				Keywords:    []string{"list images", "local images", "image size", "which images", "image tags"},
+				Keywords:    []string{"list images", "local images", "image size", "which images", "image tags", "how big is the image", "image id", "which images do I have", "list docker images"},
 				Command:     "images",
 				Args: []config.Arg{config.Arg{
 					Name:       "repository",
@@ -891,11 +891,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      259,
+				Line:      286,
 			}, config.Tool{
 				Name:        "docker_pull",
 				Description: "Download an image from a registry (Docker Hub or another).",
-				Keywords:    []string{"download image", "fetch image", "get image", "Unable to find image locally", "latest version of image", "pull image"},
+				Keywords:    []string{"download image", "fetch image", "get image", "Unable to find image locally", "latest version of image", "pull image", "manifest unknown", "pull access denied", "repository does not exist or may require 'docker login'", "no matching manifest for", "update an image", "specific platform", "image not found"},
 				Command:     "pull",
 				Args: []config.Arg{config.Arg{
 					Name:       "image",
@@ -914,11 +914,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      277,
+				Line:      305,
 			}, config.Tool{
 				Name:        "docker_build",
 				Description: "Build an image from a Dockerfile and a context directory, optionally tagging it.",
-				Keywords:    []string{"Dockerfile", "build image", "containerize", "docker build -t", "create image", "image build"},
+				Keywords:    []string{"Dockerfile", "build image", "containerize", "docker build -t", "create image", "image build", "failed to solve", "COPY failed: file not found in build context", "failed to compute cache key", "rebuild without cache", "no-cache", "build args", "multi-stage build", "executor failed running"},
 				Command:     "build",
 				Args: []config.Arg{config.Arg{
 					Name:        "context",
@@ -963,11 +963,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      294,
+				Line:      325,
 			}, config.Tool{
 				Name:        "docker_tag",
 				Description: "Give an image an additional name:tag, e.g. before pushing it to a registry.",
-				Keywords:    []string{"rename image", "retag", "name an image", "version image", "image tag"},
+				Keywords:    []string{"rename image", "retag", "name an image", "version image", "image tag", "An image does not exist locally with the tag", "tag an image for a registry", "rename an image before pushing"},
 				Command:     "tag",
 				Args: []config.Arg{config.Arg{
 					Name:        "source",
@@ -984,11 +984,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      327,
+				Line:      361,
 			}, config.Tool{
 				Name:        "docker_push",
 				Description: "Upload an image to a registry (needs docker login first).",
-				Keywords:    []string{"publish image", "upload to registry", "docker hub", "ship image", "denied: requested access to the resource is denied", "push image"},
+				Keywords:    []string{"publish image", "upload to registry", "docker hub", "ship image", "denied: requested access to the resource is denied", "push image", "unauthorized: authentication required", "push to a private registry", "tag does not exist", "upload an image"},
 				Command:     "push",
 				Args: []config.Arg{config.Arg{
 					Name:       "image",
@@ -1003,11 +1003,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      341,
+				Line:      377,
 			}, config.Tool{
 				Name:        "docker_rmi",
 				Description: "DESTRUCTIVE: delete a local image (untag it, remove unused layers).",
-				Keywords:    []string{"delete image", "remove image", "image is being used", "untag image", "conflict: unable to remove repository reference"},
+				Keywords:    []string{"delete image", "remove image", "image is being used", "untag image", "conflict: unable to remove repository reference", "image is referenced in multiple repositories", "unable to delete (must be forced)", "image is being used by stopped container", "remove old images", "delete all images"},
 				Command:     "rmi",
 				Args: []config.Arg{config.Arg{
 					Name:        "image",
@@ -1023,11 +1023,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      356,
+				Line:      394,
 			}, config.Tool{
 				Name:        "docker_compose_ps",
 				Description: "List a Docker Compose project's services (containers) with state and ports.",
-				Keywords:    []string{"compose services", "which services are running", "stack status", "docker-compose ps"},
+				Keywords:    []string{"compose services", "which services are running", "stack status", "docker-compose ps", "is the stack up", "compose service status", "which compose services are up", "service exited"},
 				Command:     "compose ps",
 				Args: []config.Arg{config.Arg{
 					Name:       "service",
@@ -1051,11 +1051,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      372,
+				Line:      412,
 			}, config.Tool{
 				Name:        "docker_compose_up",
 				Description: "Create and start a Docker Compose project's services in the background; build=true rebuilds images first.",
-				Keywords:    []string{"start stack", "bring up services", "docker-compose up", "spin up environment", "start the app locally", "dev environment"},
+				Keywords:    []string{"start stack", "bring up services", "docker-compose up", "spin up environment", "start the app locally", "dev environment", "start the compose stack", "docker compose up -d", "recreate containers", "apply docker-compose.yml changes", "start all services"},
 				Command:     "compose up --detach",
 				Args: []config.Arg{config.Arg{
 					Name:        "service",
@@ -1089,11 +1089,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      390,
+				Line:      432,
 			}, config.Tool{
 				Name:        "docker_compose_down",
 				Description: "Stop and remove a Docker Compose project's containers and networks. DESTRUCTIVE with volumes=true: deletes its volumes.",
-				Keywords:    []string{"tear down", "stop stack", "shut down environment", "clean up compose", "docker-compose down"},
+				Keywords:    []string{"tear down", "stop stack", "shut down environment", "clean up compose", "docker-compose down", "stop everything", "remove compose containers", "reset the stack", "delete volumes", "orphan containers"},
 				Command:     "compose down",
 				Args: []config.Arg{config.Arg{
 					Name:        "volumes",
@@ -1113,11 +1113,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      419,
+				Line:      463,
 			}, config.Tool{
 				Name:        "docker_compose_logs",
 				Description: "Show recent logs of a Docker Compose project's services (last 100 lines each).",
-				Keywords:    []string{"service logs", "stack logs", "why did the service fail", "docker-compose logs"},
+				Keywords:    []string{"service logs", "stack logs", "why did the service fail", "docker-compose logs", "service crashed", "compose service exited with code", "logs of all services", "why won't the service start"},
 				Command:     "compose logs --no-color",
 				Args: []config.Arg{config.Arg{
 					Name:       "service",
@@ -1145,11 +1145,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      437,
+				Line:      483,
 			}, config.Tool{
 				Name:        "docker_compose_build",
 				Description: "Build or rebuild the images of a Docker Compose project.",
-				Keywords:    []string{"rebuild services", "rebuild images", "docker-compose build"},
+				Keywords:    []string{"rebuild services", "rebuild images", "docker-compose build", "Dockerfile changed", "rebuild after changing the Dockerfile", "compose uses an old image", "stale image"},
 				Command:     "compose build",
 				Args: []config.Arg{config.Arg{
 					Name:       "service",
@@ -1172,11 +1172,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      457,
+				Line:      505,
 			}, config.Tool{
 				Name:        "docker_compose_restart",
 				Description: "Restart a Docker Compose project's services (all, or one).",
-				Keywords:    []string{"restart service", "bounce service", "reload service", "docker-compose restart"},
+				Keywords:    []string{"restart service", "bounce service", "reload service", "docker-compose restart", "restart one service", "apply an env change"},
 				Command:     "compose restart",
 				Args: []config.Arg{config.Arg{
 					Name:       "service",
@@ -1190,11 +1190,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      476,
+				Line:      526,
 			}, config.Tool{
 				Name:        "docker_volume_ls",
 				Description: "List Docker volumes (persistent data storage).",
-				Keywords:    []string{"volumes", "persistent storage", "data volumes", "where is data stored"},
+				Keywords:    []string{"volumes", "persistent storage", "data volumes", "where is data stored", "where does docker keep data", "named volumes", "database data persistence", "list volumes"},
 				Command:     "volume ls",
 				Args: []config.Arg{config.Arg{
 					Name:        "filter",
@@ -1209,11 +1209,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      489,
+				Line:      540,
 			}, config.Tool{
 				Name:        "docker_network_ls",
 				Description: "List Docker networks (bridge, host, compose networks).",
-				Keywords:    []string{"networks", "bridge network", "container networking", "network not found"},
+				Keywords:    []string{"networks", "bridge network", "container networking", "network not found", "containers can't talk to each other", "could not resolve host inside a container", "dns between containers", "which network is the container on", "list networks"},
 				Command:     "network ls",
 				Args: []config.Arg{config.Arg{
 					Name:        "filter",
@@ -1228,11 +1228,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      501,
+				Line:      553,
 			}, config.Tool{
 				Name:        "docker_system_df",
 				Description: "Show Docker disk space used by images, containers, volumes and build cache.",
-				Keywords:    []string{"disk usage", "how much space does docker use", "disk full", "no space left on device", "storage used"},
+				Keywords:    []string{"disk usage", "how much space does docker use", "disk full", "no space left on device", "storage used", "docker eating disk", "build cache size", "how big are the images"},
 				Command:     "system df",
 				Args: []config.Arg{config.Arg{
 					Name:        "verbose",
@@ -1242,11 +1242,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      513,
+				Line:      567,
 			}, config.Tool{
 				Name:        "docker_info",
 				Description: "Show Docker daemon info (version, storage driver, resources); check that Docker is running.",
-				Keywords:    []string{"docker daemon", "is docker running", "Cannot connect to the Docker daemon", "docker version", "storage driver", "docker engine"},
+				Keywords:    []string{"docker daemon", "is docker running", "Cannot connect to the Docker daemon", "docker version", "storage driver", "docker engine", "Is the docker daemon running?", "permission denied while trying to connect to the Docker daemon socket", "docker.sock", "docker not running", "docker desktop"},
 				Command:     "info",
 				Args: []config.Arg{config.Arg{
 					Name:        "format",
@@ -1256,11 +1256,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      524,
+				Line:      579,
 			}, config.Tool{
 				Name:        "docker_system_prune",
 				Description: "DESTRUCTIVE: delete stopped containers, unused networks, dangling images and build cache to free disk space.",
-				Keywords:    []string{"free disk space", "clean up docker", "no space left on device", "remove unused", "garbage collect", "dangling images", "reclaim space"},
+				Keywords:    []string{"free disk space", "clean up docker", "no space left on device", "remove unused", "garbage collect", "dangling images", "reclaim space", "clean everything", "remove all unused images", "free space", "disk is full"},
 				Command:     "system prune --force",
 				Args: []config.Arg{config.Arg{
 					Name:        "all",
@@ -1275,7 +1275,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      534,
+				Line:      592,
 			}},
 			Source: "bundled:docker",
 		}
@@ -1358,7 +1358,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "git_status",
 				Description: "Show what changed in the working tree: branch, staged, unstaged and untracked files.",
-				Keywords:    []string{"what changed", "modified files", "uncommitted changes", "dirty working tree", "untracked files", "changes not staged for commit", "nothing to commit", "wip", "pending changes", "git st"},
+				Keywords:    []string{"what changed", "modified files", "uncommitted changes", "dirty working tree", "untracked files", "changes not staged for commit", "nothing to commit", "wip", "pending changes", "git st", "merge conflicts", "conflicted files", "both modified", "Untracked files", "Changes to be committed", "You have unmerged paths", "your branch is ahead of", "is my working tree clean", "which files did I modify", "unmerged paths"},
 				Command:     "status",
 				Args: []config.Arg{config.Arg{
 					Name:        "short",
@@ -1382,7 +1382,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "git_log",
 				Description: "Show commit history (newest first), optionally by author, date, message, path or range (main..HEAD).",
-				Keywords:    []string{"history", "recent commits", "latest commits", "last commits", "changelog", "commit messages", "who committed", "what changed since", "since last release", "previous commits", "git history"},
+				Keywords:    []string{"history", "recent commits", "latest commits", "last commits", "changelog", "commit messages", "who committed", "what changed since", "since last release", "previous commits", "git history", "which commit introduced", "when was this changed", "commit log", "commits by author", "last few commits", "find a commit by message"},
 				Command:     "log",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -1438,11 +1438,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      39,
+				Line:      42,
 			}, config.Tool{
 				Name:        "git_diff",
 				Description: "Show line-by-line changes: unstaged by default, staged with staged=true, or against a commit, branch or range.",
-				Keywords:    []string{"what did I change", "changes", "patch", "delta", "uncommitted changes", "staged changes", "compare with main", "diff against branch", "code review", "what changed between"},
+				Keywords:    []string{"what did I change", "changes", "patch", "delta", "uncommitted changes", "staged changes", "compare with main", "diff against branch", "code review", "what changed between", "what's different", "compare two commits", "diff between branches", "review my changes before committing", "show changes in a file", "trailing whitespace"},
 				Command:     "diff",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -1479,11 +1479,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      80,
+				Line:      85,
 			}, config.Tool{
 				Name:        "git_show",
 				Description: "Show a commit (message, author, diff), a tag, or a file at a revision (REV:PATH).",
-				Keywords:    []string{"view commit", "inspect commit", "commit details", "what did this commit change", "old version of a file", "file at revision", "HEAD", "contents of commit", "tag details"},
+				Keywords:    []string{"view commit", "inspect commit", "commit details", "what did this commit change", "old version of a file", "file at revision", "HEAD", "contents of commit", "tag details", "files changed in a commit", "what was in this commit", "file from another branch", "show a file at a commit"},
 				Command:     "show",
 				Args: []config.Arg{config.Arg{
 					Name:        "object",
@@ -1512,11 +1512,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      109,
+				Line:      116,
 			}, config.Tool{
 				Name:        "git_blame",
 				Description: "Show who last changed each line of a file and in which commit.",
-				Keywords:    []string{"who changed", "who wrote", "who touched", "annotate", "authorship", "line history", "praise", "responsible for this line", "when was this line added"},
+				Keywords:    []string{"who changed", "who wrote", "who touched", "annotate", "authorship", "line history", "praise", "responsible for this line", "when was this line added", "which commit changed this line", "who introduced this line", "git blame"},
 				Command:     "blame",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -1549,11 +1549,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      133,
+				Line:      142,
 			}, config.Tool{
 				Name:        "git_grep",
 				Description: "Search tracked files for a text or regex pattern, e.g. to find where a function or symbol is used.",
-				Keywords:    []string{"find in code", "search code", "search the codebase", "where is it defined", "usages", "references", "find text", "look for string", "ripgrep", "occurrences", "todo comments"},
+				Keywords:    []string{"find in code", "search code", "search the codebase", "where is it defined", "usages", "references", "find text", "look for string", "ripgrep", "occurrences", "todo comments", "where is this function called", "find all uses", "grep the repo", "search for a symbol", "find the definition"},
 				Command:     "grep --line-number",
 				Args: []config.Arg{config.Arg{
 					Name: "ignore_case",
@@ -1599,11 +1599,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(30),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
-				Line:             158,
+				Line:             168,
 			}, config.Tool{
 				Name:        "git_ls_files",
 				Description: "List files tracked by git (or untracked, modified or deleted ones).",
-				Keywords:    []string{"tracked files", "files in repo", "versioned files", "which files are committed", "ignored files", "file list", "list project files"},
+				Keywords:    []string{"tracked files", "files in repo", "versioned files", "which files are committed", "ignored files", "file list", "list project files", "list all files", "is this file tracked", "count files in the repo"},
 				Command:     "ls-files --exclude-standard",
 				Args: []config.Arg{config.Arg{
 					Name:        "others",
@@ -1631,11 +1631,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      195,
+				Line:      207,
 			}, config.Tool{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its commit hash.",
-				Keywords:    []string{"commit sha", "commit id", "hash of HEAD", "resolve ref", "current commit", "short sha", "HEAD~1", "revision to sha"},
+				Keywords:    []string{"commit sha", "commit id", "hash of HEAD", "resolve ref", "current commit", "short sha", "HEAD~1", "revision to sha", "full commit hash", "what commit is HEAD", "ambiguous argument", "unknown revision or path not in the working tree", "Needed a single revision"},
 				Command:     "rev-parse",
 				Args: []config.Arg{config.Arg{
 					Name:        "short",
@@ -1660,11 +1660,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      218,
+				Line:      231,
 			}, config.Tool{
 				Name:        "git_repo_root",
 				Description: "Print the absolute path of the repository's top-level (root) directory.",
-				Keywords:    []string{"top level directory", "repository root", "toplevel", "project root", "where is the repo", "root folder", "git root"},
+				Keywords:    []string{"top level directory", "repository root", "toplevel", "project root", "where is the repo", "root folder", "git root", "absolute path of the repository", "find the repo root"},
 				Command:     "rev-parse --show-toplevel",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -1674,11 +1674,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      239,
+				Line:      254,
 			}, config.Tool{
 				Name:        "git_reflog",
 				Description: "Show the reflog: every commit HEAD pointed to (commits, checkouts, resets, rebases). Use to recover lost commits.",
-				Keywords:    []string{"recover lost commit", "undo a reset", "lost work", "dangling commit", "restore deleted branch", "HEAD history", "oops", "accidentally reset", "find a commit I lost"},
+				Keywords:    []string{"recover lost commit", "undo a reset", "lost work", "dangling commit", "restore deleted branch", "HEAD history", "oops", "accidentally reset", "find a commit I lost", "commit disappeared", "lost commits after rebase", "recover after reset --hard", "deleted branch by mistake", "HEAD@{1}"},
 				Command:     "reflog show",
 				Args: []config.Arg{config.Arg{
 					Name:        "ref",
@@ -1698,11 +1698,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      249,
+				Line:      265,
 			}, config.Tool{
 				Name:        "git_branch_list",
 				Description: "List branches (local, remote or all), marking the current one, with last commit and upstream.",
-				Keywords:    []string{"branches", "which branches exist", "remote branches", "local branches", "tracking branch", "upstream", "ahead behind", "all branches"},
+				Keywords:    []string{"branches", "which branches exist", "remote branches", "local branches", "tracking branch", "upstream", "ahead behind", "all branches", "merged branches", "branches merged into main", "unmerged branches", "stale branches", "upstream gone", "does the branch exist"},
 				Command:     "branch --list -vv",
 				Args: []config.Arg{config.Arg{
 					Name:        "pattern",
@@ -1732,11 +1732,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      267,
+				Line:      285,
 			}, config.Tool{
 				Name:        "git_current_branch",
 				Description: "Print the name of the current branch (empty when HEAD is detached).",
-				Keywords:    []string{"what branch am I on", "current branch name", "active branch", "which branch", "detached HEAD"},
+				Keywords:    []string{"what branch am I on", "current branch name", "active branch", "which branch", "detached HEAD", "HEAD detached at", "You are in 'detached HEAD' state", "which branch is checked out"},
 				Command:     "branch --show-current",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -1746,11 +1746,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      291,
+				Line:      311,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with create does both).",
-				Keywords:    []string{"new branch", "feature branch", "make a branch", "start a branch", "branch off"},
+				Keywords:    []string{"new branch", "feature branch", "make a branch", "start a branch", "branch off", "a branch named already exists", "create a branch from a commit", "new branch from a tag", "keep commits made in detached HEAD"},
 				Command:     "branch",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -1770,11 +1770,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      300,
+				Line:      321,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "DESTRUCTIVE: delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
-				Keywords:    []string{"remove branch", "delete merged branch", "clean up branches", "old branches", "not fully merged", "drop branch"},
+				Keywords:    []string{"remove branch", "delete merged branch", "clean up branches", "old branches", "not fully merged", "drop branch", "error: the branch is not fully merged", "If you are sure you want to delete it, run 'git branch -D'", "delete local branch", "prune local branches"},
 				Command:     "branch --delete",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -1794,11 +1794,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      315,
+				Line:      338,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout), optionally creating it first.",
-				Keywords:    []string{"change branch", "go to branch", "checkout branch", "switch to main", "move to another branch", "checkout -b"},
+				Keywords:    []string{"change branch", "go to branch", "checkout branch", "switch to main", "move to another branch", "checkout -b", "invalid reference", "go back to main", "switch to the previous branch", "create and switch"},
 				Command:     "switch",
 				Args: []config.Arg{config.Arg{
 					Name:        "branch",
@@ -1823,11 +1823,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      332,
+				Line:      358,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch). To discard file changes use git_restore.",
-				Keywords:    []string{"detached HEAD", "check out a tag", "go back to an old commit", "checkout commit", "look at old version", "time travel"},
+				Keywords:    []string{"detached HEAD", "check out a tag", "go back to an old commit", "checkout commit", "look at old version", "time travel", "checkout a file from another branch", "inspect an old commit", "checkout a tag"},
 				Command:     "checkout",
 				Args: []config.Arg{config.Arg{
 					Name:        "target",
@@ -1848,11 +1848,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      352,
+				Line:      379,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
-				Keywords:    []string{"stage", "track new file", "add to index", "prepare commit", "git add .", "changes not staged for commit", "stage all"},
+				Keywords:    []string{"stage", "track new file", "add to index", "prepare commit", "git add .", "changes not staged for commit", "stage all", "no changes added to commit", "nothing added to commit but untracked files present", "mark conflict as resolved", "use git add to mark resolution", "stage a file"},
 				Command:     "add",
 				Args: []config.Arg{config.Arg{
 					Name:        "all",
@@ -1881,11 +1881,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      370,
+				Line:      398,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "DESTRUCTIVE: discard uncommitted changes to a file; staged=true only unstages it.",
-				Keywords:    []string{"discard changes", "revert file", "throw away edits", "unstage", "reset file", "undo changes to a file", "checkout -- file", "local modifications", "drop my edits"},
+				Keywords:    []string{"discard changes", "revert file", "throw away edits", "unstage", "reset file", "undo changes to a file", "checkout -- file", "local modifications", "drop my edits", "discard local changes", "undo unstaged changes", "unstage a file", "restore a deleted file", "file deleted by accident", "get the file back"},
 				Command:     "restore",
 				Args: []config.Arg{config.Arg{
 					Name:        "staged",
@@ -1910,11 +1910,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      394,
+				Line:      424,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
-				Keywords:    []string{"save changes", "commit my changes", "check in", "amend", "commit message", "record work", "fix last commit message", "snapshot"},
+				Keywords:    []string{"save changes", "commit my changes", "check in", "amend", "commit message", "record work", "fix last commit message", "snapshot", "Aborting commit due to empty commit message", "All conflicts fixed but you are still merging", "conclude the merge", "forgot a file in the last commit", "commit all changes", "fix the last commit"},
 				Command:     "commit",
 				Args: []config.Arg{config.Arg{
 					Name:     "message",
@@ -1939,11 +1939,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      414,
+				Line:      446,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "DESTRUCTIVE: delete files from the working tree and index; cached=true only untracks them.",
-				Keywords:    []string{"delete file", "untrack", "stop tracking", "remove from repo", "remove from index", "delete from git"},
+				Keywords:    []string{"delete file", "untrack", "stop tracking", "remove from repo", "remove from index", "delete from git", "remove a file from git but keep it locally", "accidentally committed a file", "gitignore not working for a tracked file", "committed a secret"},
 				Command:     "rm",
 				Args: []config.Arg{config.Arg{
 					Name:        "cached",
@@ -1977,11 +1977,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      435,
+				Line:      470,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
-				Keywords:    []string{"rename file", "move file", "relocate", "rename folder"},
+				Keywords:    []string{"rename file", "move file", "relocate", "rename folder", "case-only rename", "rename a directory"},
 				Command:     "mv",
 				Args: []config.Arg{config.Arg{
 					Name:       "source",
@@ -2001,11 +2001,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      463,
+				Line:      500,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
-				Keywords:    []string{"stash", "shelve", "put aside", "save work in progress", "wip", "temporarily save", "clean tree before pull", "your local changes would be overwritten", "set aside changes"},
+				Keywords:    []string{"stash", "shelve", "put aside", "save work in progress", "wip", "temporarily save", "clean tree before pull", "your local changes would be overwritten", "set aside changes", "Your local changes to the following files would be overwritten by checkout", "Please commit your changes or stash them before you switch branches", "Please commit your changes or stash them before you merge", "cannot pull with rebase: You have unstaged changes", "cannot rebase: You have unstaged changes", "save for later", "switch branches with uncommitted work"},
 				Command:     "stash push",
 				Args: []config.Arg{config.Arg{
 					Name: "message",
@@ -2028,11 +2028,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      479,
+				Line:      517,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
-				Keywords:    []string{"stashes", "saved work", "shelved changes", "stash entries"},
+				Keywords:    []string{"stashes", "saved work", "shelved changes", "stash entries", "where did my stash go", "stash@{0}", "list stashes"},
 				Command:     "stash list",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -2042,11 +2042,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      498,
+				Line:      542,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
-				Keywords:    []string{"what's in the stash", "stash contents", "stash diff", "peek at stash"},
+				Keywords:    []string{"what's in the stash", "stash contents", "stash diff", "peek at stash", "stash@{1}", "see a stash"},
 				Command:     "stash show --patch",
 				Args: []config.Arg{config.Arg{
 					Name:        "stash",
@@ -2061,11 +2061,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      507,
+				Line:      552,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
-				Keywords:    []string{"unstash", "restore stash", "apply stash", "get back stashed changes", "bring back my changes", "unshelve"},
+				Keywords:    []string{"unstash", "restore stash", "apply stash", "get back stashed changes", "bring back my changes", "unshelve", "restore stashed work", "get my changes back", "apply the last stash"},
 				Command:     "stash pop",
 				Args: []config.Arg{config.Arg{
 					Name:        "stash",
@@ -2085,11 +2085,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      519,
+				Line:      565,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "DESTRUCTIVE: delete a stash without applying it.",
-				Keywords:    []string{"discard stash", "delete stash", "clear stash", "throw away stash"},
+				Keywords:    []string{"discard stash", "delete stash", "clear stash", "throw away stash", "remove an old stash", "too many stashes"},
 				Command:     "stash drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "stash",
@@ -2104,11 +2104,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      536,
+				Line:      583,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
-				Keywords:    []string{"releases", "versions", "version tags", "latest release", "last release", "release history"},
+				Keywords:    []string{"releases", "versions", "version tags", "latest release", "last release", "release history", "latest tag", "most recent tag", "what version are we on", "previous release"},
 				Command:     "tag --list -n1",
 				Args: []config.Arg{config.Arg{
 					Name:        "pattern",
@@ -2133,11 +2133,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      549,
+				Line:      597,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
-				Keywords:    []string{"tag a release", "version tag", "mark a release", "cut a release", "semver", "v1.0.0", "annotated tag"},
+				Keywords:    []string{"tag a release", "version tag", "mark a release", "cut a release", "semver", "v1.0.0", "annotated tag", "tag this commit", "release tag", "create a version"},
 				Command:     "tag",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -2162,11 +2162,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      567,
+				Line:      616,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "DESTRUCTIVE: delete a local tag.",
-				Keywords:    []string{"remove tag", "untag", "wrong tag", "delete release tag"},
+				Keywords:    []string{"remove tag", "untag", "wrong tag", "delete release tag", "tag already exists", "move a tag", "re-tag", "mistagged"},
 				Command:     "tag --delete",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -2181,11 +2181,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      586,
+				Line:      636,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
-				Keywords:    []string{"origin url", "remote url", "where does it push", "upstream url", "remotes", "github url"},
+				Keywords:    []string{"origin url", "remote url", "where does it push", "upstream url", "remotes", "github url", "which remotes", "where is origin", "remote repository url", "No such remote"},
 				Command:     "remote --verbose",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -2195,11 +2195,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      599,
+				Line:      650,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
-				Keywords:    []string{"add origin", "add upstream", "connect to github", "set remote", "link repository"},
+				Keywords:    []string{"add origin", "add upstream", "connect to github", "set remote", "link repository", "No configured push destination", "'origin' does not appear to be a git repository", "add a fork as remote", "add a second remote"},
 				Command:     "remote add",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -2219,11 +2219,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      608,
+				Line:      660,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
-				Keywords:    []string{"update remote branches", "get latest from remote", "sync", "download updates", "refresh", "origin/main", "check for new commits"},
+				Keywords:    []string{"update remote branches", "get latest from remote", "sync", "download updates", "refresh", "origin/main", "check for new commits", "did not match any file(s) known to git", "couldn't find remote ref", "remote branch not showing", "new branch on the remote", "prune deleted remote branches", "fetch all remotes", "is my local copy up to date"},
 				Command:     "fetch",
 				Args: []config.Arg{config.Arg{
 					Name:        "remote",
@@ -2258,11 +2258,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      623,
+				Line:      677,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
-				Keywords:    []string{"update my branch", "get latest", "sync with remote", "your branch is behind", "pull changes", "catch up", "integrate upstream", "bring my branch up to date"},
+				Keywords:    []string{"update my branch", "get latest", "sync with remote", "your branch is behind", "pull changes", "catch up", "integrate upstream", "bring my branch up to date", "Updates were rejected because the remote contains work that you do not have locally", "Updates were rejected because the tip of your current branch is behind", "failed to push some refs", "rejected non-fast-forward", "fetch first", "There is no tracking information for the current branch", "Your branch and 'origin/main' have diverged", "Need to specify how to reconcile divergent branches", "pull with rebase", "merge the latest main into my branch"},
 				Command:     "pull",
 				Args: []config.Arg{config.Arg{
 					Name:       "remote",
@@ -2295,11 +2295,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      652,
+				Line:      709,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
-				Keywords:    []string{"publish", "upload commits", "send to github", "share my branch", "push to origin", "rejected non-fast-forward", "set upstream", "before opening a PR", "force push"},
+				Keywords:    []string{"publish", "upload commits", "send to github", "share my branch", "push to origin", "set upstream", "before opening a PR", "force push", "The current branch has no upstream branch", "There is no tracking information for the current branch", "push --set-upstream", "publish a branch", "push tags", "push a new branch"},
 				Command:     "push",
 				Args: []config.Arg{config.Arg{
 					Name:        "remote",
@@ -2337,11 +2337,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      679,
+				Line:      743,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
-				Keywords:    []string{"download repo", "get the code", "copy repository", "checkout repository", "github url", "shallow clone"},
+				Keywords:    []string{"download repo", "get the code", "copy repository", "checkout repository", "github url", "shallow clone", "download a project from github", "only the latest commit", "depth 1", "clone a specific branch", "copy of the repo"},
 				Command:     "clone",
 				Args: []config.Arg{config.Arg{
 					Name:        "url",
@@ -2372,11 +2372,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      710,
+				Line:      776,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
-				Keywords:    []string{"start a new repo", "initialize repository", "put project under version control", "not a git repository", "new project"},
+				Keywords:    []string{"start a new repo", "initialize repository", "put project under version control", "not a git repository", "new project", "not a git repository (or any of the parent directories)", "create a repository", "git init"},
 				Command:     "init",
 				Args: []config.Arg{config.Arg{
 					Name:        "directory",
@@ -2395,11 +2395,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      735,
+				Line:      803,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
-				Keywords:    []string{"combine branches", "integrate feature", "bring in changes", "fast forward", "merge main into", "merge pull request"},
+				Keywords:    []string{"combine branches", "integrate feature", "bring in changes", "fast forward", "merge main into", "merge pull request", "refusing to merge unrelated histories", "merge a branch into main", "fast-forward only", "merge the latest main"},
 				Command:     "merge",
 				Args: []config.Arg{config.Arg{
 					Name:        "branch",
@@ -2434,11 +2434,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      751,
+				Line:      820,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
-				Keywords:    []string{"cancel merge", "merge conflict", "back out of merge", "undo merge in progress", "CONFLICT (content)", "give up on merge"},
+				Keywords:    []string{"cancel merge", "merge conflict", "back out of merge", "undo merge in progress", "CONFLICT (content)", "give up on merge", "Automatic merge failed; fix conflicts and then commit the result", "You have not concluded your merge (MERGE_HEAD exists)", "Merging is not possible because you have unmerged files", "Merge conflict in", "abort the merge", "get out of this merge"},
 				Command:     "merge --abort",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -2448,11 +2448,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      780,
+				Line:      851,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
-				Keywords:    []string{"rebase onto main", "linear history", "update branch onto main", "squash commits", "interactive rebase", "rewrite history", "replay commits"},
+				Keywords:    []string{"rebase onto main", "linear history", "update branch onto main", "squash commits", "interactive rebase", "rewrite history", "replay commits", "squash the last few commits", "reorder commits", "rebase on the latest main", "clean up history before a PR", "drop a commit from history", "edit an old commit", "reword an old commit message"},
 				Command:     "rebase",
 				Args: []config.Arg{config.Arg{
 					Name:        "upstream",
@@ -2478,11 +2478,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      790,
+				Line:      865,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
-				Keywords:    []string{"conflicts resolved", "continue after conflict", "rebase in progress", "resume rebase", "fixed conflicts"},
+				Keywords:    []string{"conflicts resolved", "continue after conflict", "rebase in progress", "resume rebase", "fixed conflicts", "fix conflicts and then run git rebase --continue", "could not apply", "Resolve all conflicts manually, mark them as resolved", "You are currently rebasing", "interactive rebase in progress"},
 				Command:     "rebase --continue",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -2492,11 +2492,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      812,
+				Line:      890,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
-				Keywords:    []string{"cancel rebase", "stop rebase", "rebase went wrong", "back out of rebase", "undo rebase"},
+				Keywords:    []string{"cancel rebase", "stop rebase", "rebase went wrong", "back out of rebase", "undo rebase", "It seems that there is already a rebase-merge directory", "you are in the middle of another rebase", "rebase is stuck", "get out of the rebase"},
 				Command:     "rebase --abort",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -2506,11 +2506,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      822,
+				Line:      903,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit.",
-				Keywords:    []string{"copy commit", "port a fix", "backport", "apply commit from another branch", "pick a commit", "hotfix"},
+				Keywords:    []string{"copy commit", "port a fix", "backport", "apply commit from another branch", "pick a commit", "hotfix", "apply one commit to another branch", "take a commit from another branch", "The previous cherry-pick is now empty"},
 				Command:     "cherry-pick",
 				Args: []config.Arg{config.Arg{
 					Name:        "commit",
@@ -2531,11 +2531,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      831,
+				Line:      914,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
-				Keywords:    []string{"undo pushed commit", "back out a commit", "reverse commit", "rollback commit", "inverse commit", "undo a merged change"},
+				Keywords:    []string{"undo pushed commit", "back out a commit", "reverse commit", "rollback commit", "inverse commit", "undo a merged change", "undo a commit that is already pushed", "revert a merge commit", "is a merge but no -m option was given", "undo without rewriting history"},
 				Command:     "revert --no-edit",
 				Args: []config.Arg{config.Arg{
 					Name:       "commit",
@@ -2555,11 +2555,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      849,
+				Line:      934,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
-				Keywords:    []string{"undo last commit", "uncommit", "unstage all", "move HEAD", "soft reset", "HEAD~1", "go back a commit", "undo git add"},
+				Keywords:    []string{"undo last commit", "uncommit", "unstage all", "move HEAD", "soft reset", "HEAD~1", "go back a commit", "undo git add", "undo the commit but keep the changes", "unstage everything", "remove the last commit", "committed to the wrong branch", "reset to a previous commit"},
 				Command:     "reset",
 				Args: []config.Arg{config.Arg{
 					Name:        "commit",
@@ -2584,11 +2584,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      866,
+				Line:      953,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "DESTRUCTIVE: reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
-				Keywords:    []string{"discard everything", "start over", "reset to origin", "nuke local changes", "match remote", "throw away local commits", "reset --hard", "wipe changes"},
+				Keywords:    []string{"discard everything", "start over", "reset to origin", "nuke local changes", "match remote", "throw away local commits", "reset --hard", "wipe changes", "make my branch identical to origin", "throw away all changes", "reset to remote", "get rid of local commits", "back to the last commit", "clean slate"},
 				Command:     "reset --hard",
 				Args: []config.Arg{config.Arg{
 					Name:        "commit",
@@ -2603,11 +2603,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      886,
+				Line:      975,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
-				Keywords:    []string{"what would be deleted", "dry run clean", "list untracked files", "build artifacts", "stray files"},
+				Keywords:    []string{"what would be deleted", "dry run clean", "list untracked files", "build artifacts", "stray files", "which untracked files would be removed", "what would git clean remove"},
 				Command:     "clean --dry-run",
 				Args: []config.Arg{config.Arg{
 					Name:        "directories",
@@ -2631,11 +2631,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      899,
+				Line:      990,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "DESTRUCTIVE: permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
-				Keywords:    []string{"delete untracked files", "remove generated files", "clean build artifacts", "pristine checkout", "junk files", "stray files"},
+				Keywords:    []string{"delete untracked files", "remove generated files", "clean build artifacts", "pristine checkout", "junk files", "stray files", "untracked working tree files would be overwritten by merge", "untracked working tree files would be overwritten by checkout", "remove untracked files", "delete build output"},
 				Command:     "clean --force",
 				Args: []config.Arg{config.Arg{
 					Name:        "directories",
@@ -2659,7 +2659,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      919,
+				Line:      1011,
 			}},
 			Source: "bundled:git",
 		}
@@ -2675,7 +2675,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "go_build",
 				Description: "Compile Go packages and report compile errors; with output, write the binary.",
-				Keywords:    []string{"compile", "build binary", "does it compile", "compile errors", "undefined:", "cannot use", "go build ./...", "golang"},
+				Keywords:    []string{"compile", "build binary", "does it compile", "compile errors", "undefined:", "cannot use", "go build ./...", "golang", "cannot use", "imported and not used", "declared and not used", "missing return", "syntax error: unexpected", "too many arguments in call", "not enough arguments in call", "build failed", "cross compile", "GOOS=linux"},
 				Command:     "build",
 				Args: []config.Arg{config.Arg{
 					Name:        "output",
@@ -2711,7 +2711,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "go_test",
 				Description: "Run Go tests and benchmarks and report failures.",
-				Keywords:    []string{"run tests", "unit tests", "test failures", "FAIL", "benchmark", "race detector", "coverage", "failing test", "golang"},
+				Keywords:    []string{"run tests", "unit tests", "test failures", "FAIL", "benchmark", "race detector", "coverage", "failing test", "golang", "--- FAIL:", "panic: test timed out", "DATA RACE", "run one test", "-run TestName", "verbose test output", "test coverage", "benchmarks", "flaky test"},
 				Command:     "test",
 				Args: []config.Arg{config.Arg{
 					Name:        "packages",
@@ -2762,11 +2762,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      39,
+				Line:      42,
 			}, config.Tool{
 				Name:        "go_vet",
 				Description: "Static analysis of Go code (printf mistakes, unreachable code, copied locks...). Use as a quick lint.",
-				Keywords:    []string{"lint", "static check", "suspicious code", "printf", "golang lint"},
+				Keywords:    []string{"lint", "static check", "suspicious code", "printf", "golang lint", "possible misuse", "composite literal uses unkeyed fields", "copylocks", "Printf format has arg of wrong type", "unreachable code"},
 				Command:     "vet",
 				Args: []config.Arg{config.Arg{
 					Name:        "packages",
@@ -2781,11 +2781,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      78,
+				Line:      83,
 			}, config.Tool{
 				Name:        "go_fmt",
 				Description: "Reformat Go source files in place (gofmt) and print the changed files.",
-				Keywords:    []string{"gofmt", "format code", "fix formatting", "indentation", "code style"},
+				Keywords:    []string{"gofmt", "format code", "fix formatting", "indentation", "code style", "gofmt -l", "files not formatted", "CI formatting check failed", "format all files"},
 				Command:     "fmt",
 				Args: []config.Arg{config.Arg{
 					Name:        "packages",
@@ -2800,11 +2800,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      91,
+				Line:      98,
 			}, config.Tool{
 				Name:        "go_run",
 				Description: "Compile and run a Go main package or file and show its output.",
-				Keywords:    []string{"run main", "execute program", "go run main.go", "try the program", "golang"},
+				Keywords:    []string{"run main", "execute program", "go run main.go", "try the program", "golang", "run the server", "go run .", "execute main.go"},
 				Command:     "run",
 				Args: []config.Arg{config.Arg{
 					Name:        "package",
@@ -2825,11 +2825,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      103,
+				Line:      111,
 			}, config.Tool{
 				Name:        "go_mod_tidy",
 				Description: "Add missing and remove unused requirements in go.mod and go.sum. Use after changing imports.",
-				Keywords:    []string{"clean up go.mod", "missing go.sum entry", "unused dependencies", "no required module provides package", "tidy", "updates to go.mod needed"},
+				Keywords:    []string{"clean up go.mod", "missing go.sum entry", "unused dependencies", "no required module provides package", "tidy", "updates to go.mod needed", "missing go.sum entry for module providing package", "cannot find module providing package", "go.mod out of date", "remove unused modules", "module declares its path as"},
 				Command:     "mod tidy",
 				Args: []config.Arg{config.Arg{
 					Name:        "diff",
@@ -2848,11 +2848,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      120,
+				Line:      129,
 			}, config.Tool{
 				Name:        "go_get",
 				Description: "Add, upgrade or remove ('@none') a module dependency in go.mod.",
-				Keywords:    []string{"add dependency", "install module", "upgrade module", "go get", "bump version", "downgrade", "add library"},
+				Keywords:    []string{"add dependency", "install module", "upgrade module", "go get", "bump version", "downgrade", "add library", "cannot find module providing package", "no required module provides package; to add it", "upgrade a dependency", "specific version", "@latest", "downgrade a module", "module not found"},
 				Command:     "get",
 				Args: []config.Arg{config.Arg{
 					Name:        "module",
@@ -2868,11 +2868,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      138,
+				Line:      149,
 			}, config.Tool{
 				Name:        "go_list",
 				Description: "List Go packages, or modules with modules=true, e.g. to explore a project or dependency versions.",
-				Keywords:    []string{"packages", "modules", "dependency versions", "list deps", "module graph"},
+				Keywords:    []string{"packages", "modules", "dependency versions", "list deps", "module graph", "list packages", "which module version is used", "go list -m all", "packages in the project", "import path"},
 				Command:     "list",
 				Args: []config.Arg{config.Arg{
 					Name:        "modules",
@@ -2901,11 +2901,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      153,
+				Line:      167,
 			}, config.Tool{
 				Name:        "go_doc",
 				Description: "Show documentation of a Go package or symbol (standard library or project).",
-				Keywords:    []string{"api docs", "documentation", "function signature", "godoc", "how to use", "reference", "usage of function"},
+				Keywords:    []string{"api docs", "documentation", "function signature", "godoc", "how to use", "reference", "usage of function", "methods of a type", "type definition", "exported functions", "standard library docs", "package documentation", "what does this function do", "function parameters"},
 				Command:     "doc",
 				Args: []config.Arg{config.Arg{
 					Name: "all",
@@ -2933,11 +2933,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      176,
+				Line:      192,
 			}, config.Tool{
 				Name:        "go_mod_why",
 				Description: "Explain why a package or module is needed (shortest import chain from the main module).",
-				Keywords:    []string{"why is this dependency here", "who imports", "import chain", "why needed", "dependency reason"},
+				Keywords:    []string{"why is this dependency here", "who imports", "import chain", "why needed", "dependency reason", "why is this module in go.sum", "who depends on", "why is it a dependency", "indirect dependency"},
 				Command:     "mod why",
 				Args: []config.Arg{config.Arg{
 					Name:        "modules",
@@ -2958,11 +2958,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      199,
+				Line:      217,
 			}, config.Tool{
 				Name:        "go_env",
 				Description: "Print Go environment variables (GOPATH, GOROOT, GOOS, GOARCH, GOPROXY...).",
-				Keywords:    []string{"GOPATH", "GOROOT", "go environment", "GOPROXY", "GOFLAGS", "cgo", "GOOS"},
+				Keywords:    []string{"GOPATH", "GOROOT", "go environment", "GOPROXY", "GOFLAGS", "cgo", "GOOS", "module cache", "GOMODCACHE", "GOCACHE", "GOBIN", "where are modules downloaded", "where does go install binaries", "GOPRIVATE", "CGO_ENABLED", "go settings"},
 				Command:     "env",
 				Args: []config.Arg{config.Arg{
 					Name:       "variable",
@@ -2976,15 +2976,15 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      217,
+				Line:      237,
 			}, config.Tool{
 				Name:        "go_version",
 				Description: "Print the installed Go version.",
-				Keywords:    []string{"which go version", "go installed", "toolchain version", "golang version"},
+				Keywords:    []string{"which go version", "go installed", "toolchain version", "golang version", "go version too old", "requires go >=", "toolchain", "which go"},
 				Command:     "version",
 				Timeout:     float64(30),
 				MaxOutput:   65536,
-				Line:        228,
+				Line:        250,
 			}},
 			Source: "bundled:go",
 		}
@@ -3000,7 +3000,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "jj_status",
 				Description: "Show the working-copy change (@), its parent, modified files and conflicts.",
-				Keywords:    []string{"working copy", "what changed", "current change", "conflicts", "jj st", "modified files", "uncommitted changes"},
+				Keywords:    []string{"working copy", "what changed", "current change", "conflicts", "jj st", "modified files", "uncommitted changes", "There are unresolved conflicts", "working copy changes", "what's in @"},
 				Command:     "status",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
@@ -3019,7 +3019,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "jj_log",
 				Description: "Show the history of changes as a graph (change IDs, authors, bookmarks, descriptions), selected with a revset.",
-				Keywords:    []string{"history", "revisions", "graph", "change ids", "recent changes", "recent commits", "commit log", "revset", "what happened recently"},
+				Keywords:    []string{"history", "revisions", "graph", "change ids", "recent changes", "recent commits", "commit log", "revset", "what happened recently", "find a change id", "show recent changes", "history graph", "where is main"},
 				Command:     "log",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
@@ -3058,11 +3058,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      29,
+				Line:      30,
 			}, config.Tool{
 				Name:        "jj_show",
 				Description: "Show one change: description, author and diff.",
-				Keywords:    []string{"view change", "change details", "inspect revision", "commit details", "what did this change do"},
+				Keywords:    []string{"view change", "change details", "inspect revision", "commit details", "what did this change do", "what did the change contain", "show a change", "parent change", "@-"},
 				Command:     "show",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -3087,11 +3087,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      60,
+				Line:      62,
 			}, config.Tool{
 				Name:        "jj_diff",
 				Description: "Show file changes of a revision (default: the working copy @) or between two revisions (from/to).",
-				Keywords:    []string{"what did I change", "changes", "patch", "compare revisions", "uncommitted changes", "delta"},
+				Keywords:    []string{"what did I change", "changes", "patch", "compare revisions", "uncommitted changes", "delta", "diff of the parent", "changes in @-", "compare to main"},
 				Command:     "diff",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
@@ -3136,11 +3136,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      81,
+				Line:      84,
 			}, config.Tool{
 				Name:        "jj_describe",
 				Description: "Set the description (commit message) of a change, by default the working copy @.",
-				Keywords:    []string{"commit message", "edit message", "reword", "set description", "name the change", "write message"},
+				Keywords:    []string{"commit message", "edit message", "reword", "set description", "name the change", "write message", "set the commit message", "change description", "no description set", "has no description"},
 				Command:     "describe",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -3161,11 +3161,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      114,
+				Line:      118,
 			}, config.Tool{
 				Name:        "jj_new",
 				Description: "Start a new empty change on top of the working copy (or given parents) to begin new work.",
-				Keywords:    []string{"start new work", "new commit", "begin a task", "fresh change", "branch off", "new revision"},
+				Keywords:    []string{"start new work", "new commit", "begin a task", "fresh change", "branch off", "new revision", "start a new change", "start a new change from main", "stop editing this change", "create an empty commit"},
 				Command:     "new",
 				Args: []config.Arg{config.Arg{
 					Name:        "parent",
@@ -3185,11 +3185,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      131,
+				Line:      136,
 			}, config.Tool{
 				Name:        "jj_commit",
 				Description: "Describe the working-copy change and start a new empty one on top (like git commit).",
-				Keywords:    []string{"commit", "finish change", "save changes", "check in", "commit my changes"},
+				Keywords:    []string{"commit", "finish change", "save changes", "check in", "commit my changes", "commit the working copy", "finish and start the next"},
 				Command:     "commit",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
@@ -3209,11 +3209,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      146,
+				Line:      153,
 			}, config.Tool{
 				Name:        "jj_edit",
 				Description: "Make an existing change the working copy so that file edits amend it directly.",
-				Keywords:    []string{"go back to a change", "amend older change", "work on a previous commit", "checkout change", "resume change"},
+				Keywords:    []string{"go back to a change", "amend older change", "work on a previous commit", "checkout change", "resume change", "edit an older change", "go to a change", "continue working on a change"},
 				Command:     "edit",
 				Args: []config.Arg{config.Arg{
 					Name:       "revision",
@@ -3228,11 +3228,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      161,
+				Line:      169,
 			}, config.Tool{
 				Name:        "jj_squash",
 				Description: "Move changes from a revision into its parent (default: the working copy into @-), or between revisions with from/into.",
-				Keywords:    []string{"fold into parent", "combine changes", "amend", "fixup", "merge commits together", "squash commits"},
+				Keywords:    []string{"fold into parent", "combine changes", "amend", "fixup", "merge commits together", "squash commits", "fold changes into the parent", "move changes into another change"},
 				Command:     "squash",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
@@ -3271,11 +3271,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      174,
+				Line:      183,
 			}, config.Tool{
 				Name:        "jj_abandon",
 				Description: "DESTRUCTIVE: abandon (drop) a change, discarding its edits; descendants move onto its parent. Recoverable with jj_undo.",
-				Keywords:    []string{"drop change", "discard commit", "throw away change", "delete revision", "remove commit"},
+				Keywords:    []string{"drop change", "discard commit", "throw away change", "delete revision", "remove commit", "get rid of a change", "remove a change from the stack", "discard a revision"},
 				Command:     "abandon",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -3290,11 +3290,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      202,
+				Line:      212,
 			}, config.Tool{
 				Name:        "jj_restore",
 				Description: "DESTRUCTIVE: restore files from another revision, discarding edits (default: undo all working-copy changes).",
-				Keywords:    []string{"discard changes", "revert file", "throw away edits", "reset file", "undo changes to a file"},
+				Keywords:    []string{"discard changes", "revert file", "throw away edits", "reset file", "undo changes to a file", "restore a file from the parent", "undo file changes", "discard working copy changes", "file back to how it was"},
 				Command:     "restore",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
@@ -3319,11 +3319,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      214,
+				Line:      225,
 			}, config.Tool{
 				Name:        "jj_rebase",
 				Description: "Move revisions onto a new parent, e.g. rebase work onto the latest main.",
-				Keywords:    []string{"move change", "reparent", "update onto main", "rebase onto trunk", "linear history"},
+				Keywords:    []string{"move change", "reparent", "update onto main", "rebase onto trunk", "linear history", "move a change onto main", "rebase a stack", "restack"},
 				Command:     "rebase",
 				Args: []config.Arg{config.Arg{
 					Name:        "destination",
@@ -3354,11 +3354,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      232,
+				Line:      245,
 			}, config.Tool{
 				Name:        "jj_undo",
 				Description: "Undo the last jj operation (describe, squash, rebase, abandon, ...). Use to recover from a mistake.",
-				Keywords:    []string{"oops", "revert last operation", "mistake", "go back", "undo last command", "made a mistake"},
+				Keywords:    []string{"oops", "revert last operation", "mistake", "go back", "undo last command", "made a mistake", "undo the last jj command", "take it back", "revert an operation"},
 				Command:     "undo",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -3368,11 +3368,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      254,
+				Line:      268,
 			}, config.Tool{
 				Name:        "jj_op_log",
 				Description: "Show the operation log: every jj command that changed the repository, with IDs to restore earlier states.",
-				Keywords:    []string{"operation history", "what did jj do", "op log", "restore earlier state", "audit trail", "operations"},
+				Keywords:    []string{"operation history", "what did jj do", "op log", "restore earlier state", "audit trail", "operations", "restore the repo to an earlier operation", "op restore"},
 				Command:     "op log",
 				Args: []config.Arg{config.Arg{
 					Name:    "limit",
@@ -3391,11 +3391,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      263,
+				Line:      278,
 			}, config.Tool{
 				Name:        "jj_evolog",
 				Description: "Show how a change evolved (its previous versions after amends and rebases).",
-				Keywords:    []string{"previous versions of a change", "amend history", "evolution log", "obsolete versions", "how a change changed"},
+				Keywords:    []string{"previous versions of a change", "amend history", "evolution log", "obsolete versions", "how a change changed", "previous version of a change", "what did the change look like before"},
 				Command:     "evolog",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -3415,11 +3415,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      280,
+				Line:      296,
 			}, config.Tool{
 				Name:        "jj_bookmark_list",
 				Description: "List bookmarks (jj's branches) and the changes they point to.",
-				Keywords:    []string{"branches", "bookmarks", "list branches", "refs", "which branches"},
+				Keywords:    []string{"branches", "bookmarks", "list branches", "refs", "which branches", "list bookmarks", "where is the main bookmark", "bookmark is conflicted"},
 				Command:     "bookmark list",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -3438,11 +3438,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      297,
+				Line:      314,
 			}, config.Tool{
 				Name:        "jj_bookmark_create",
 				Description: "Create a bookmark (branch name) at a revision, e.g. before pushing a change as a Git branch.",
-				Keywords:    []string{"new branch", "name a branch", "create branch", "feature branch"},
+				Keywords:    []string{"new branch", "name a branch", "create branch", "feature branch", "bookmark for a PR", "name a branch for push"},
 				Command:     "bookmark create",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -3462,11 +3462,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      312,
+				Line:      330,
 			}, config.Tool{
 				Name:        "jj_bookmark_set",
 				Description: "Create or move a bookmark to a revision (e.g. advance main).",
-				Keywords:    []string{"move branch", "advance main", "point branch at", "update bookmark", "move bookmark"},
+				Keywords:    []string{"move branch", "advance main", "point branch at", "update bookmark", "move bookmark", "move main to", "Refusing to move bookmark backwards or sideways", "advance a bookmark"},
 				Command:     "bookmark set",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -3491,11 +3491,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      327,
+				Line:      346,
 			}, config.Tool{
 				Name:        "jj_bookmark_delete",
 				Description: "DESTRUCTIVE: delete a bookmark; the deletion reaches the remote on the next push.",
-				Keywords:    []string{"delete branch", "remove bookmark", "remove branch"},
+				Keywords:    []string{"delete branch", "remove bookmark", "remove branch", "delete a bookmark"},
 				Command:     "bookmark delete",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -3510,11 +3510,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      346,
+				Line:      366,
 			}, config.Tool{
 				Name:        "jj_bookmark_track",
 				Description: "Track a remote bookmark (e.g. 'main@origin') so fetches update the local one.",
-				Keywords:    []string{"track remote branch", "follow origin", "upstream", "tracking branch"},
+				Keywords:    []string{"track remote branch", "follow origin", "upstream", "tracking branch", "Non-tracking remote bookmark", "track main@origin", "bookmark not tracked"},
 				Command:     "bookmark track",
 				Args: []config.Arg{config.Arg{
 					Name:        "name",
@@ -3530,11 +3530,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      358,
+				Line:      379,
 			}, config.Tool{
 				Name:        "jj_git_fetch",
 				Description: "Fetch changes and bookmarks from a Git remote (update from origin).",
-				Keywords:    []string{"pull", "get latest", "update from remote", "sync", "download changes"},
+				Keywords:    []string{"pull", "get latest", "update from remote", "sync", "download changes", "fetch from origin", "update from github", "jj git fetch"},
 				Command:     "git fetch",
 				Args: []config.Arg{config.Arg{
 					Name:        "remote",
@@ -3558,11 +3558,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      371,
+				Line:      393,
 			}, config.Tool{
 				Name:        "jj_git_push",
 				Description: "Push bookmarks to a Git remote: one bookmark, all tracked ones, or a change (creating a bookmark for it).",
-				Keywords:    []string{"push", "publish", "upload", "open a PR", "send branch to github", "share my change"},
+				Keywords:    []string{"push", "publish", "upload", "open a PR", "send branch to github", "share my change", "push a bookmark", "create a PR from a change", "jj git push"},
 				Command:     "git push",
 				Args: []config.Arg{config.Arg{
 					Name: "bookmark",
@@ -3595,11 +3595,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      390,
+				Line:      413,
 			}, config.Tool{
 				Name:        "jj_git_clone",
 				Description: "Clone a Git repository into a new jj repository.",
-				Keywords:    []string{"clone", "download repo", "checkout repository", "get the code"},
+				Keywords:    []string{"clone", "download repo", "checkout repository", "get the code", "clone with jj"},
 				Command:     "git clone",
 				Args: []config.Arg{config.Arg{
 					Name:        "source",
@@ -3624,11 +3624,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      415,
+				Line:      439,
 			}, config.Tool{
 				Name:        "jj_git_init",
 				Description: "Create a new Git-backed jj repository; colocate=true shares it with git.",
-				Keywords:    []string{"new repo", "initialize", "colocate", "start repository", "colocated"},
+				Keywords:    []string{"new repo", "initialize", "colocate", "start repository", "colocated", "There is no jj repo in", "start using jj in a git repo", "colocated repo"},
 				Command:     "git init",
 				Args: []config.Arg{config.Arg{
 					Name:        "destination",
@@ -3648,11 +3648,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      435,
+				Line:      460,
 			}, config.Tool{
 				Name:        "jj_file_show",
 				Description: "Print a file's content at a given revision.",
-				Keywords:    []string{"cat file", "file at revision", "old version of a file", "file contents", "read file"},
+				Keywords:    []string{"cat file", "file at revision", "old version of a file", "file contents", "read file", "file content at a revision", "cat a file at a change"},
 				Command:     "file show",
 				Args: []config.Arg{config.Arg{
 					Name:       "path",
@@ -3672,11 +3672,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      451,
+				Line:      477,
 			}, config.Tool{
 				Name:        "jj_file_list",
 				Description: "List the files tracked in a revision.",
-				Keywords:    []string{"tracked files", "list files", "ls files", "files in revision"},
+				Keywords:    []string{"tracked files", "list files", "ls files", "files in revision", "files in a change"},
 				Command:     "file list",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
@@ -3696,11 +3696,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      466,
+				Line:      493,
 			}, config.Tool{
 				Name:        "jj_resolve_list",
 				Description: "List files with unresolved merge conflicts in a revision.",
-				Keywords:    []string{"conflicts", "conflicted files", "merge conflicts", "unresolved", "which files conflict"},
+				Keywords:    []string{"conflicts", "conflicted files", "merge conflicts", "unresolved", "which files conflict", "There are unresolved conflicts at these paths", "resolve conflicts"},
 				Command:     "resolve --list",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -3715,7 +3715,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      481,
+				Line:      509,
 			}},
 			Source: "bundled:jj",
 		}
@@ -3731,7 +3731,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "jq_query",
 				Description: "Apply a jq filter to JSON text or a file: pull out fields, select items, reshape, count.",
-				Keywords:    []string{"parse json", "pretty print json", "extract field", "filter json", "format json", "json path", "query json", "transform json", "count items", "jq"},
+				Keywords:    []string{"parse json", "pretty print json", "extract field", "filter json", "format json", "json path", "query json", "transform json", "count items", "jq", "parse error: Invalid numeric literal", "Cannot index array with string", "Cannot iterate over null", "extract a value from json", "select objects where", "minify json", "keys of an object", "length of an array"},
 				Args: []config.Arg{config.Arg{
 					Name:       "filter",
 					Type:       config.ArgType("string"),
@@ -3785,7 +3785,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "kubectl_get",
 				Description: "List Kubernetes resources in the cluster (pods, deployments, services, nodes...) or get one by name.",
-				Keywords:    []string{"list pods", "k8s", "what pods are running", "show deployments", "services", "nodes", "namespaces", "kubectl get pods", "pod status"},
+				Keywords:    []string{"list pods", "k8s", "what pods are running", "show deployments", "services", "nodes", "namespaces", "kubectl get pods", "pod status", "Error from server (NotFound)", "not found", "list deployments", "get all resources", "pod name", "which namespace", "Evicted", "Completed", "what's deployed"},
 				Command:     "get",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -3822,7 +3822,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "kubectl_describe",
 				Description: "Show detailed state and events of a resource; use to debug Pending, CrashLoopBackOff or failing pods.",
-				Keywords:    []string{"why is the pod pending", "CrashLoopBackOff", "ImagePullBackOff", "pod events", "debug pod", "troubleshoot", "not ready", "Pending", "k8s"},
+				Keywords:    []string{"why is the pod pending", "CrashLoopBackOff", "ImagePullBackOff", "pod events", "debug pod", "troubleshoot", "not ready", "Pending", "k8s", "ErrImagePull", "FailedScheduling", "Insufficient cpu", "Insufficient memory", "nodes are available", "OOMKilled", "Readiness probe failed", "Liveness probe failed", "Back-off restarting failed container", "stuck in ContainerCreating", "CreateContainerConfigError", "why is the pod not starting", "MountVolume.SetUp failed"},
 				Command:     "describe",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -3847,11 +3847,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      35,
+				Line:      37,
 			}, config.Tool{
 				Name:        "kubectl_logs",
 				Description: "Print the logs of a pod's container (last 100 lines by default).",
-				Keywords:    []string{"pod logs", "container logs", "crash logs", "tail", "previous container", "application output", "k8s logs", "stack trace"},
+				Keywords:    []string{"pod logs", "container logs", "crash logs", "tail", "previous container", "application output", "k8s logs", "stack trace", "logs of the crashed container", "previous logs", "application error", "Back-off restarting failed container", "follow logs", "exit code 1", "CrashLoopBackOff"},
 				Command:     "logs",
 				Args: []config.Arg{config.Arg{
 					Name:        "pod",
@@ -3891,11 +3891,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      54,
+				Line:      60,
 			}, config.Tool{
 				Name:        "kubectl_exec",
 				Description: "Run a shell command in a pod's container and return its output.",
-				Keywords:    []string{"shell into pod", "ssh into pod", "bash in pod", "run command in pod", "get inside pod"},
+				Keywords:    []string{"shell into pod", "ssh into pod", "bash in pod", "run command in pod", "get inside pod", "debug inside the pod", "curl from inside the pod", "check env inside the pod", "OCI runtime exec failed"},
 				Command:     "exec",
 				Args: []config.Arg{config.Arg{
 					Name:        "pod",
@@ -3926,11 +3926,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      85,
+				Line:      93,
 			}, config.Tool{
 				Name:        "kubectl_apply",
 				Description: "Create or update resources from a manifest file, directory or URL (kubectl apply -f).",
-				Keywords:    []string{"deploy", "apply manifest", "apply yaml", "kubectl apply", "create resources", "update deployment", "k8s deploy"},
+				Keywords:    []string{"deploy", "apply manifest", "apply yaml", "kubectl apply", "create resources", "update deployment", "k8s deploy", "deploy a manifest", "apply kustomization", "error validating data", "create a deployment from yaml", "update the image version", "apply changes"},
 				Command:     "apply",
 				Args: []config.Arg{config.Arg{
 					Name:        "file",
@@ -3956,11 +3956,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      108,
+				Line:      118,
 			}, config.Tool{
 				Name:        "kubectl_apply_manifest",
 				Description: "Create or update resources from YAML/JSON manifest text given directly.",
-				Keywords:    []string{"inline yaml", "apply yaml text", "paste manifest", "deploy yaml"},
+				Keywords:    []string{"inline yaml", "apply yaml text", "paste manifest", "deploy yaml", "apply from stdin", "heredoc yaml", "generated manifest", "kubectl apply -f -"},
 				Command:     "apply --filename -",
 				Args: []config.Arg{config.Arg{
 					Name:        "manifest",
@@ -3981,11 +3981,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      130,
+				Line:      142,
 			}, config.Tool{
 				Name:        "kubectl_diff",
 				Description: "Show what applying a manifest would change in the cluster (live vs. desired).",
-				Keywords:    []string{"preview changes", "dry run deploy", "what would change", "drift", "compare manifest"},
+				Keywords:    []string{"preview changes", "dry run deploy", "what would change", "drift", "compare manifest", "what's different in the cluster", "compare with live", "configuration drift", "server-side dry run"},
 				Command:     "diff",
 				Args: []config.Arg{config.Arg{
 					Name:        "file",
@@ -4000,11 +4000,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      147,
+				Line:      160,
 			}, config.Tool{
 				Name:        "kubectl_delete",
 				Description: "DESTRUCTIVE: delete Kubernetes resources by type and name, by label selector, or from a manifest file.",
-				Keywords:    []string{"delete pod", "remove deployment", "tear down", "kill pod", "remove resource"},
+				Keywords:    []string{"delete pod", "remove deployment", "tear down", "kill pod", "remove resource", "pod stuck in Terminating", "delete a stuck pod", "force delete", "delete a namespace", "remove completed jobs", "Evicted pods"},
 				Command:     "delete",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -4036,11 +4036,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(180),
 				MaxOutput: 65536,
-				Line:      160,
+				Line:      175,
 			}, config.Tool{
 				Name:        "kubectl_scale",
 				Description: "Set the replica count of a deployment, statefulset or replicaset (scale up or down; 0 stops it).",
-				Keywords:    []string{"replicas", "scale up", "scale down", "more pods", "scale to zero", "horizontal scaling"},
+				Keywords:    []string{"replicas", "scale up", "scale down", "more pods", "scale to zero", "horizontal scaling", "scale a deployment", "zero replicas", "add more pods", "scale down", "replica count"},
 				Command:     "scale",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -4060,11 +4060,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      183,
+				Line:      200,
 			}, config.Tool{
 				Name:        "kubectl_rollout_status",
 				Description: "Wait for a deployment rollout to finish and report success or failure.",
-				Keywords:    []string{"deployment progress", "is the rollout done", "wait for deploy", "deployment stuck", "progress deadline exceeded", "rollout"},
+				Keywords:    []string{"deployment progress", "is the rollout done", "wait for deploy", "deployment stuck", "progress deadline exceeded", "rollout", "deployment not progressing", "waiting for rollout", "Waiting for deployment", "ProgressDeadlineExceeded", "is the new version live", "rollout stuck"},
 				Command:     "rollout status",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -4085,11 +4085,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(330),
 				MaxOutput: 65536,
-				Line:      199,
+				Line:      217,
 			}, config.Tool{
 				Name:        "kubectl_rollout_restart",
 				Description: "Rolling restart of a deployment's pods (e.g. to pick up a changed ConfigMap).",
-				Keywords:    []string{"restart pods", "bounce deployment", "redeploy", "reload config", "pick up new secret", "restart deployment"},
+				Keywords:    []string{"restart pods", "bounce deployment", "redeploy", "reload config", "pick up new secret", "restart deployment", "restart all pods", "pick up a new configmap", "reload env", "pods still use the old config"},
 				Command:     "rollout restart",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -4104,11 +4104,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      217,
+				Line:      237,
 			}, config.Tool{
 				Name:        "kubectl_rollout_undo",
 				Description: "Roll a deployment back to its previous (or a given) revision after a bad release.",
-				Keywords:    []string{"rollback", "revert deployment", "roll back release", "bad deploy", "previous version", "undo deploy"},
+				Keywords:    []string{"rollback", "revert deployment", "roll back release", "bad deploy", "previous version", "undo deploy", "go back to the previous release", "broken deploy", "revert the image", "roll back a deployment", "new version crashes"},
 				Command:     "rollout undo",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -4128,11 +4128,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      230,
+				Line:      251,
 			}, config.Tool{
 				Name:        "kubectl_events",
 				Description: "List recent cluster events (scheduling failures, image pull errors, OOM kills, restarts).",
-				Keywords:    []string{"what happened", "cluster events", "warnings", "FailedScheduling", "OOMKilled", "BackOff", "ErrImagePull", "recent errors"},
+				Keywords:    []string{"what happened", "cluster events", "warnings", "FailedScheduling", "OOMKilled", "BackOff", "ErrImagePull", "recent errors", "what happened in the cluster", "FailedMount", "Unhealthy", "Killing", "node not ready", "Evicted", "warnings in a namespace"},
 				Command:     "events",
 				Args: []config.Arg{config.Arg{
 					Name: "namespace",
@@ -4155,11 +4155,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      247,
+				Line:      270,
 			}, config.Tool{
 				Name:        "kubectl_top_pods",
 				Description: "Show CPU and memory usage of pods (requires metrics-server).",
-				Keywords:    []string{"pod cpu", "pod memory", "resource usage", "which pod uses most memory", "pod metrics"},
+				Keywords:    []string{"pod cpu", "pod memory", "resource usage", "which pod uses most memory", "pod metrics", "pod memory usage", "which pod uses the most cpu", "memory leak", "close to the memory limit", "OOMKilled"},
 				Command:     "top pod",
 				Args: []config.Arg{config.Arg{
 					Name: "namespace",
@@ -4182,19 +4182,19 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      265,
+				Line:      290,
 			}, config.Tool{
 				Name:        "kubectl_top_nodes",
 				Description: "Show CPU and memory usage of cluster nodes (requires metrics-server).",
-				Keywords:    []string{"node cpu", "node memory", "cluster capacity", "node load", "node metrics"},
+				Keywords:    []string{"node cpu", "node memory", "cluster capacity", "node load", "node metrics", "node pressure", "MemoryPressure", "DiskPressure", "node resources", "is the cluster full"},
 				Command:     "top node",
 				Timeout:     float64(30),
 				MaxOutput:   65536,
-				Line:        283,
+				Line:        310,
 			}, config.Tool{
 				Name:        "kubectl_explain",
 				Description: "Show the documentation of a resource type or field path. Use when writing manifests.",
-				Keywords:    []string{"field reference", "what fields", "api docs", "spec fields", "resource schema", "manifest syntax"},
+				Keywords:    []string{"field reference", "what fields", "api docs", "spec fields", "resource schema", "manifest syntax", "unknown field", "what does this field mean", "the server doesn't have a resource type", "which apiVersion", "ValidationError", "CRD fields"},
 				Command:     "explain",
 				Args: []config.Arg{config.Arg{
 					Name:        "field",
@@ -4210,19 +4210,19 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      288,
+				Line:      316,
 			}, config.Tool{
 				Name:        "kubectl_config_get_contexts",
 				Description: "List the kubeconfig contexts (clusters, users, namespaces), marking the current one.",
-				Keywords:    []string{"which cluster", "current context", "kubeconfig", "list clusters", "kube context"},
+				Keywords:    []string{"which cluster", "current context", "kubeconfig", "list clusters", "kube context", "which cluster am I connected to", "current namespace", "Unable to connect to the server", "The connection to the server was refused", "no configuration has been provided", "wrong cluster", "kubeconfig contexts"},
 				Command:     "config get-contexts",
 				Timeout:     float64(30),
 				MaxOutput:   65536,
-				Line:        303,
+				Line:        333,
 			}, config.Tool{
 				Name:        "kubectl_config_use_context",
 				Description: "Switch the current kubeconfig context (which cluster later kubectl tools talk to).",
-				Keywords:    []string{"switch cluster", "change context", "use prod cluster", "kubectx", "select cluster"},
+				Keywords:    []string{"switch cluster", "change context", "use prod cluster", "kubectx", "select cluster", "switch to staging", "talk to another cluster", "wrong cluster", "Unable to connect to the server", "change kube context"},
 				Command:     "config use-context",
 				Args: []config.Arg{config.Arg{
 					Name:       "context",
@@ -4232,7 +4232,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      308,
+				Line:      341,
 			}},
 			Source: "bundled:kubectl",
 		}
@@ -4248,7 +4248,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "make_run",
 				Description: "Run a Makefile target (default: the first), e.g. build, test or lint.",
-				Keywords:    []string{"run make target", "make build", "Makefile", "make test", "make install", "No rule to make target"},
+				Keywords:    []string{"run make target", "make build", "Makefile", "make test", "make install", "No rule to make target", "make: *** Error 1", "missing separator", "run make install", "make clean", "make all"},
 				Args: []config.Arg{config.Arg{
 					Name:       "target",
 					Type:       config.ArgType("string"),
@@ -4280,7 +4280,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "make_dry_run",
 				Description: "Preview the commands of the Makefile's default target without running them (its $(shell) and $(MAKE) lines still run).",
-				Keywords:    []string{"what would make do", "preview make", "make -n", "show commands", "dry run"},
+				Keywords:    []string{"what would make do", "preview make", "make -n", "show commands", "dry run", "what commands would make run", "show commands without running them", "debug a Makefile", "print the recipe"},
 				Command:     "--dry-run",
 				Args: []config.Arg{config.Arg{
 					Name:        "makefile",
@@ -4295,7 +4295,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      31,
+				Line:      32,
 			}},
 			Source: "bundled:make",
 		}
@@ -4311,7 +4311,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "npm_install",
 				Description: "Install all dependencies from package.json, or add one package.",
-				Keywords:    []string{"install deps", "node modules", "add package", "Cannot find module", "npm i", "install packages", "node"},
+				Keywords:    []string{"install deps", "node modules", "add package", "Cannot find module", "npm i", "install packages", "node", "Module not found: Error: Can't resolve", "ERESOLVE unable to resolve dependency tree", "command not found", "missing dependencies", "devDependency", "save-dev", "install a package", "node_modules missing"},
 				Command:     "install",
 				Args: []config.Arg{config.Arg{
 					Name:        "package",
@@ -4344,7 +4344,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "npm_ci",
 				Description: "Clean install exactly what package-lock.json says (replaces node_modules), e.g. in CI.",
-				Keywords:    []string{"clean install", "reinstall", "reproducible install", "lockfile", "fresh node_modules", "continuous integration"},
+				Keywords:    []string{"clean install", "reinstall", "reproducible install", "lockfile", "fresh node_modules", "continuous integration", "package.json and package-lock.json are not in sync", "lockfile out of sync", "delete node_modules and reinstall", "CI install"},
 				Command:     "ci",
 				Args: []config.Arg{config.Arg{
 					Name:        "omit_dev",
@@ -4364,11 +4364,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      39,
+				Line:      42,
 			}, config.Tool{
 				Name:        "npm_uninstall",
 				Description: "Remove a package from node_modules and from package.json dependencies.",
-				Keywords:    []string{"remove package", "uninstall", "drop dependency", "unused package"},
+				Keywords:    []string{"remove package", "uninstall", "drop dependency", "unused package", "remove a dependency", "uninstall a package"},
 				Command:     "uninstall",
 				Args: []config.Arg{config.Arg{
 					Name:       "package",
@@ -4383,11 +4383,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      58,
+				Line:      63,
 			}, config.Tool{
 				Name:        "npm_run",
 				Description: "Run a package.json script (build, lint, dev, typecheck...); npm_scripts lists them.",
-				Keywords:    []string{"run script", "npm run build", "npm run dev", "start dev server", "typecheck", "lint", "node"},
+				Keywords:    []string{"run script", "npm run build", "npm run dev", "start dev server", "typecheck", "lint", "node", "run the build script", "start the dev server", "npm start", "run lint", "ELIFECYCLE", "script failed with exit code"},
 				Command:     "run",
 				Args: []config.Arg{config.Arg{
 					Name:       "script",
@@ -4412,11 +4412,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      71,
+				Line:      77,
 			}, config.Tool{
 				Name:        "npm_scripts",
 				Description: "List the scripts defined in package.json (what npm_run can run).",
-				Keywords:    []string{"available scripts", "what scripts", "list commands", "scripts section"},
+				Keywords:    []string{"available scripts", "what scripts", "list commands", "scripts section", "Missing script", "what can I run", "which npm scripts", "list npm scripts"},
 				Command:     "run",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -4426,11 +4426,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      91,
+				Line:      99,
 			}, config.Tool{
 				Name:        "npm_test",
 				Description: "Run the project's test script (npm test).",
-				Keywords:    []string{"run js tests", "jest", "unit tests", "test suite", "javascript tests", "npm t"},
+				Keywords:    []string{"run js tests", "jest", "unit tests", "test suite", "javascript tests", "npm t", "jest failed", "test failed", "run a single test file", "mocha", "vitest"},
 				Command:     "test",
 				Args: []config.Arg{config.Arg{
 					Name:        "test_arg",
@@ -4445,11 +4445,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      100,
+				Line:      109,
 			}, config.Tool{
 				Name:        "npm_ls",
 				Description: "Show installed packages and versions as a dependency tree.",
-				Keywords:    []string{"installed packages", "dependency tree", "which version is installed", "peer dependencies", "deps"},
+				Keywords:    []string{"installed packages", "dependency tree", "which version is installed", "peer dependencies", "deps", "which version of", "why is it installed", "who depends on", "duplicate packages", "extraneous", "UNMET PEER DEPENDENCY", "missing peer"},
 				Command:     "ls",
 				Args: []config.Arg{config.Arg{
 					Name:        "package",
@@ -4477,11 +4477,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      113,
+				Line:      123,
 			}, config.Tool{
 				Name:        "npm_outdated",
 				Description: "List dependencies with newer versions available (current, wanted, latest).",
-				Keywords:    []string{"old packages", "stale dependencies", "updates available", "newer versions", "out of date"},
+				Keywords:    []string{"old packages", "stale dependencies", "updates available", "newer versions", "out of date", "check for updates", "what can be upgraded", "old versions"},
 				Command:     "outdated",
 				Args: []config.Arg{config.Arg{
 					Name:       "package",
@@ -4499,11 +4499,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      136,
+				Line:      148,
 			}, config.Tool{
 				Name:        "npm_view",
 				Description: "Look up a package in the npm registry: versions, description, dependencies, or one field.",
-				Keywords:    []string{"package info", "latest version", "npm registry", "package details", "published versions"},
+				Keywords:    []string{"package info", "latest version", "npm registry", "package details", "published versions", "latest version of a package", "does this package exist", "npm info", "E404 Not Found", "peerDependencies"},
 				Command:     "view",
 				Args: []config.Arg{config.Arg{
 					Name:       "package",
@@ -4522,11 +4522,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(60),
 				MaxOutput: 65536,
-				Line:      151,
+				Line:      164,
 			}, config.Tool{
 				Name:        "npm_audit",
 				Description: "Scan dependencies for known security vulnerabilities, with severity and fixes.",
-				Keywords:    []string{"vulnerabilities", "security", "CVE", "security audit", "found vulnerabilities", "vulnerable packages"},
+				Keywords:    []string{"vulnerabilities", "security", "CVE", "security audit", "found vulnerabilities", "vulnerable packages", "found vulnerabilities", "high severity vulnerability", "security advisories", "npm audit report", "is my project vulnerable"},
 				Command:     "audit",
 				Args: []config.Arg{config.Arg{
 					Name:        "audit_level",
@@ -4551,11 +4551,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				Line:      167,
+				Line:      182,
 			}, config.Tool{
 				Name:        "npm_audit_fix",
 				Description: "Upgrade vulnerable dependencies to patched versions within semver ranges.",
-				Keywords:    []string{"fix vulnerabilities", "patch security", "npm audit fix", "security fix"},
+				Keywords:    []string{"fix vulnerabilities", "patch security", "npm audit fix", "security fix", "run npm audit fix to fix them", "fix security issues", "upgrade vulnerable packages", "patched versions"},
 				Command:     "audit fix",
 				Args: []config.Arg{config.Arg{
 					Name: "dry_run",
@@ -4569,11 +4569,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      189,
+				Line:      206,
 			}, config.Tool{
 				Name:        "npm_init",
 				Description: "Create a package.json with default values.",
-				Keywords:    []string{"new node project", "create package.json", "start javascript project", "scaffold"},
+				Keywords:    []string{"new node project", "create package.json", "start javascript project", "scaffold", "no package.json found", "Could not read package.json", "ENOENT package.json", "start a new node project"},
 				Command:     "init --yes",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
@@ -4583,7 +4583,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      202,
+				Line:      221,
 			}},
 			Source: "bundled:npm",
 		}
@@ -4599,7 +4599,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "psql_query",
 				Description: "Run one SQL statement (SELECT, INSERT, UPDATE...) or psql meta-command ('\\d+ users') on a PostgreSQL database.",
-				Keywords:    []string{"sql", "select", "query database", "postgres", "count rows", "describe table", "relation does not exist", "run query"},
+				Keywords:    []string{"sql", "select", "query database", "postgres", "count rows", "describe table", "relation does not exist", "run query", "column does not exist", "does the column exist", "table structure", "count rows", "inspect data", "syntax error at or near", "duplicate key value violates unique constraint", "update rows", "delete rows", "explain analyze", "slow query"},
 				Args: []config.Arg{config.Arg{
 					Name:        "sql",
 					Description: "SQL statement or backslash meta-command",
@@ -4627,7 +4627,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "psql_script",
 				Description: "Run a multi-statement SQL script (migrations, seed data, DDL); stops at the first error.",
-				Keywords:    []string{"run migration", "sql file", "seed database", "schema migration", "ddl", "create tables"},
+				Keywords:    []string{"run migration", "sql file", "seed database", "schema migration", "ddl", "create tables", "run a .sql file", "load schema.sql", "restore a dump", "apply migrations", "seed", "create schema"},
 				Command:     "--set=ON_ERROR_STOP=1",
 				Args: []config.Arg{config.Arg{
 					Name:     "script",
@@ -4647,11 +4647,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      37,
+				Line:      40,
 			}, config.Tool{
 				Name:        "psql_list_databases",
 				Description: "List the databases on a PostgreSQL server.",
-				Keywords:    []string{"which databases", "list dbs", "show databases", "database names"},
+				Keywords:    []string{"which databases", "list dbs", "show databases", "database names", "database does not exist", "which databases exist", "list all dbs"},
 				Command:     "--list",
 				Args: []config.Arg{config.Arg{
 					Name:        "database",
@@ -4661,11 +4661,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      54,
+				Line:      59,
 			}, config.Tool{
 				Name:        "psql_list_tables",
 				Description: "List the tables of a PostgreSQL database with schema, owner and size.",
-				Keywords:    []string{"show tables", "table list", "schema", "what tables", "relations"},
+				Keywords:    []string{"show tables", "table list", "schema", "what tables", "relations", "relation does not exist", "which tables exist", "table names", "is the table there", "list tables"},
 				Command:     "--command=\\dt+",
 				Args: []config.Arg{config.Arg{
 					Name:        "database",
@@ -4675,7 +4675,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      63,
+				Line:      69,
 			}},
 			Source: "bundled:psql",
 		}
@@ -4805,7 +4805,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "tar_list",
 				Description: "List the files inside a tar archive without extracting it.",
-				Keywords:    []string{"what's in the archive", "archive contents", "peek into tarball", "tgz contents", "list tarball"},
+				Keywords:    []string{"what's in the archive", "archive contents", "peek into tarball", "tgz contents", "list tarball", "list an archive", "what's inside the .tar.gz", "tar tvf"},
 				Command:     "--list",
 				Args: []config.Arg{config.Arg{
 					Name:     "archive",
@@ -4834,7 +4834,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "tar_extract",
 				Description: "Extract (unpack) a tar archive, or one member, into a directory.",
-				Keywords:    []string{"unpack", "untar", "decompress", "extract tgz", "open tarball", "tar xzf"},
+				Keywords:    []string{"unpack", "untar", "decompress", "extract tgz", "open tarball", "tar xzf", "extract an archive", "unpack a tar.gz", "strip components", "extract to a directory", "extract a single file", "not in gzip format"},
 				Command:     "--extract",
 				Args: []config.Arg{config.Arg{
 					Name:     "archive",
@@ -4868,11 +4868,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
-				Line:      35,
+				Line:      36,
 			}, config.Tool{
 				Name:        "tar_create",
 				Description: "Create a tar archive of files or a directory, compressed per its name (.tar.gz, .tar.xz...); overwrites an existing one.",
-				Keywords:    []string{"compress", "make an archive", "backup folder", "bundle files", "tarball", "zip a folder", "tar czf"},
+				Keywords:    []string{"compress", "make an archive", "backup folder", "bundle files", "tarball", "zip a folder", "tar czf", "create a tar.gz", "archive a directory", "compress a folder", "back up a directory"},
 				Command:     "--create --auto-compress",
 				Args: []config.Arg{config.Arg{
 					Name:     "archive",
@@ -4898,7 +4898,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
-				Line:      61,
+				Line:      64,
 			}},
 			Source: "bundled:tar",
 		}

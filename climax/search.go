@@ -113,7 +113,7 @@ func printExplanation(w io.Writer, ex index.Explanation) error {
 			fmt.Fprintf(w, "   phrase %q\n", p)
 		}
 		if r.Keyword != "" {
-			fmt.Fprintf(w, "   keyword phrase %q in the query  %.3f\n", r.Keyword, r.KeywordScore)
+			fmt.Fprintf(w, "   keyword %q in the query  %.3f\n", r.Keyword, r.KeywordScore)
 		}
 		switch r.Literal {
 		case "name":

@@ -32,6 +32,7 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 	}
 	b.scorePostings()
 	r.bigrams.build(b.pairs, len(r.vocab), r.n)
+	r.loose.build(b.keywords, r.isStop)
 
 	r.termOf = slices.Clone(r.vocab)
 	slices.Sort(r.vocab) // after the postings, which are by ID
@@ -83,10 +84,11 @@ type builder struct {
 	byCLI    map[*config.Config]*cliTerms
 
 	// Scratch space.
-	seq     []int32 // the current field's terms, stop words left out, for bigrams
-	pairs   []bigramOcc
-	termBuf []int32
-	tokBuf  []byte
+	seq      []int32 // the current field's terms, stop words left out, for bigrams
+	pairs    []bigramOcc
+	keywords []looseKeyword
+	termBuf  []int32
+	tokBuf   []byte
 }
 
 func newBuilder(r *ranker) *builder {
@@ -119,9 +121,10 @@ func newBuilder(r *ranker) *builder {
 func (b *builder) addTool(d int32, t *config.ResolvedTool) {
 	ct := b.cliTerms(t.CLI)
 	b.count(d, fieldName, b.terms(t.Tool.Name))
-	for _, kw := range t.Tool.Keywords {
+	for i, kw := range t.Tool.Keywords {
 		ids := b.terms(kw)
 		b.r.addPhrase(d, ids)
+		b.keywords = append(b.keywords, looseKeyword{d, i, slices.Clone(ids)})
 		b.count(d, fieldKeywords, ids)
 	}
 	for _, tag := range ct.tags {

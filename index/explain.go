@@ -37,8 +37,11 @@ type ResultExplanation struct {
 	// Phrases are pairs of adjacent query words found next to each other
 	// in one of the tool's fields.
 	Phrases []string `json:"phrases,omitempty"`
-	// Keyword is the tool's longest keyword phrase that the query holds
-	// (as stems), and KeywordScore its bonus.
+	// Keyword is the tool's keyword that scored a bonus, and KeywordScore
+	// the bonus: the longest keyword the query holds whole, as stems
+	// ("merg conflict"), or a keyword of several words most of which the
+	// query holds, as written (a pasted error message with names in the
+	// middle), whichever scores more.
 	Keyword      string  `json:"keyword,omitempty"`
 	KeywordScore float64 `json:"keyword_score,omitempty"`
 	// TermScore is the sum of the match, phrase and keyword scores; Coverage the
@@ -160,6 +163,14 @@ func (ex *explainer) keyword(d int32, ids []int32, bonus float32) {
 		words[i] = ex.r.termOf[id]
 	}
 	re.Keyword = strings.Join(words, " ")
+	re.KeywordScore = float64(bonus)
+}
+
+// looseKeyword records that the query holds most words of tool d's nth
+// keyword.
+func (ex *explainer) looseKeyword(d int32, nth int, bonus float32) {
+	re := ex.doc(d)
+	re.Keyword = ex.r.tools[d].Tool.Keywords[nth]
 	re.KeywordScore = float64(bonus)
 }
 

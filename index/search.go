@@ -41,7 +41,7 @@ var (
 	// The fields a CLI gives all its tools are not length-normalised: how
 	// many tags or words of description a CLI has says nothing about
 	// which of its tools fits, and must not favour the CLI with fewer.
-	fieldB = [numFields]float64{0.5, 0.5, 0, 0, 0, 0.3, 0.75, 0, 0.75}
+	fieldB = [numFields]float64{0.5, 0, 0, 0, 0, 0.3, 0.75, 0, 0.75}
 	// fieldCover is how much a term found only in the field counts
 	// towards a tool matching the query's terms: words of the CLI's
 	// description or of the arguments do not make a tool about them.
@@ -132,6 +132,7 @@ type ranker struct {
 	phrases      map[string][]phrasePosting
 	maxPhraseLen int // the most words in one of them
 
+	loose looseIndex
 	typos typoIndex
 	lit   literalIndex
 	tools []*config.ResolvedTool // for explanations
@@ -197,22 +198,24 @@ func idf(n, df int) float64 {
 
 // scratch is the per-call working space of rank, indexed by tool.
 type scratch struct {
-	acc     []float32 // summed term scores
-	cov     []float32 // query terms matched, weighted by how well
-	best    []float32 // the current query term's best variant score
-	bestVar []int32   // … which variant gave it
-	credit  []float32 // … and that variant's weight
-	inName  []float32 // … and the best weight of a variant in its name
-	named   []float32 // query terms found in the tool's name, weighted
-	flags   []uint8
-	touched []int32 // tools with flagSeen, to rank and reset
-	termHit []int32 // tools with best > 0, for the current term
-	cands   []candidate
-	phrase  []float32 // the keyword phrase bonus added
-	vs      []variant
-	typos   []typoMatch
-	ids     []int32
-	key     []byte
+	acc      []float32 // summed term scores
+	cov      []float32 // query terms matched, weighted by how well
+	best     []float32 // the current query term's best variant score
+	bestVar  []int32   // … which variant gave it
+	credit   []float32 // … and that variant's weight
+	inName   []float32 // … and the best weight of a variant in its name
+	named    []float32 // query terms found in the tool's name, weighted
+	flags    []uint8
+	touched  []int32 // tools with flagSeen, to rank and reset
+	termHit  []int32 // tools with best > 0, for the current term
+	cands    []candidate
+	phrase   []float32 // the keyword phrase bonus added
+	looseHit []uint8   // by long keyword: the query terms it holds
+	looseKW  []int32   // the long keywords with looseHit > 0
+	vs       []variant
+	typos    []typoMatch
+	ids      []int32
+	key      []byte
 }
 
 const (
@@ -452,6 +455,7 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explaine
 	}
 	ids, total := r.matchTerms(terms, s, ex)
 	r.matchBigrams(ids, s, ex)
+	r.matchLoose(ids, s, ex)
 	r.findPhrases(query, s, ex)
 	q := r.findLiteral(query, s)
 	r.score(s, keep, total, q, ex)

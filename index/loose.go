@@ -1,0 +1,114 @@
+package index
+
+import (
+	"math"
+	"slices"
+)
+
+// This file matches long keywords loosely. A keyword of three words or
+// more — typically an error message a user would paste — seldom appears
+// in a query word for word: pasted text has names, paths and quotes in the
+// middle ("Your local changes to the following files would be
+// overwritten"). A tool scores a bonus when the query holds most of the
+// words of one of its long keywords, in any order.
+
+const (
+	minLooseWords = 2            // keywords with fewer words (stop words aside) only match as phrases
+	looseWeight   = float32(1.0) // a loosely matched keyword's bonus, per word of it the query holds, times the fraction held
+	looseMinShare = 0.67         // the fraction of the keyword's words the query must hold
+	minLooseHits  = 3            // … and the fewest
+)
+
+// looseIndex holds the long keywords by their words.
+type looseIndex struct {
+	start []int32  // by term: the keywords holding it are kw[start[t]:start[t+1]]
+	kw    []int32  // keyword numbers
+	doc   []int32  // by keyword: its tool
+	nth   []uint16 // … which of the tool's keywords it is
+	words []uint8  // … and how many distinct words it has, stop words aside
+}
+
+// looseKeyword is a keyword met while indexing: the nth keyword of tool
+// doc, of terms ids.
+type looseKeyword struct {
+	doc int32
+	nth int
+	ids []int32
+}
+
+// build makes the index from the keywords of the tools, over the
+// vocabulary whose stop words isStop tells.
+func (li *looseIndex) build(kws []looseKeyword, isStop []bool) {
+	li.start = make([]int32, len(isStop)+1)
+	var terms [][]int32 // by keyword: its distinct content terms
+	for _, k := range kws {
+		var ts []int32
+		for _, id := range k.ids {
+			if !isStop[id] && !slices.Contains(ts, id) {
+				ts = append(ts, id)
+			}
+		}
+		if len(ts) < minLooseWords || len(ts) > math.MaxUint8 || k.nth > math.MaxUint16 {
+			continue
+		}
+		li.doc = append(li.doc, k.doc)
+		li.nth = append(li.nth, uint16(k.nth))
+		li.words = append(li.words, uint8(len(ts)))
+		terms = append(terms, ts)
+		for _, id := range ts {
+			li.start[id+1]++
+		}
+	}
+	for t := range len(isStop) {
+		li.start[t+1] += li.start[t]
+	}
+	li.kw = make([]int32, li.start[len(isStop)])
+	next := slices.Clone(li.start[:len(isStop)])
+	for k, ts := range terms {
+		for _, id := range ts {
+			li.kw[next[id]] = int32(k)
+			next[id]++
+		}
+	}
+}
+
+// matchLoose adds to the score of each tool that has a long keyword most of
+// whose words are among the query's terms ids (-1 for words the index
+// lacks; no repeats) its bonus, the largest when several match.
+func (r *ranker) matchLoose(ids []int32, s *scratch, ex *explainer) {
+	li := &r.loose
+	if len(li.doc) == 0 {
+		return
+	}
+	if len(s.looseHit) < len(li.doc) {
+		s.looseHit = make([]uint8, len(li.doc))
+	}
+	hits := s.looseKW[:0]
+	for _, id := range ids {
+		if id < 0 {
+			continue
+		}
+		for _, k := range li.kw[li.start[id]:li.start[id+1]] {
+			if s.looseHit[k] == 0 {
+				hits = append(hits, k)
+			}
+			s.looseHit[k]++
+		}
+	}
+	for _, k := range hits {
+		n, of := float32(s.looseHit[k]), float32(li.words[k])
+		s.looseHit[k] = 0
+		if n < minLooseHits || n < looseMinShare*of {
+			continue
+		}
+		d := li.doc[k]
+		if bonus := looseWeight * n * n / of; bonus > s.phrase[d] {
+			s.acc[d] += bonus - s.phrase[d]
+			s.phrase[d] = bonus
+			if ex != nil {
+				ex.looseKeyword(d, int(li.nth[k]), bonus)
+			}
+		}
+	}
+	s.looseKW = hits[:0]
+}
