@@ -17,9 +17,9 @@
 // "container", "run" and "list". A tool scores by BM25F: the tool name
 // weighs most, then its keywords (search-only words and phrases of the
 // config, never shown), CLI name, tags and category, then the
-// description, then arguments; the fields a CLI gives all its tools are
-// not length-normalised, so a CLI with fewer tags or a shorter
-// description does not win by it. A query word also matches a small
+// description, then arguments; keywords and the fields a CLI gives all
+// its tools are not length-normalised, so a tool with fewer keywords, or a
+// CLI with fewer tags or a shorter description, does not win by it. A query word also matches a small
 // command-line thesaurus ("remove" for "delete", "latest" for "recent",
 // "k8s" for "kubernetes") and longer or shorter forms ("config",
 // "configuration") at a lower weight, and, when no tool has it, words one
@@ -28,8 +28,9 @@
 // lower weight still. Stop words ("the", "my", "no", "is", ...) and
 // numbers are ignored. Tools that match more of the query's words rank
 // first; query words found in the tool's name or subcommand weigh extra;
-// two query words next to each other in a tool's text, and a keyword
-// phrase found whole in the query (a pasted error message), add a bonus. A
+// two query words next to each other in a tool's text, a keyword phrase
+// found whole in the query, and most of the words of a long keyword (a
+// pasted error message with names and paths in the middle) add a bonus. A
 // synonym scores with the rarity of the word typed, not its own. Tools
 // scoring under a tenth of the best are left out. Results whose scores lie
 // within 5 % of each other take turns by CLI (so "vcs" lists git and jj

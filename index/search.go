@@ -101,12 +101,13 @@ const (
 // stemmed term to postings whose scores are computed at build time (they
 // do not depend on the query). A query term also matches its synonyms,
 // longer or shorter forms and, when the index lacks it, words a typo away,
-// at a lower weight. A tool's summed score is scaled by the square of the
-// fraction of query terms it matches, so tools that match more of the
-// query come first; a term found only in the CLI's description or in
-// argument text, or only as a longer or shorter form, counts as partly
-// matched. Adjacent query terms that are adjacent in the tool's name,
-// keywords, tags or description add a bonus.
+// at a lower weight. A tool's summed score is scaled by the fraction of
+// query terms it matches, so tools that match more of the query come
+// first; a term found only in the CLI's description or in argument text,
+// or only as a longer or shorter form, counts as partly matched. Adjacent
+// query terms that are adjacent in the tool's name, keywords, tags or
+// description add a bonus, and so does a keyword the query holds whole
+// or, for a long one, mostly (see loose.go).
 //
 // Every tool whose searchable fields contain the query literally
 // (case-insensitively) is found too, with the help of [literalIndex];
@@ -226,8 +227,12 @@ const (
 
 type candidate struct {
 	score float64
-	tier  int8 // 0: matched terms; 1: literal match only
-	doc   int32
+	// strength is score scaled by the coverage once more: what the floor
+	// of weak results compares, so that a tool matching one word of
+	// several is noise even when that word is rare.
+	strength float64
+	tier     int8 // 0: matched terms; 1: literal match only
+	doc      int32
 }
 
 // better reports whether a ranks before b.
@@ -577,8 +582,8 @@ func (r *ranker) findLiteral(query string, s *scratch) string {
 }
 
 // score appends to s.cands every touched tool that keep accepts, with its
-// final score: the summed term score scaled by the square of the query
-// coverage and by the name weight, boosted for a literal match (total is
+// final score: the summed term score scaled by the query coverage and by
+// the name weight, boosted for a literal match (total is
 // the number of query terms some tool matches, q the lowercase query).
 // Tools found only literally go to tier 1.
 func (r *ranker) score(s *scratch, keep func(int) bool, total float32, q string, ex *explainer) {
@@ -590,7 +595,7 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total float32, q string,
 		fl := s.flags[d]
 		if s.acc[d] > 0 {
 			cov := float64(s.cov[d] / total)
-			c.score = float64(s.acc[d]) * cov * cov * (1 + nameBoost*float64(s.named[d]/total))
+			c.score = float64(s.acc[d]) * cov * (1 + nameBoost*float64(s.named[d]/total))
 			switch {
 			case fl&flagLitName != 0 && r.lit.nameLen(d) == len(q):
 				c.score *= exactNameBoost
@@ -599,6 +604,7 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total float32, q string,
 			case fl&flagLiteral != 0:
 				c.score *= literalBoost
 			}
+			c.strength = c.score * cov
 			if ex != nil {
 				ex.factors(d, float64(s.acc[d]), cov, float64(s.named[d]/total))
 			}
@@ -613,7 +619,7 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total float32, q string,
 }
 
 // best returns the limit best of s.cands, spread over CLIs where scores
-// tie, without those that match far worse than the first.
+// tie, without those that match far worse than the strongest.
 func (r *ranker) best(s *scratch, limit int) []candidate {
 	best := r.diversify(topK(s.cands, max(limit, diversityPool)))
 	best = best[:min(limit, len(best))]
@@ -621,9 +627,12 @@ func (r *ranker) best(s *scratch, limit int) []candidate {
 	// noise that costs the caller tokens; those that contain the whole
 	// query stay.
 	if len(best) > 0 && best[0].tier == 0 {
-		floor := best[0].score * minRelScore
+		var floor float64
+		for _, c := range best {
+			floor = max(floor, c.strength*minRelScore)
+		}
 		best = slices.DeleteFunc(best, func(c candidate) bool {
-			return c.tier == 0 && c.score < floor && s.flags[c.doc]&flagLiteral == 0
+			return c.tier == 0 && c.strength < floor && s.flags[c.doc]&flagLiteral == 0
 		})
 	}
 	return best
