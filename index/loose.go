@@ -10,13 +10,14 @@ import (
 // in a query word for word: pasted text has names, paths and quotes in the
 // middle ("Your local changes to the following files would be
 // overwritten"). A tool scores a bonus when the query holds most of the
-// words of one of its long keywords, in any order.
+// words of one of its long keywords, in any order: at least
+// [minLooseWords] of them, and two thirds. Shorter keywords only count
+// whole (findPhrases): two words anywhere in a query say little.
 
 const (
-	minLooseWords = 2            // keywords with fewer words (stop words aside) only match as phrases
+	minLooseWords = 3            // keywords with fewer words (stop words aside) only match as phrases; a query must hold at least this many of a longer one's
+	looseMinShare = 0.67         // … and this fraction of them
 	looseWeight   = float32(1.0) // a loosely matched keyword's bonus, per word of it the query holds, times the fraction held
-	looseMinShare = 0.67         // the fraction of the keyword's words the query must hold
-	minLooseHits  = 3            // … and the fewest
 )
 
 // looseIndex holds the long keywords by their words.
@@ -98,7 +99,7 @@ func (r *ranker) matchLoose(ids []int32, s *scratch, ex *explainer) {
 	for _, k := range hits {
 		n, of := float32(s.looseHit[k]), float32(li.words[k])
 		s.looseHit[k] = 0
-		if n < minLooseHits || n < looseMinShare*of {
+		if n < minLooseWords || n < looseMinShare*of {
 			continue
 		}
 		d := li.doc[k]

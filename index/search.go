@@ -72,6 +72,8 @@ const (
 	posDecay  = 0.0
 	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
 
+	contextWeight = 0.7 // the weight of words before the last clause of a query
+
 	minRelScore   = 0.1  // results scoring less than this fraction of the best are left out, unless they contain the query
 	tieRange      = 0.05 // scores within this fraction of each other count as equal when spreading results over CLIs
 	diversityPool = 50   // how many of the best candidates are spread over CLIs
@@ -303,6 +305,7 @@ type variant struct {
 // (lowercase), for typo lookups.
 type queryTerm struct {
 	term, raw string
+	w         float32 // its weight: less in the clauses that set the scene
 }
 
 // queryTerms returns the distinct words of query without stop words and
@@ -312,23 +315,53 @@ func queryTerms(query string) []queryTerm {
 	query = truncate(query, MaxQueryBytes)
 	var terms, rest []queryTerm
 	add := func(list []queryTerm, t queryTerm) []queryTerm {
-		if len(list) < MaxQueryTerms && !slices.ContainsFunc(list, func(q queryTerm) bool { return q.term == t.term }) {
+		if i := slices.IndexFunc(list, func(q queryTerm) bool { return q.term == t.term }); i >= 0 {
+			list[i].w = max(list[i].w, t.w)
+		} else if len(list) < MaxQueryTerms {
 			list = append(list, t)
 		}
 		return list
 	}
-	tokenize(query, func(tok []byte) {
-		t := queryTerm{stem(string(tok)), string(tok)}
-		if isStopWord(t.raw) || isNumber(t.term) {
-			rest = add(rest, t)
-		} else {
-			terms = add(terms, t)
+	cut := lastClause(query)
+	words := func(part string, w float32) {
+		tokenize(part, func(tok []byte) {
+			t := queryTerm{term: stem(string(tok)), raw: string(tok), w: w}
+			if isStopWord(t.raw) || isNumber(t.term) {
+				rest = add(rest, t)
+			} else {
+				terms = add(terms, t)
+			}
+		})
+	}
+	words(query[:cut], contextWeight)
+	n := len(terms)
+	words(query[cut:], 1)
+	if len(terms) == n { // the last clause has no words that count: no context
+		for i := range terms {
+			terms[i].w = 1
 		}
-	})
+	}
 	if len(terms) == 0 {
+		for i := range rest {
+			rest[i].w = 1
+		}
 		return rest
 	}
 	return terms
+}
+
+// lastClause returns where the last clause of query starts: after the last
+// ";", ",", ":", ".", "!" or "?" followed by a space, 0 when there is none.
+// A query that sets the scene first says what it wants last ("the image is
+// built; push it to the registry").
+func lastClause(query string) int {
+	q := strings.TrimRight(query, " \t\n.!?")
+	for i := len(q) - 2; i >= 0; i-- {
+		if strings.IndexByte(";,:.!?", q[i]) >= 0 && (q[i+1] == ' ' || q[i+1] == '\t' || q[i+1] == '\n') {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // truncate returns the longest prefix of s of at most n bytes that does
@@ -504,12 +537,12 @@ func (r *ranker) matchTerms(terms []queryTerm, s *scratch, ex *explainer) (ids [
 		vs := r.variants(s.vs[:0], s, t, typoLookups <= maxTypoLookup)
 		s.vs = vs
 		if len(vs) > 0 {
-			total++ // a term no tool has cannot tell tools apart
+			total += t.w // a term no tool has cannot tell tools apart
 		}
 		if ex != nil {
 			ex.variants(i, r, vs)
 		}
-		r.matchTerm(i, ids[i], vs, s, ex)
+		r.matchTerm(i, ids[i], t.w, vs, s, ex)
 	}
 	return ids, total
 }
@@ -517,12 +550,12 @@ func (r *ranker) matchTerms(terms []queryTerm, s *scratch, ex *explainer) (ids [
 // matchTerm finds, for query term i (exact term ID exact, or -1), each
 // tool's best variant among vs, and adds its score, coverage credit and
 // name weight to the tool's.
-func (r *ranker) matchTerm(i int, exact int32, vs []variant, s *scratch, ex *explainer) {
+func (r *ranker) matchTerm(i int, exact int32, qw float32, vs []variant, s *scratch, ex *explainer) {
 	for vi, v := range vs {
 		// A variant scores with the query word's rarity when the index
 		// has that word: a rare synonym ("rev") must not outrank the
 		// common word the user typed ("commit").
-		w := v.w
+		w := v.w * qw
 		if exact >= 0 && v.id != exact {
 			w *= r.idf[exact] / r.idf[v.id]
 		}
@@ -543,8 +576,8 @@ func (r *ranker) matchTerm(i int, exact int32, vs []variant, s *scratch, ex *exp
 	for _, d := range s.termHit {
 		s.touch(d)
 		s.acc[d] += s.best[d]
-		s.cov[d] += s.credit[d]
-		s.named[d] += s.inName[d]
+		s.cov[d] += qw * s.credit[d]
+		s.named[d] += qw * s.inName[d]
 		if ex != nil {
 			ex.match(d, i, vs[s.bestVar[d]], s.best[d])
 		}

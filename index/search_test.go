@@ -575,3 +575,77 @@ func TestExplainMatchesSearch(t *testing.T) {
 		}
 	}
 }
+
+func TestLastClause(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"list running containers", "list running containers"},
+		{"the image is built; push it to the registry", " push it to the registry"},
+		{"after the deploy, the pods crash: show their logs.", " show their logs."},
+		{"what's in release.tar.gz?", "what's in release.tar.gz?"},           // no space after the dots
+		{"error: pathspec 'x' did not match", " pathspec 'x' did not match"}, // pasted messages too
+		{"why?", "why?"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := tt.in[lastClause(tt.in):]; got != tt.want {
+			t.Errorf("last clause of %q = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Words before the last clause of a query set the scene: they weigh less
+// than those of the request, unless the last clause has none that count.
+func TestQueryTermsClauseWeights(t *testing.T) {
+	weights := func(q string) map[string]float32 {
+		m := map[string]float32{}
+		for _, t := range queryTerms(q) {
+			m[t.raw] = t.w
+		}
+		return m
+	}
+	w := weights("the image is built; push image to the registry")
+	if w["built"] != contextWeight || w["push"] != 1 || w["registry"] != 1 {
+		t.Errorf("weights %v: want %v for the first clause, 1 for the last", w, contextWeight)
+	}
+	if w["image"] != 1 {
+		t.Errorf("weights %v: a word in both clauses weighs as in the last", w)
+	}
+	if w := weights("restart the pods, please!"); w["restart"] != 1 || w["pods"] != 1 {
+		t.Errorf("weights %v: a last clause of stop words only leaves every word at 1", w)
+	}
+}
+
+// A long keyword (an error message) is found when the query holds most of
+// its words with others in between, as pasted text does; a keyword of two
+// words is not found that way, and neither is one whose words the query
+// holds too few of.
+func TestRankLooseKeywords(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "vcs", Tools: []config.Tool{
+		{Name: "vcs_other", Description: "Show local files that changed"},
+		{Name: "vcs_shelve", Description: "Put work aside", Keywords: []string{"your local changes would be overwritten by merge"}},
+		{Name: "vcs_pair", Description: "Something", Keywords: []string{"local overwritten"}},
+	}})
+	got := entryNames(ix.Search("error: Your local changes to the following files would be overwritten by merge", "", "", 3))
+	if len(got) == 0 || got[0] != "vcs_shelve" {
+		t.Errorf("Search(pasted message) = %q, want vcs_shelve first", got)
+	}
+	ex := ix.Explain("local changes to be overwritten by the merge", "", "", 3)
+	for _, r := range ex.Results {
+		switch r.Entry.ToolName {
+		case "vcs_shelve":
+			if r.Keyword != "your local changes would be overwritten by merge" || r.KeywordScore == 0 {
+				t.Errorf("vcs_shelve: keyword %q (%v), want the message as written, with a bonus", r.Keyword, r.KeywordScore)
+			}
+		case "vcs_pair":
+			if r.Keyword != "" {
+				t.Errorf("vcs_pair: keyword %q matched loosely: two-word keywords only match whole", r.Keyword)
+			}
+		}
+	}
+	ex = ix.Explain("merge changes", "", "", 3)
+	for _, r := range ex.Results {
+		if r.Keyword != "" {
+			t.Errorf("%s: keyword %q matched by two of its six words", r.Entry.ToolName, r.Keyword)
+		}
+	}
+}
