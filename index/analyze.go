@@ -268,6 +268,18 @@ var synonymGroups = [][]string{
 	{"memory", "mem", "ram"},
 	{"command", "cmd"},
 	{"message", "msg"},
+	{"container", "ctr"},
+	{"volume", "vol"},
+	{"variable", "var", "vars"},
+	{"argument", "arg", "args"},
+	{"credential", "creds", "cred"},
+	{"permission", "perms", "perm"},
+	{"authentication", "auth", "login"},
+	{"library", "lib"},
+	{"version", "ver"},
+	{"temporary", "tmp", "temp"},
+	{"statistics", "stats"},
+	{"deployment", "deploy"},
 }
 
 // synonyms maps a stemmed word to the stemmed other members of its groups.
