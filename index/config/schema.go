@@ -50,6 +50,15 @@ func (ps Properties) appendJSON(b []byte) ([]byte, error) {
 		b = appendString(b, p.Name)
 		b = append(b, `:{"type":`...)
 		b = appendString(b, string(p.Type))
+		if p.Items != nil {
+			b = append(b, `,"items":{"type":`...)
+			b = appendString(b, string(p.Items.Type))
+			if len(p.Items.Enum) > 0 {
+				b = append(b, `,"enum":`...)
+				b = appendStrings(b, p.Items.Enum)
+			}
+			b = append(b, '}')
+		}
 		if p.Description != "" {
 			b = append(b, `,"description":`...)
 			b = appendString(b, p.Description)

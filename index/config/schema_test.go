@@ -129,6 +129,8 @@ func FuzzSchemaJSON(f *testing.F) {
 		s := config.Schema{Type: "object", Properties: config.Properties{
 			{Name: name, Type: config.TypeString, Description: desc, Default: d, Enum: []string{enum, def}},
 			{Name: def, Type: config.ArgType(enum)},
+			{Name: "list", Type: config.TypeArray, Items: &config.Items{Type: config.ArgType(desc), Enum: []string{name}}},
+			{Name: "list2", Type: config.TypeArray, Items: &config.Items{Type: config.TypeString}, Default: []any{def, n, kind%2 == 0}},
 		}}
 		if kind%2 == 1 {
 			s.Required = []string{name, desc}
@@ -147,6 +149,7 @@ func FuzzSchemaJSON(f *testing.F) {
 func referenceSchemaJSON(t *testing.T, s config.Schema) string {
 	type property struct {
 		Type        config.ArgType `json:"type"`
+		Items       *config.Items  `json:"items,omitempty"`
 		Description string         `json:"description,omitempty"`
 		Default     any            `json:"default,omitempty"`
 		Enum        []string       `json:"enum,omitempty"`
@@ -166,7 +169,7 @@ func referenceSchemaJSON(t *testing.T, s config.Schema) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(enc(p.Name) + ":" + enc(property{p.Type, p.Description, p.Default, p.Enum}))
+		b.WriteString(enc(p.Name) + ":" + enc(property{p.Type, p.Items, p.Description, p.Default, p.Enum}))
 	}
 	b.WriteByte('}')
 	if len(s.Required) > 0 {
