@@ -1291,7 +1291,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "find_files",
 				Description: "Find files or directories under a path by name glob, type, size or modification time; prints one path per line.",
-				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file"},
+				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today"},
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "Where to start (default: dir)",
@@ -4691,7 +4691,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "rg_search",
 				Description: "Search file contents recursively for a regex (or fixed text); prints file:line:match. Exit code 1 means no match.",
-				Keywords:    []string{"find text in files", "grep recursively", "where is this used", "search codebase", "find string", "ripgrep", "rg"},
+				Keywords:    []string{"find text in files", "grep recursively", "where is this used", "search codebase", "find string", "ripgrep", "rg", "where is this function called", "find all uses", "search for a symbol", "find TODOs", "which file contains", "grep -r"},
 				Args: []config.Arg{config.Arg{
 					Name:        "pattern",
 					Description: "Regex (Rust syntax)",
@@ -4759,7 +4759,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "rg_files",
 				Description: "List the files under a directory that ripgrep would search (skips .gitignore'd and hidden files), by glob or type.",
-				Keywords:    []string{"list files", "find files by name", "project files", "file tree", "which files", "glob files"},
+				Keywords:    []string{"list files", "find files by name", "project files", "file tree", "which files", "glob files", "list source files", "files of a type", "files not ignored", "count files"},
 				Command:     "--files",
 				Args: []config.Arg{config.Arg{
 					Name:        "glob",
@@ -4789,7 +4789,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
-				Line:      61,
+				Line:      63,
 			}},
 			Source: "bundled:rg",
 		}
