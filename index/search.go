@@ -38,7 +38,8 @@ func (f searchField) String() string { return fieldNames[f] }
 // length normalisation of each field.
 var (
 	fieldWeight = [numFields]float64{3, 2, 1.5, 1.5, 2, 1, 1, 0.4, 0.3}
-	// The fields a CLI gives all its tools are not length-normalised: how
+	// Keywords and the fields a CLI gives all its tools are not
+	// length-normalised: keywords are alternatives, not prose, and how
 	// many tags or words of description a CLI has says nothing about
 	// which of its tools fits, and must not favour the CLI with fewer.
 	fieldB = [numFields]float64{0.5, 0, 0, 0, 0, 0.3, 0.75, 0, 0.75}
@@ -68,8 +69,6 @@ const (
 	maxPrefixes    = 16           // longer forms tried per query term
 	minShorterForm = 5            // shortest shorter form a query term matches ("configuration" → "config", not "download" → "down")
 
-	idfPow    = 1.0
-	posDecay  = 0.0
 	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
 
 	contextWeight = 0.7 // the weight of words before the last clause of a query

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 )
 
 func TestTokenize(t *testing.T) {
@@ -648,4 +649,36 @@ func TestRankLooseKeywords(t *testing.T) {
 			t.Errorf("%s: keyword %q matched by two of its six words", r.Entry.ToolName, r.Keyword)
 		}
 	}
+}
+
+// FuzzTokenize checks the tokenizer's fast path for ASCII against what
+// tokens must be: lowercase runs of letters and digits that, joined, are
+// the letters and digits of the input in order.
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"dockerPs", "HTTPServer", "k8s_pods", "Größe-Wert", "a.b/c:d", "ÉtéABC", "\xff\xfeA"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var joined strings.Builder
+		tokenize(s, func(tok []byte) {
+			if len(tok) == 0 {
+				t.Fatalf("tokenize(%q): empty token", s)
+			}
+			for _, r := range string(tok) {
+				if !isAlnum(r) || unicode.IsUpper(r) && unicode.ToLower(r) != r {
+					t.Fatalf("tokenize(%q): token %q holds %q", s, tok, r)
+				}
+			}
+			joined.Write(tok)
+		})
+		var want strings.Builder
+		for _, r := range s {
+			if isAlnum(r) {
+				want.WriteRune(unicode.ToLower(r))
+			}
+		}
+		if joined.String() != want.String() {
+			t.Errorf("tokenize(%q) joined = %q, want %q", s, joined.String(), want.String())
+		}
+	})
 }
