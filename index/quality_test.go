@@ -40,15 +40,16 @@ import (
 // config directory) evaluate another set.
 func TestSearchQuality(t *testing.T) {
 	sets := []qualitySet{
-		{"bundled", "../configs", "testdata/queries.json", 0.97, 0.90},
-		{"agent-tune", "../configs", "testdata/queries_agent_tune.json", 0.90, 0.80},
-		{"agent-held", "../configs", "testdata/queries_agent_held.json", 0.90, 0.80},
+		{"bundled", "../configs", "testdata/queries.json", 0.97, 0.95},
+		{"agent-tune", "../configs", "testdata/queries_agent_tune.json", 0.95, 0.93},
+		{"agent-held", "../configs", "testdata/queries_agent_held.json", 0.95, 0.92},
 		{"compat", "../../shared/compat", "testdata/queries_compat.json", 0.96, 0.90},
 		// Written by someone who saw only tool names and command lines;
-		// measured once before any ranking work looked at them (docs/search.md,
-		// Measuring), now regression sets.
-		{"blind-a", "../configs", "testdata/queries_blind_a.json", 0.92, 0.80},
-		{"blind-b", "../configs", "testdata/queries_blind_b.json", 0.75, 0.58},
+		// measured once before any ranking work looked at them. Ranking is
+		// tuned on the first; the second is held out (docs/search.md,
+		// Measuring).
+		{"blind-a", "../configs", "testdata/queries_blind_a.json", 0.97, 0.91},
+		{"blind-b", "../configs", "testdata/queries_blind_b.json", 0.88, 0.72},
 	}
 	if q := os.Getenv("QUERIES"); q != "" {
 		sets = []qualitySet{{"custom", "../configs", q, 0, 0}}
