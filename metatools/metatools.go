@@ -263,7 +263,7 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 		return SearchResult{Text: validationText(problems), IsError: true}
 	}
 	if len(query) > MaxQueryBytes {
-		return SearchResult{Text: fmt.Sprintf("query too long: %d bytes (limit %d); search with a few keywords", len(query), MaxQueryBytes), IsError: true}
+		return SearchResult{Text: fmt.Sprintf("Query too long: %d bytes (limit %d); search with a few keywords", len(query), MaxQueryBytes), IsError: true}
 	}
 	limit := parseLimit(args["limit"])
 

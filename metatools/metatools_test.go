@@ -500,7 +500,7 @@ func TestSearchQueryTooLong(t *testing.T) {
 	mt := newTools(t)
 	long := strings.Repeat("a b ", 1<<20) // 4 MiB of terms
 	out := mt.Search(map[string]any{"query": long})
-	want := fmt.Sprintf("query too long: %d bytes (limit %d); search with a few keywords", len(long)-1, metatools.MaxQueryBytes)
+	want := fmt.Sprintf("Query too long: %d bytes (limit %d); search with a few keywords", len(long)-1, metatools.MaxQueryBytes)
 	if !out.IsError || out.Text != want {
 		t.Errorf("4 MiB query: %v %q\nwant error %q", out.IsError, out.Text, want)
 	}
