@@ -27,6 +27,10 @@ func bundledReport(t *testing.T) *tokenReport {
 	return rep
 }
 
+// maxAnnotationTokens bounds what climax_call's annotations add to the
+// discovery list of one config over that of all configs together.
+const maxAnnotationTokens = 30
+
 // Discovery mode saves at least 70 % on the bundled configs (docs/search.md,
 // Two modes).
 func TestBundledSavings(t *testing.T) {
@@ -41,8 +45,12 @@ func TestBundledSavings(t *testing.T) {
 	tools := 0
 	for _, r := range rep.configs {
 		tools += r.tools
-		if r.discovery != rep.total.discovery {
-			t.Errorf("%s: discovery tokens %d, want the same for every row (%d)", r.label, r.discovery, rep.total.discovery)
+		// The discovery list is the two meta-tools whatever the tools; only
+		// climax_call's annotations follow the tool set (readOnlyHint when
+		// every tool is read-only, destructiveHint false when none may
+		// destroy: docs/search.md, The meta-tools), a few tokens at most.
+		if d := r.discovery - rep.total.discovery; d < 0 || d > maxAnnotationTokens {
+			t.Errorf("%s: discovery tokens %d, want those of all configs (%d) plus at most %d for climax_call's annotations", r.label, r.discovery, rep.total.discovery, maxAnnotationTokens)
 		}
 	}
 	if rep.total.tools != tools {

@@ -33,7 +33,7 @@ func init() {
 			t.Setenv("DOCKER_BUILDKIT", "0")
 			if err := exec.Command("docker", "compose", "version").Run(); err != nil {
 				sb.skipTool("docker compose plugin not installed", "docker_compose_ps", "docker_compose_up", "docker_compose_down",
-					"docker_compose_logs", "docker_compose_build", "docker_compose_restart")
+					"docker_compose_logs", "docker_compose_build", "docker_compose_restart", "docker_compose_stop", "docker_compose_exec", "docker_compose_run")
 			}
 			write(t, sb.path("ctx", "Dockerfile"), "FROM alpine\nRUN echo built\n")
 			write(t, sb.path("compose", "compose.yaml"), "services:\n  web:\n    image: nginx\n")
@@ -63,6 +63,7 @@ func dockerCalls(sb *sandbox) []call {
 		{tool: "docker_info", args: a{"format": "{{.ServerVersion}} {{.OperatingSystem}}"}, want: []string{"28.0.0 Fake Engine"}},
 		{tool: "docker_ps", args: a{"all": true, "filter": "status=running", "format": "{{.Names}} {{.Image}} {{.Ports}}"}, want: []string{"web nginx 0.0.0.0:8080->80/tcp"}, check: sent("GET", "/containers/json", "all=1", "status")},
 		{tool: "docker_ps", args: a{"quiet": true}, want: []string{"abc123"}},
+		{tool: "docker_ps", args: a{"filter": []any{"status=running", "name=web"}, "format": "{{.Names}}"}, want: []string{"web"}, check: sent("GET", "/containers/json", "status", "running", "name", "web")},
 		{tool: "docker_logs", args: a{"container": "web", "since": "10m", "timestamps": true}, want: []string{"log line one"}, check: sent("GET", "/logs", "tail=100", "since=", "timestamps=1")},
 		{tool: "docker_inspect", args: a{"target": "web", "type": "container", "format": "{{.Config.Image}}"}, want: []string{"nginx"}},
 		{tool: "docker_stats", args: a{"container": "web", "format": "{{.Name}} {{.MemUsage}}"}, want: []string{"web"}, check: sent("GET", "/containers/web/stats", "stream=0")},
@@ -70,14 +71,17 @@ func dockerCalls(sb *sandbox) []call {
 		{tool: "docker_top", args: a{"container": "web"}, want: []string{"PID", "nginx: master"}},
 		{tool: "docker_port", args: a{"container": "web"}, want: []string{"80/tcp -> 0.0.0.0:8080"}},
 		{tool: "docker_exec", args: a{"container": "web", "shell": "sh", "command": "cat /etc/os-release"}, want: []string{"fake output"}, check: sent("POST", "/containers/web/exec", `"Cmd":["sh","-c","cat /etc/os-release"]`)},
-		{tool: "docker_run", args: a{"image": "alpine:3.19", "command": "echo hi", "env": "K=V", "volume": "/tmp:/data:ro", "workdir": "/data", "network": "none", "user": "1000"}, want: []string{"fake output"},
-			check: sent("POST", "/containers/create", `"Image":"alpine:3.19"`, `"Cmd":["-c","echo hi"]`, `"Entrypoint":["sh"]`, `"Env":["K=V"]`, `"WorkingDir":"/data"`, `"User":"1000"`, `"AutoRemove":true`, `"Binds":["/tmp:/data:ro"]`, `"NetworkMode":"none"`)},
+		{tool: "docker_run", args: a{"image": "alpine:3.19", "command": "echo hi", "env": []any{"K=V", "A=B"}, "volume": "/tmp:/data:ro", "workdir": "/data", "network": "none", "user": "1000"}, want: []string{"fake output"},
+			check: sent("POST", "/containers/create", `"Image":"alpine:3.19"`, `"Cmd":["-c","echo hi"]`, `"Entrypoint":["sh"]`, `"K=V"`, `"A=B"`, `"WorkingDir":"/data"`, `"User":"1000"`, `"AutoRemove":true`, `"Binds":["/tmp:/data:ro"]`, `"NetworkMode":"none"`)},
 		{tool: "docker_run_detached", args: a{"image": "postgres:16", "name": "db", "publish": "5432:5432", "env": "POSTGRES_PASSWORD=x", "volume": "pgdata:/var/lib/postgresql/data", "network": "app"}, want: []string{"abc123"},
 			check: sent("POST", "/containers/create", "name=db", `"Image":"postgres:16"`, `"Env":["POSTGRES_PASSWORD=x"]`, `"PortBindings":{"5432/tcp":[{"HostIp":"","HostPort":"5432"}]}`, `"Binds":["pgdata:/var/lib/postgresql/data"]`, `"NetworkMode":"app"`)},
 		{tool: "docker_stop", args: a{"container": "web", "wait_seconds": 5}, want: []string{"web"}, check: sent("POST", "/containers/web/stop", "t=5")},
+		{tool: "docker_stop", args: a{"container": []any{"web", "db"}}, want: []string{"web", "db"}, check: sent("POST", "/containers/db/stop")},
+		{tool: "docker_kill", args: a{"container": []any{"web", "db"}, "signal": "HUP"}, want: []string{"web", "db"}, check: sent("POST", "/containers/db/kill", "signal=HUP")},
 		{tool: "docker_start", args: a{"container": "web"}, want: []string{"web"}, check: sent("POST", "/containers/web/start")},
 		{tool: "docker_restart", args: a{"container": "web"}, want: []string{"web"}, check: sent("POST", "/containers/web/restart")},
 		{tool: "docker_rm", args: a{"container": "web", "force": true, "volumes": true}, want: []string{"web"}, check: sent("DELETE", "/containers/web", "force=1", "v=1")},
+		{tool: "docker_rm", args: a{"container": []any{"web", "db"}}, want: []string{"web", "db"}, check: sent("DELETE", "/containers/db")},
 		{tool: "docker_cp", args: a{"source": "web:/etc/hostname", "destination": sb.path("hostname")}, check: fileHas(sb.path("hostname"), "fakehost")},
 		{tool: "docker_images", args: a{"repository": "nginx", "all": true, "filter": "dangling=false", "format": "{{.Repository}}:{{.Tag}}"}, want: []string{"nginx:latest"}, check: sent("GET", "/images/json", "all=1", "dangling")},
 		{tool: "docker_pull", args: a{"image": "alpine:3.19", "platform": "linux/amd64"}, want: []string{"alpine:3.19"}, check: sent("POST", "/images/create", "fromImage=", "alpine", "tag=3.19", "platform=linux")},
@@ -87,6 +91,10 @@ func dockerCalls(sb *sandbox) []call {
 		{tool: "docker_push", args: a{"image": "registry.example/app:v1"}, want: []string{"registry.example/app:v1"}, check: sent("POST", "/images/registry.example/app/push", "tag=v1")},
 		{tool: "docker_rmi", args: a{"image": "app:dev", "force": true}, want: []string{"Untagged: app:dev"}, check: sent("DELETE", "/images/app:dev", "force=1")},
 		{tool: "docker_volume_ls", args: a{"filter": "dangling=true", "format": "{{.Name}}"}, want: []string{"pgdata"}},
+		{tool: "docker_volume_create", args: a{"name": "cache"}, want: []string{"cache"}, check: sent("POST", "/volumes/create", `"Name":"cache"`)},
+		{tool: "docker_volume_rm", args: a{"volume": []any{"cache", "old"}, "force": true}, want: []string{"cache", "old"}, check: sent("DELETE", "/volumes/old", "force=1")},
+		{tool: "docker_network_create", args: a{"name": "app", "driver": "bridge"}, want: []string{"net2"}, check: sent("POST", "/networks/create", `"Name":"app"`, `"Driver":"bridge"`)},
+		{tool: "docker_network_rm", args: a{"network": []any{"app"}}, want: []string{"app"}, check: sent("DELETE", "/networks/app")},
 		{tool: "docker_network_ls", args: a{"filter": "driver=bridge", "format": "{{.Name}} {{.Driver}}"}, want: []string{"bridge bridge"}},
 		{tool: "docker_system_df", args: a{"verbose": true}, want: []string{"Images space usage"}},
 		{tool: "docker_system_prune", args: a{"all": true, "volumes": true}, want: []string{"Total reclaimed space"}, check: sent("POST", "/volumes/prune")},
@@ -95,6 +103,9 @@ func dockerCalls(sb *sandbox) []call {
 		{tool: "docker_compose_logs", args: a{"service": "web", "since": "1h", "timestamps": true, "dir": compose}},
 		{tool: "docker_compose_build", args: a{"service": "web", "no_cache": true, "pull": true, "dir": compose}},
 		{tool: "docker_compose_restart", args: a{"service": "web", "dir": compose}},
+		{tool: "docker_compose_stop", args: a{"service": []any{"web"}, "dir": compose}},
+		{tool: "docker_compose_exec", args: a{"service": "web", "shell": "sh", "command": "nginx -t", "dir": compose}},
+		{tool: "docker_compose_run", args: a{"service": "web", "command": "echo one-off", "dir": compose}},
 		{tool: "docker_compose_down", args: a{"volumes": true, "remove_orphans": true, "dir": compose}},
 	}
 }
@@ -155,7 +166,19 @@ func fakeDocker(rec *recorder) http.Handler {
 			js(200, `{"StatusCode":0}`)
 		case r.Method == "POST" && (strings.HasSuffix(path, "/start") || strings.HasSuffix(path, "/stop") || strings.HasSuffix(path, "/restart")):
 			w.WriteHeader(http.StatusNoContent)
-		case m == "DELETE /containers/web":
+		case r.Method == "DELETE" && strings.HasPrefix(path, "/containers/"):
+			w.WriteHeader(http.StatusNoContent)
+		case r.Method == "POST" && strings.HasPrefix(path, "/containers/") && strings.HasSuffix(path, "/kill"):
+			w.WriteHeader(http.StatusNoContent)
+		case m == "POST /volumes/create":
+			var v struct{ Name string }
+			json.Unmarshal(body, &v)
+			js(201, fmt.Sprintf(`{"Name":%q,"Driver":"local","Mountpoint":"/var/lib/docker/volumes/%s/_data","Scope":"local"}`, v.Name, v.Name))
+		case r.Method == "DELETE" && strings.HasPrefix(path, "/volumes/"):
+			w.WriteHeader(http.StatusNoContent)
+		case m == "POST /networks/create":
+			js(201, `{"Id":"net2","Warning":""}`)
+		case r.Method == "DELETE" && strings.HasPrefix(path, "/networks/"):
 			w.WriteHeader(http.StatusNoContent)
 		case path == "/containers/web/archive" && (r.Method == "HEAD" || r.Method == "GET"):
 			st, _ := json.Marshal(map[string]any{"name": "hostname", "size": 9, "mode": 0o644, "mtime": "2024-01-01T00:00:00Z", "linkTarget": ""})

@@ -186,6 +186,98 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_clean_preview", args: r(a{"path": "junk.txt"}), want: []string{"Would remove junk.txt"}},
 		{tool: "git_clean", args: r(a{"path": "junk.txt"}), want: []string{"Removing junk.txt"}, check: exists(sb.path("repo", "junk.txt"), false)},
 		{tool: "git_clean", args: r(a{"directories": true, "ignored": true}), want: []string{"Removing build/"}, check: exists(sb.path("repo", "build"), false)},
+
+		// Lists of values, pickaxe, tags peeled to their commit.
+		{tool: "git_add", args: r(a{"path": []any{"a.txt", "-b.txt"}}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "a.txt"), "a\n")
+			write(t, sb.path("repo", "-b.txt"), "b\n")
+		}, check: func(t *testing.T, o outcome) {
+			gitStatusHas(repo, "A  a.txt")(t, o)
+			gitStatusHas(repo, "A  -b.txt")(t, o)
+		}},
+		{tool: "git_rm", args: r(a{"path": []any{"a.txt", "-b.txt"}, "cached": true}), want: []string{"rm 'a.txt'", "rm '-b.txt'"}, check: gitStatusHas(repo, "?? a.txt")},
+		{tool: "git_clean", args: r(a{"path": []any{"a.txt", "-b.txt"}}), check: exists(sb.path("repo", "-b.txt"), false)},
+		{tool: "git_grep", args: r(a{"pattern": []any{"func greet", "package main"}, "path": []any{"greet.go"}}), want: []string{"greet.go:1:package main", "greet.go:3:func greet"}},
+		{tool: "git_log", args: r(a{"pickaxe": "func greet", "oneline": true, "path": []any{"greet.go", "main.go"}}), want: []string{"add greet"}, check: lacks("initial commit")},
+		{tool: "git_rev_parse", args: r(a{"revision": "v0.1.0^{commit}"}), check: func(t *testing.T, o outcome) {
+			if got, want := strings.TrimSpace(o.Result.Stdout), strings.TrimSpace(run(t, repo, "git", "rev-list", "-n1", "v0.1.0")); got != want {
+				t.Errorf("v0.1.0^{commit} = %s, want the commit %s", got, want)
+			}
+		}},
+		{tool: "git_describe", args: r(a{"commit": "v0.2.0", "tags": true}), want: []string{"v0.2.0"}},
+		{tool: "git_describe", args: r(a{"always": true}), want: []string{"v1.0.0-"}},
+
+		// Stash apply keeps the stash.
+		{tool: "git_stash_apply", args: r(a{"index": true}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "README.md"), "# demo\n\nStashed again.\n")
+			run(t, repo, "git", "stash", "push", "--quiet")
+		}, check: func(t *testing.T, o outcome) {
+			gitStatusHas(repo, " M README.md")(t, o)
+			if !strings.Contains(run(t, repo, "git", "stash", "list"), "stash@{0}") {
+				t.Error("git_stash_apply dropped the stash")
+			}
+		}},
+		{tool: "git_stash_apply", args: r(a{"stash": "-x"}), refused: "starts with '-'"},
+		{tool: "git_reset_hard", args: r(a{}), want: []string{"HEAD is now at"}},
+
+		// Cherry-pick in progress: abort, then continue.
+		{tool: "git_cherry_pick", args: r(a{"commit": "cpsrc"}), before: func(t *testing.T) {
+			gitBranch(sb, "cpsrc", "main", "# demo\n\nPicked side.\n")(t)
+			run(t, repo, "git", "switch", "--quiet", "main")
+			write(t, sb.path("repo", "README.md"), "# demo\n\nMain side.\n")
+			run(t, repo, "git", "commit", "--quiet", "-am", "main side")
+		}, exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_cherry_pick_abort", args: r(a{}), check: gitStatusHas(repo, "")},
+		{tool: "git_cherry_pick", args: r(a{"commit": "cpsrc"}), exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_cherry_pick_continue", args: r(a{}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "README.md"), "# demo\n\nBoth sides.\n")
+			run(t, repo, "git", "add", "README.md")
+		}, want: []string{"1 file changed"}},
+
+		// Diverged branches: pull with a merge.
+		{tool: "git_pull", args: r(a{"no_rebase": true}), before: func(t *testing.T) {
+			write(t, sb.path("clone", "CHANGES.md"), "remote change\n")
+			run(t, sb.path("clone"), "git", "add", "CHANGES.md")
+			run(t, sb.path("clone"), "git", "commit", "--quiet", "-m", "remote change")
+			run(t, sb.path("clone"), "git", "push", "--quiet")
+		}, want: []string{"Merge made by"}, check: fileHas(sb.path("repo", "CHANGES.md"), "remote change")},
+
+		// Bisect between v0.1.0 (good) and HEAD (bad).
+		{tool: "git_bisect", args: r(a{"action": "start", "revision": []any{"HEAD", "v0.1.0"}}), want: []string{"Bisecting:"}},
+		{tool: "git_bisect", args: r(a{"action": "good"})},
+		{tool: "git_bisect", args: r(a{"action": "bad", "revision": []any{"HEAD"}})},
+		{tool: "git_bisect", args: r(a{"action": "log"}), want: []string{"git bisect start", "git bisect good", "git bisect bad"}},
+		{tool: "git_bisect", args: r(a{"action": "reset"}), check: func(t *testing.T, _ outcome) {
+			if b := strings.TrimSpace(run(t, repo, "git", "branch", "--show-current")); b != "main" {
+				t.Errorf("after bisect reset the branch is %q, want main", b)
+			}
+		}},
+		{tool: "git_bisect", args: r(a{"action": "run"}), refused: "must be one of"},
+
+		// Worktrees.
+		{tool: "git_worktree_add", args: r(a{"path": sb.path("wt1"), "branch": "main", "new_branch": "wt-branch"}), check: exists(sb.path("wt1", "README.md"), true)},
+		{tool: "git_worktree_list", args: r(a{}), want: []string{sb.path("wt1"), "[wt-branch]"}},
+		{tool: "git_worktree_remove", args: r(a{"path": sb.path("wt1"), "force": true}), before: func(t *testing.T) {
+			write(t, sb.path("wt1", "dirty.txt"), "untracked\n")
+		}, check: exists(sb.path("wt1"), false)},
+
+		// Settings.
+		{tool: "git_config_set", args: r(a{"key": "user.nickname", "value": "tester"}), check: fileHas(sb.path("repo", ".git", "config"), "nickname = tester")},
+		{tool: "git_config_get", args: r(a{"key": "user.nickname"}), want: []string{"tester"}},
+		{tool: "git_config_get", args: r(a{"key": "no.such"}), exit: 1},
+		{tool: "git_config_list", args: r(a{}), want: []string{"local\tuser.nickname=tester", "global\tuser.name=Real Test"}},
+
+		// Remotes.
+		{tool: "git_remote_set_url", args: r(a{"name": "mirror", "url": sb.path("clone")}), check: func(t *testing.T, _ outcome) {
+			if u := strings.TrimSpace(run(t, repo, "git", "remote", "get-url", "mirror")); u != sb.path("clone") {
+				t.Errorf("mirror URL %q, want %q", u, sb.path("clone"))
+			}
+		}},
+		{tool: "git_remote_remove", args: r(a{"name": "mirror"}), check: func(t *testing.T, _ outcome) {
+			if strings.Contains(run(t, repo, "git", "remote"), "mirror") {
+				t.Error("remote mirror still there")
+			}
+		}},
 	}
 }
 

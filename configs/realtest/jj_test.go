@@ -57,6 +57,14 @@ func init() {
 				{tool: "jj_evolog", args: r(a{"revision": "@", "limit": 3})},
 				{tool: "jj_op_log", args: r(a{"limit": 5, "no_graph": true})},
 				{tool: "jj_undo", args: r(a{})},
+				{tool: "jj_split", args: r(a{"path": []any{"s1.txt"}, "message": "split first"}), before: func(t *testing.T) {
+					edit("s1.txt", "one\n")(t)
+					edit("s2.txt", "two\n")(t)
+				}, want: []string{"split first"}},
+				{tool: "jj_duplicate", args: r(a{"revisions": []any{"@-"}, "destination": "@"})},
+				{tool: "jj_absorb", args: r(a{"path": []any{"s1.txt"}}), before: edit("s1.txt", "one, absorbed\n")},
+				{tool: "jj_op_restore", args: r(a{"operation": "@-"})},
+				{tool: "jj_file_annotate", args: r(a{"path": "README.md", "revision": "@"}), want: []string{"seed"}},
 				{tool: "jj_bookmark_create", args: r(a{"name": "topic", "revision": "@-"})},
 				{tool: "jj_bookmark_set", args: r(a{"name": "topic", "revision": "@", "allow_backwards": true})},
 				{tool: "jj_bookmark_list", args: r(a{"all_remotes": true}), want: []string{"topic"}},

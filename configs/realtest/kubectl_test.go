@@ -1,6 +1,8 @@
 package realtest
 
 import (
+	"archive/tar"
+	"bytes"
 	"crypto/sha1"
 	"encoding/base64"
 	"encoding/binary"
@@ -67,7 +69,12 @@ current-context: fake
 			return []call{
 				{tool: "kubectl_config_get_contexts", want: []string{"* ", "fake", "staging"}},
 				{tool: "kubectl_get", args: a{"resource": "pods", "namespace": "default", "selector": "app=web", "output": "wide"}, want: []string{"web-1"}, check: sent("GET", "/api/v1/namespaces/default/pods", "labelSelector=app%3Dweb")},
-				{tool: "kubectl_get", args: a{"resource": "deployment", "name": "web", "output": "jsonpath={.spec.replicas}"}, want: []string{"1"}},
+				{tool: "kubectl_get", args: a{"resource": "deployment", "name": "web", "jsonpath": "{.spec.replicas}"}, want: []string{"1"}},
+				{tool: "kubectl_get", args: a{"resource": "pods", "name": []any{"web-1"}, "jsonpath": "{.metadata.name} {.spec.containers[0].image}"}, want: []string{"web-1 nginx:1.26"}},
+				// Output formats that read a local file are not offered.
+				{tool: "kubectl_get", args: a{"resource": "pods", "output": "go-template-file=/etc/passwd"}, refused: "must be one of"},
+				{tool: "kubectl_get", args: a{"resource": "pods", "output": "jsonpath-file=/etc/passwd"}, refused: "must be one of"},
+				{tool: "kubectl_get", args: a{"resource": "pods", "jsonpath": "{.items[0].metadata.name}-file=/etc/passwd"}, want: []string{"web-1-file=/etc/passwd"}, check: lacks("root:")},
 				{tool: "kubectl_get", args: a{"resource": "pods", "all_namespaces": true, "output": "name"}, want: []string{"pod/web-1"}, check: sent("GET", "/api/v1/pods")},
 				{tool: "kubectl_describe", args: a{"resource": "pods", "name": "web-1", "namespace": "default"}, want: []string{"web-1", "nginx"}},
 				{tool: "kubectl_describe", args: a{"resource": "pods", "selector": "app=web"}, want: []string{"web-1"}},
@@ -76,10 +83,19 @@ current-context: fake
 				{tool: "kubectl_exec", args: a{"pod": "web-1", "container": "web", "command": "cat /etc/hostname", "namespace": "default"}, want: []string{"fake exec output"},
 					check: sent("GET", "/pods/web-1/exec", "command=sh", "command=-c", "command=cat+%2Fetc%2Fhostname", "container=web")},
 				{tool: "kubectl_apply", args: a{"file": sb.path("manifests", "cm.yaml"), "dry_run": "server"}, want: []string{"configmap/settings created (server dry run)"}, check: sent("POST", "/configmaps", "dryRun=All")},
-				{tool: "kubectl_apply", args: a{"file": m, "recursive": true, "namespace": "default"}, want: []string{"configmap/settings created", "deployment.apps/web configured"}, check: sent("PATCH", "/deployments/web", "nginx:1.27")},
+				{tool: "kubectl_apply", args: a{"file": []any{m}, "recursive": true, "namespace": "default"}, want: []string{"configmap/settings created", "deployment.apps/web configured"}, check: sent("PATCH", "/deployments/web", "nginx:1.27")},
 				{tool: "kubectl_apply_manifest", args: a{"manifest": cmManifest("from stdin"), "namespace": "default", "dry_run": "client"}, want: []string{"configmap/settings", "(dry run)"}},
 				{tool: "kubectl_apply_manifest", args: a{"manifest": cmManifest("from stdin")}, want: []string{"configmap/settings configured"}, check: sent("PATCH", "/configmaps/settings", "from stdin")},
 				{tool: "kubectl_diff", args: a{"file": sb.path("manifests", "deploy.yaml"), "namespace": "default"}, exit: 1, want: []string{"+      - image: nginx:1.27"}},
+				{tool: "kubectl_rollout_history", args: a{"resource": "deployment/web", "namespace": "default"}, want: []string{"REVISION", "1 ", "2 "}},
+				{tool: "kubectl_rollout_history", args: a{"resource": "deployment/web", "revision": 1}, want: []string{"revision #1", "nginx:1.25"}},
+				{tool: "kubectl_set_image", args: a{"resource": "deployment/web", "image": []any{"web=nginx:1.28"}, "namespace": "default"}, want: []string{"deployment.apps/web image updated"}, check: sent("PATCH", "/deployments/web", "nginx:1.28")},
+				{tool: "kubectl_auth_can_i", args: a{"verb": "list", "resource": "pods", "namespace": "default"}, want: []string{"yes"}, check: sent("POST", "/selfsubjectaccessreviews", "list", "pods", "default")},
+				{tool: "kubectl_auth_can_i", args: a{"verb": "delete", "resource": "nodes", "all_namespaces": true}, exit: 1, want: []string{"no"}},
+				{tool: "kubectl_wait", args: a{"resource": "pod/web-1", "for": "condition=Ready", "namespace": "default", "wait_timeout": "10s"}, want: []string{"pod/web-1 condition met"}},
+				{tool: "kubectl_wait", args: a{"resource": "pods", "for": "condition=Ready", "selector": "app=web", "wait_timeout": "10s"}, want: []string{"condition met"}},
+				{tool: "kubectl_wait", args: a{"resource": "pods", "for": "condition=Ready", "all": true, "wait_timeout": "10s"}, want: []string{"condition met"}},
+				{tool: "kubectl_cp", args: a{"source": "web-1:/etc/hostname", "destination": sb.path("copied-hostname"), "container": "web", "namespace": "default"}, check: fileHas(sb.path("copied-hostname"), "fakepod")},
 				{tool: "kubectl_scale", args: a{"resource": "deployment/web", "replicas": 2, "namespace": "default"}, want: []string{"deployment.apps/web scaled"}, check: sent("PATCH", "/deployments/web/scale", `"replicas":2`)},
 				{tool: "kubectl_rollout_status", args: a{"resource": "deployment/web", "namespace": "default", "wait_timeout": "10s"}, want: []string{`deployment "web" successfully rolled out`}},
 				{tool: "kubectl_rollout_restart", args: a{"resource": "deployment/web", "namespace": "default"}, want: []string{"deployment.apps/web restarted"}, check: sent("PATCH", "/deployments/web", "kubectl.kubernetes.io/restartedAt")},
@@ -90,7 +106,7 @@ current-context: fake
 				{tool: "kubectl_top_pods", args: a{"all_namespaces": true}, want: []string{"web-1"}},
 				{tool: "kubectl_top_nodes", want: []string{"node-1", "250m"}},
 				{tool: "kubectl_explain", args: a{"field": "pods.spec", "recursive": true}, want: []string{"containers"}},
-				{tool: "kubectl_delete", args: a{"resource": "configmap", "name": "settings", "namespace": "default"}, want: []string{`configmap "settings" deleted`}, check: sent("DELETE", "/configmaps/settings")},
+				{tool: "kubectl_delete", args: a{"resource": "configmap", "name": []any{"settings"}, "namespace": "default"}, want: []string{`configmap "settings" deleted`}, check: sent("DELETE", "/configmaps/settings")},
 				{tool: "kubectl_delete", args: a{"resource": "configmap", "selector": "app=web", "ignore_not_found": true}, check: sent("GET", "/configmaps", "labelSelector=app%3Dweb")},
 				{tool: "kubectl_delete", args: a{"file": sb.path("manifests", "cm.yaml")}, want: []string{`configmap "settings" deleted`}},
 				{tool: "kubectl_config_use_context", args: a{"context": "staging"}, want: []string{`Switched to context "staging"`}, check: fileHas(sb.path("kubeconfig"), "current-context: staging")},
@@ -107,7 +123,7 @@ func cmManifest(value string) string {
 func fakeKube(rec *recorder) http.Handler {
 	pod := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-1","namespace":"default","uid":"p1","labels":{"app":"web"},"creationTimestamp":"2024-01-01T00:00:00Z"},
 		"spec":{"nodeName":"node-1","containers":[{"name":"web","image":"nginx:1.26"}]},
-		"status":{"phase":"Running","podIP":"10.0.0.5","containerStatuses":[{"name":"web","ready":true,"restartCount":0,"image":"nginx:1.26","imageID":"","state":{"running":{"startedAt":"2024-01-01T00:00:00Z"}}}]}}`
+		"status":{"phase":"Running","podIP":"10.0.0.5","conditions":[{"type":"Ready","status":"True"}],"containerStatuses":[{"name":"web","ready":true,"restartCount":0,"image":"nginx:1.26","imageID":"","state":{"running":{"startedAt":"2024-01-01T00:00:00Z"}}}]}}`
 	deploy := func(image string) string {
 		return `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default","uid":"d1","generation":1,"annotations":{"deployment.kubernetes.io/revision":"2"},"creationTimestamp":"2024-01-01T00:00:00Z"},
 		"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"` + image + `"}]}}},
@@ -188,8 +204,13 @@ func fakeKube(rec *recorder) http.Handler {
 			js(200, pod)
 		case m == "GET /api/v1/namespaces/NS/pods/web-1/log":
 			io.WriteString(w, "fake log line\n")
+		case strings.HasSuffix(p, "/pods/web-1/exec") && r.URL.Query().Get("command") == "tar":
+			websocketExec(w, r, tarOf("etc/hostname", "fakepod\n"))
 		case strings.HasSuffix(p, "/pods/web-1/exec"):
 			websocketExec(w, r, "fake exec output\n")
+		case m == "POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews":
+			allowed := !strings.Contains(string(body), "delete") // the body is protobuf or JSON
+			js(201, fmt.Sprintf(`{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":{},"status":{"allowed":%t}}`, allowed))
 		case m == "GET /api/v1/namespaces/NS/events", m == "GET /api/v1/events":
 			js(200, events)
 		case m == "GET /api/v1/namespaces/NS/configmaps":
@@ -276,6 +297,16 @@ func websocketExec(w http.ResponseWriter, r *http.Request, out string) {
 	frame(8, []byte{0x03, 0xe8})
 	buf.Flush()
 	io.Copy(io.Discard, conn) // until the client closes its side
+}
+
+// tarOf returns a tar archive holding one file.
+func tarOf(name, content string) string {
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(content)), Typeflag: tar.TypeReg})
+	io.WriteString(tw, content)
+	tw.Close()
+	return buf.String()
 }
 
 // openAPIDoc is an OpenAPI v3 document of one group version: schemas, and

@@ -43,6 +43,8 @@ func init() {
 				{tool: "npm_install", args: a{"package": "tiny-dep@1.1.0", "dry_run": true, "dir": p}, want: []string{"change tiny-dep 1.0.0 => 1.1.0"}, check: fileHas(pkg, `"tiny-dep": "^1.0.0"`)},
 				{tool: "npm_install", args: a{"dir": p}, want: []string{"up to date"}},
 				{tool: "npm_ls", args: a{"package": "tiny-dep", "all": true, "depth": 0, "json": true, "dir": p}, want: []string{`"version": "1.0.0"`}},
+				{tool: "npm_ls", args: a{"package": []any{"tiny-dep", "dev-dep"}, "dir": p}, want: []string{"tiny-dep@1.0.0", "dev-dep@1.0.0"}},
+				{tool: "npm_explain", args: a{"package": "tiny-dep", "dir": p}, want: []string{"tiny-dep@1.0.0", `"^1.0.0" from the root project`}},
 				{tool: "npm_outdated", args: a{"package": "tiny-dep", "json": true, "dir": p}, exit: 1, want: []string{`"latest": "1.1.0"`}},
 				{tool: "npm_view", args: a{"package": "tiny-dep", "field": "versions", "json": true}, want: []string{`"1.0.0"`, `"1.1.0"`}},
 				{tool: "npm_audit", args: a{"dir": p}, exit: 1, want: []string{"tiny-dep", "Prototype pollution"}},
@@ -52,12 +54,18 @@ func init() {
 				{tool: "npm_ci", args: a{"omit_dev": true, "ignore_scripts": true, "dir": p}, want: []string{"added 1 package"}, check: exists(sb.path("proj", "node_modules", "dev-dep"), false)},
 				{tool: "npm_scripts", args: a{"dir": p}, before: npmScripts(pkg), want: []string{"greet", "echo greet"}},
 				{tool: "npm_run", args: a{"script": "greet", "script_arg": "--name=x", "dir": p}, want: []string{"greet --name=x"}},
+				{tool: "npm_run", args: a{"script": "greet", "script_arg": []any{"-v", "two words"}, "dir": p}, want: []string{"greet -v two words"}},
+				{tool: "npm_exec", args: a{"command": "node", "arguments": []any{"-e", "console.log('exec', process.argv.length)"}, "dir": p}, want: []string{"exec 1"}},
+				{tool: "npm_version", args: a{"version": "1.2.3", "no_git_tag_version": true, "dir": p}, want: []string{"v1.2.3"}, check: fileHas(pkg, `"version": "1.2.3"`)},
+				{tool: "npm_version", args: a{"version": "patch", "dir": p}, want: []string{"v1.2.4"}},
 				{tool: "npm_run", args: a{"script": "missing", "if_present": true, "dir": p}},
 				{tool: "npm_test", args: a{"test_arg": "--grep=x", "dir": p}, want: []string{"testing --grep=x"}},
 				{tool: "npm_uninstall", args: a{"package": "dev-dep", "dir": p}, check: func(t *testing.T, _ outcome) {
 					fileHas(pkg, `"tiny-dep"`)(t, outcome{})
 					exists(sb.path("proj", "node_modules", "dev-dep"), false)(t, outcome{})
 				}},
+				{tool: "npm_update", args: a{"package": []any{"tiny-dep"}, "dir": p}},
+				{tool: "npm_update", args: a{"dir": p}, check: fileHas(sb.path("proj", "node_modules", "tiny-dep", "package.json"), `"version":"1.1.0"`)},
 			}
 		},
 	})

@@ -1,13 +1,20 @@
 package realtest
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/climax-mcp/climax/configs"
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // The psql sandbox: a PostgreSQL server (initdb and pg_ctl from the
@@ -66,6 +73,7 @@ func init() {
 			sb.url = "postgresql:///postgres?host=" + sock
 		},
 		calls: func(sb *sandbox) []call {
+			sock := strings.TrimPrefix(sb.url, "postgresql:///postgres?host=")
 			return []call{
 				{tool: "psql_list_databases", want: []string{"postgres", "template1"}},
 				{tool: "psql_list_databases", args: a{"database": sb.url}, want: []string{"template0"}},
@@ -77,6 +85,15 @@ func init() {
 				{tool: "psql_query", args: a{"sql": `\d users`}, want: []string{`Table "public.users"`, "name"}},
 				{tool: "psql_query", args: a{"sql": "SELECT * FROM missing"}, exit: 1, want: []string{`relation "missing" does not exist`}},
 				{tool: "psql_list_tables", args: a{"database": "postgres"}, want: []string{"users", "table"}},
+				{tool: "psql_list_tables", args: a{"host": sock, "port": 5432, "user": "postgres"}, want: []string{"users"}},
+				{tool: "psql_list_databases", args: a{"host": sock, "port": 5432, "user": "postgres"}, want: []string{"template0"}},
+				{tool: "psql_script", args: a{"script": "SELECT current_user;", "host": sock, "port": 5432, "user": "postgres", "database": "postgres"}, want: []string{"postgres"}},
+				{tool: "psql_query", args: a{"sql": "SELECT current_user", "host": sock, "port": 5432, "user": "nobody"}, exit: 2, want: []string{`role "nobody" does not exist`}},
+				// Only a value that starts with a backslash is a psql
+				// meta-command (\! runs a shell command); anything else goes
+				// to the server as SQL. TestPsqlMetaCommandPolicy shows the
+				// policy pattern that refuses meta-commands.
+				{tool: "psql_query", args: a{"sql": " \\! touch " + sb.path("pwned")}, exit: 1, want: []string{"syntax error"}, check: exists(sb.path("pwned"), false)},
 			}
 		},
 	})
@@ -97,4 +114,39 @@ func postgresBin() string {
 		}
 	}
 	return ""
+}
+
+// TestPsqlMetaCommandPolicy checks the policy that configs/README.md
+// recommends for psql_query: a value starting with a backslash is a psql
+// meta-command (\! runs a shell, \o and \copy write local files), and the
+// pattern refuses it before anything runs, while SQL passes.
+func TestPsqlMetaCommandPolicy(t *testing.T) {
+	c, err := config.LoadFS(configs.FS, "psql.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := config.ParsePolicy([]byte("default: enabled\ntools:\n  psql_query:\n    args:\n      sql: {pattern: '(?s)[^\\\\].*'}\n"), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.New([]*config.Config{c}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, ok := ix.Get("psql_query")
+	if !ok {
+		t.Fatal("no psql_query")
+	}
+	for _, sql := range []string{`\! touch /tmp/pwned`, `\o /tmp/out`, "\\copy t to '/tmp/x'"} {
+		_, err := executor.Validate(rt, map[string]any{"sql": sql})
+		var ve *executor.ValidationError
+		if !errors.As(err, &ve) || !strings.Contains(err.Error(), "does not match pattern") {
+			t.Errorf("sql %q: want a policy refusal, got %v", sql, err)
+		}
+	}
+	for _, sql := range []string{"SELECT 1", "SELECT E'a\\nb'", " \\d users"} {
+		if _, err := executor.Validate(rt, map[string]any{"sql": sql}); err != nil {
+			t.Errorf("sql %q: %v", sql, err)
+		}
+	}
 }

@@ -286,8 +286,8 @@ func runCall(t *testing.T, runner *executor.Runner, ix *index.Index, cl call) {
 		}
 	} else if out.Result.ExitCode != cl.exit {
 		t.Errorf("exit code %d, want %d; result:\n%s", out.Result.ExitCode, cl.exit, out.Text)
-	} else if cl.exit == 0 && out.IsError {
-		t.Errorf("isError with exit code 0:\n%s", out.Text)
+	} else if ok := rt.Tool.SuccessExit(out.Result.ExitCode); out.IsError == ok {
+		t.Errorf("exit code %d gives isError %v, want %v (success_exit_codes %v):\n%s", out.Result.ExitCode, out.IsError, !ok, rt.Tool.SuccessExitCodes, out.Text)
 	}
 	for _, w := range cl.want {
 		if !strings.Contains(out.Text, w) {

@@ -21,6 +21,15 @@ func init() {
 		calls: func(sb *sandbox) []call {
 			return []call{
 				{tool: "tar_create", args: a{"archive": "project.tar.gz", "path": "project", "exclude": "*.o", "dir": sb.dir}, check: exists(sb.path("project.tar.gz"), true)},
+				{tool: "tar_create", args: a{"archive": "two.tar", "path": []any{"README.md", "src", "-dash.txt"}, "exclude": []any{"*.o", "*.tmp"}, "dir": sb.path("project")}, before: func(t *testing.T) {
+					write(t, sb.path("project", "-dash.txt"), "dash\n")
+					write(t, sb.path("project", "src", "x.tmp"), "tmp\n")
+				}, check: exists(sb.path("project", "two.tar"), true)},
+				{tool: "tar_list", args: a{"archive": "two.tar", "member": []any{"README.md", "-dash.txt"}, "dir": sb.path("project")}, want: []string{"README.md", "-dash.txt"}, check: lacks("x.tmp")},
+				{tool: "tar_extract", args: a{"archive": sb.path("project", "two.tar"), "destination": sb.path("two"), "member": []any{"src/main.c", "-dash.txt"}}, before: mkdir(sb.path("two")), check: func(t *testing.T, o outcome) {
+					fileHas(sb.path("two", "-dash.txt"), "dash")(t, o)
+					exists(sb.path("two", "README.md"), false)(t, o)
+				}},
 				{tool: "tar_list", args: a{"archive": sb.path("project.tar.gz")}, want: []string{"project/README.md", "project/src/main.c"}, check: func(t *testing.T, out outcome) {
 					if strings.Contains(out.Text, "main.o") {
 						t.Errorf("exclude ignored: %s", out.Text)
@@ -50,6 +59,13 @@ func init() {
 				{tool: "jq_query", args: a{"filter": "[.items[] | select(.n > 1)]", "file": "data.json", "compact": true, "dir": sb.dir}, want: []string{`[{"name":"b","n":2}]`}},
 				{tool: "jq_query", args: a{"filter": "length", "input": "1 2 3", "slurp": true}, want: []string{"3"}},
 				{tool: "jq_query", args: a{"filter": ".x", "input": "not json"}, exit: failed, want: []string{"parse error"}},
+				{tool: "jq_query", args: a{"filter": "[$vars.who, $vars.n + 1]", "vars": `{"who":"ada","n":41}`, "input": "null", "compact": true}, want: []string{`["ada",42]`}},
+				{tool: "jq_query", args: a{"filter": ".items | length", "file": []any{"data.json", "-data.json"}, "dir": sb.dir}, before: func(t *testing.T) {
+					write(t, sb.path("-data.json"), `{"items":[1]}`)
+				}, want: []string{"2\n1"}},
+				// jq reads a leading "-" as an option; "(-1)" is the filter.
+				{tool: "jq_query", args: a{"filter": "-1", "input": "5"}, refused: "starts with '-'"},
+				{tool: "jq_query", args: a{"filter": "(-1)", "input": "5"}, want: []string{"-1"}},
 			}
 		},
 	})
@@ -89,6 +105,14 @@ func init() {
 				{tool: "curl_request", args: a{"url": u + "/moved", "follow_redirects": false}, want: []string{"Found"}},
 				{tool: "curl_request", args: a{"url": u + "/echo", "method": "PUT", "json": `{"a":1}`, "header": "X-Test: 1"}, want: []string{`PUT /echo ct=application/json x=1 body={"a":1}`}},
 				{tool: "curl_request", args: a{"url": u + "/echo", "data": "k=v"}, want: []string{"POST /echo ct=application/x-www-form-urlencoded x= body=k=v"}},
+				{tool: "curl_request", args: a{"url": u + "/echo", "header": []any{"X-Test: 5", "X-Other: 6"}}, want: []string{"GET /echo ct= x=5"}, check: func(t *testing.T, _ outcome) {
+					if q, ok := sb.rec.find("GET", "/echo"); !ok || q.Header["X-Other"] == nil {
+						t.Errorf("second header not sent: %v", q.Header)
+					}
+				}},
+				// Redirects keep the method and the body (--post301/302/303).
+				{tool: "curl_request", args: a{"url": u + "/moved", "json": `{"kept":1}`}, want: []string{`POST /echo ct=application/json x= body={"kept":1}`}},
+				{tool: "curl_request", args: a{"url": u + "/moved", "method": "PUT", "data": "v=1"}, want: []string{"PUT /echo ct=application/x-www-form-urlencoded x= body=v=1"}},
 				// HTTP(S) only: no local files, no other protocols.
 				{tool: "curl_request", args: a{"url": "file:///etc/hostname"}, exit: 1, want: []string{`Protocol "file" not supported`}},
 				{tool: "curl_headers", args: a{"url": "telnet://127.0.0.1:1"}, exit: 1, want: []string{`Protocol "telnet" not supported`}},
@@ -127,6 +151,7 @@ func init() {
 				}},
 				{tool: "make_run", args: a{"target": "build", "variable": "MSG=custom", "jobs": 2, "dir": proj}, want: []string{"building custom"}, check: exists(sb.path("proj", "built.txt"), true)},
 				{tool: "make_run", args: a{"target": "hello", "makefile": "other.mk", "dir": proj}, want: []string{"hello from other"}},
+				{tool: "make_run", args: a{"target": "build", "variable": []any{"MSG=two", "OTHER=x"}, "dir": proj}, want: []string{"building two"}},
 				{tool: "make_run", args: a{"target": "nope", "dir": proj}, exit: 2, want: []string{"No rule to make target"}},
 			}
 		},
