@@ -507,7 +507,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tags:        []string{"http", "api", "download"},
 			Tools: []config.Tool{config.Tool{
 				Name:        "curl_request",
-				Description: "Send an HTTP request (GET by default) and print the response body: call REST APIs, fetch web pages; follows redirects.",
+				Description: "Send an HTTP request (GET by default) and print the response body: call REST APIs, fetch web pages.",
 				Keywords:    []string{"call an api", "GET request", "REST", "endpoint", "fetch url", "http get", "query api", "json api", "web request", "call an endpoint", "check the API response", "bearer token", "Authorization header", "401 Unauthorized", "Could not resolve host"},
 				Command:     "--max-time 60 --post301 --post302 --post303",
 				Args: []config.Arg{config.Arg{
@@ -542,16 +542,14 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("boolean"),
 					Flag:        "--include",
 				}, config.Arg{
-					Name:        "follow_redirects",
-					Description: "Re-send method and body to the new URL",
-					Type:        config.ArgType("boolean"),
-					Default:     true,
-					Flag:        "--location",
+					Name:    "follow_redirects",
+					Type:    config.ArgType("boolean"),
+					Default: true,
+					Flag:    "--location",
 				}, config.Arg{
-					Name:        "fail_on_error",
-					Description: "Fail on HTTP errors",
-					Type:        config.ArgType("boolean"),
-					Flag:        "--fail-with-body",
+					Name: "fail_on_error",
+					Type: config.ArgType("boolean"),
+					Flag: "--fail-with-body",
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
@@ -594,7 +592,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(120),
 				MaxOutput: 65536,
 				OpenWorld: ptr(true),
-				Line:      52,
+				Line:      50,
 			}, config.Tool{
 				Name:        "curl_headers",
 				Description: "Fetch only a URL's status and headers (HEAD request), e.g. to check if a site is up.",
@@ -621,7 +619,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      80,
+				Line:      78,
 			}, config.Tool{
 				Name:        "curl_download",
 				Description: "Download a URL to a local file (follows redirects, fails on HTTP errors).",
@@ -655,7 +653,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        103,
+				Line:        101,
 			}},
 			Source: "bundled:curl",
 		}
@@ -680,7 +678,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:        "--all",
 				}, config.Arg{
 					Name:        "filter",
-					Description: "e.g. status=exited; several must all match",
+					Description: "e.g. status=exited",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--filter",
@@ -897,10 +895,9 @@ var compiledBundled = map[string]func() *config.Config{
 				Keywords:    []string{"start container in background", "spin up", "launch service", "daemon", "start postgres", "run database", "run redis", "docker run -d", "run nginx", "start a database container", "publish a port", "run a container with env vars", "keep a container running"},
 				Command:     "run --detach",
 				Args: []config.Arg{config.Arg{
-					Name:        "name",
-					Description: "Container name",
-					Type:        config.ArgType("string"),
-					Flag:        "--name",
+					Name: "name",
+					Type: config.ArgType("string"),
+					Flag: "--name",
 				}, config.Arg{
 					Name:        "publish",
 					Description: "HOST:CONTAINER",
@@ -920,10 +917,9 @@ var compiledBundled = map[string]func() *config.Config{
 					Items:       config.ArgType("string"),
 					Flag:        "--volume",
 				}, config.Arg{
-					Name:        "network",
-					Description: "Network to join",
-					Type:        config.ArgType("string"),
-					Flag:        "--network",
+					Name: "network",
+					Type: config.ArgType("string"),
+					Flag: "--network",
 				}, config.Arg{
 					Name:     "image",
 					Type:     config.ArgType("string"),
@@ -951,7 +947,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        226,
+				Line:        224,
 			}, config.Tool{
 				Name:        "docker_stop",
 				Description: "Stop a running container gracefully (SIGTERM, then SIGKILL after a timeout).",
@@ -974,7 +970,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        241,
+				Line:        239,
 			}, config.Tool{
 				Name:        "docker_kill",
 				Description: "Kill running containers at once (SIGKILL, or another signal), e.g. when docker_stop hangs.",
@@ -996,7 +992,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        261,
+				Line:        259,
 			}, config.Tool{
 				Name:        "docker_restart",
 				Description: "Restart a container (stop then start).",
@@ -1012,7 +1008,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        277,
+				Line:        275,
 			}, config.Tool{
 				Name:        "docker_rm",
 				Description: "Remove containers (data outside volumes is lost); force=true also kills running ones.",
@@ -1039,7 +1035,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        290,
+				Line:        288,
 			}, config.Tool{
 				Name:        "docker_cp",
 				Description: "Copy files between a container (CONTAINER:PATH) and the local filesystem.",
@@ -1061,7 +1057,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        313,
+				Line:        311,
 			}, config.Tool{
 				Name:        "docker_images",
 				Description: "List local images with repository, tag, ID, age and size.",
@@ -1090,7 +1086,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      333,
+				Line:      331,
 			}, config.Tool{
 				Name:        "docker_pull",
 				Description: "Download an image from a registry (Docker Hub or another).",
@@ -1117,7 +1113,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        353,
+				Line:        351,
 			}, config.Tool{
 				Name:        "docker_build",
 				Description: "Build an image from a Dockerfile and a context directory, optionally tagging it.",
@@ -1167,7 +1163,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        377,
+				Line:        375,
 			}, config.Tool{
 				Name:        "docker_tag",
 				Description: "Give an image an additional name:tag, e.g. before pushing it to a registry.",
@@ -1190,7 +1186,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        414,
+				Line:        412,
 			}, config.Tool{
 				Name:        "docker_push",
 				Description: "Upload an image to a registry (needs docker login first).",
@@ -1211,7 +1207,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        432,
+				Line:        430,
 			}, config.Tool{
 				Name:        "docker_rmi",
 				Description: "Delete local images (untag them, remove unused layers).",
@@ -1233,7 +1229,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        451,
+				Line:        449,
 			}, config.Tool{
 				Name:        "docker_compose_ps",
 				Description: "List a Docker Compose project's services (containers) with state and ports.",
@@ -1261,7 +1257,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      472,
+				Line:      470,
 			}, config.Tool{
 				Name:        "docker_compose_up",
 				Description: "Create and start a Docker Compose project's services in the background; build=true rebuilds images first.",
@@ -1301,7 +1297,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        492,
+				Line:        490,
 			}, config.Tool{
 				Name:        "docker_compose_down",
 				Description: "Stop and remove a Docker Compose project's containers and networks; volumes=true also deletes its volumes.",
@@ -1325,7 +1321,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        525,
+				Line:        523,
 			}, config.Tool{
 				Name:        "docker_compose_logs",
 				Description: "Show recent logs of a Docker Compose project's services (last 100 lines each).",
@@ -1359,7 +1355,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      545,
+				Line:      543,
 			}, config.Tool{
 				Name:        "docker_compose_build",
 				Description: "Build or rebuild the images of a Docker Compose project.",
@@ -1388,7 +1384,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        569,
+				Line:        567,
 			}, config.Tool{
 				Name:        "docker_compose_restart",
 				Description: "Restart a Docker Compose project's services (all, or one).",
@@ -1407,7 +1403,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        592,
+				Line:        590,
 			}, config.Tool{
 				Name:        "docker_compose_stop",
 				Description: "Stop a Docker Compose project's services; docker_compose_up starts them again.",
@@ -1428,7 +1424,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        606,
+				Line:        604,
 			}, config.Tool{
 				Name:        "docker_compose_exec",
 				Description: "Run a shell command inside a started service container of a Docker Compose project.",
@@ -1458,7 +1454,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        621,
+				Line:        619,
 			}, config.Tool{
 				Name:        "docker_compose_run",
 				Description: "Run a one-off shell command in a throwaway container of a Compose service; it needs /bin/sh.",
@@ -1483,7 +1479,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        642,
+				Line:        640,
 			}, config.Tool{
 				Name:        "docker_volume_ls",
 				Description: "List Docker volumes (persistent data storage).",
@@ -1503,7 +1499,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      660,
+				Line:      658,
 			}, config.Tool{
 				Name:        "docker_volume_create",
 				Description: "Create a named Docker volume for persistent data.",
@@ -1519,7 +1515,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        675,
+				Line:        673,
 			}, config.Tool{
 				Name:        "docker_volume_rm",
 				Description: "Remove Docker volumes and all the data in them.",
@@ -1540,7 +1536,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        686,
+				Line:        684,
 			}, config.Tool{
 				Name:        "docker_network_ls",
 				Description: "List Docker networks (bridge, host, compose networks).",
@@ -1560,7 +1556,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      701,
+				Line:      699,
 			}, config.Tool{
 				Name:        "docker_network_create",
 				Description: "Create a user-defined Docker network for containers to join.",
@@ -1580,7 +1576,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        716,
+				Line:        714,
 			}, config.Tool{
 				Name:        "docker_network_rm",
 				Description: "Remove Docker networks not in use.",
@@ -1597,7 +1593,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        729,
+				Line:        727,
 			}, config.Tool{
 				Name:        "docker_system_df",
 				Description: "Show Docker disk space used by images, containers, volumes and build cache.",
@@ -1612,7 +1608,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      741,
+				Line:      739,
 			}, config.Tool{
 				Name:        "docker_info",
 				Description: "Show Docker daemon info (version, storage driver, resources); check that Docker is running.",
@@ -1627,7 +1623,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      754,
+				Line:      752,
 			}, config.Tool{
 				Name:        "docker_system_prune",
 				Description: "Delete stopped containers, unused networks, dangling images and build cache to free disk space.",
@@ -1647,7 +1643,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        768,
+				Line:        766,
 			}},
 			Source: "bundled:docker",
 		}
@@ -1763,7 +1759,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:    "--limit",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -1793,7 +1789,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag: "--comments",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -1834,7 +1830,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:        "--assignee",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -1888,7 +1884,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:    "--limit",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -1917,7 +1913,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag: "--comments",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -1947,7 +1943,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:        "--required",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -1977,7 +1973,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag: "--name-only",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -2032,7 +2028,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:        "--reviewer",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -2066,7 +2062,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:    "--limit",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -2082,7 +2078,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "gh_run_view",
 				Description: "Show a GitHub Actions run: jobs and steps, and with log_failed=true the log of its failed steps.",
-				Keywords:    []string{"why did CI fail", "build log", "failed job log", "actions logs", "workflow output"},
+				Keywords:    []string{"why did CI fail", "failed job output", "workflow output", "failing step"},
 				Command:     "run view",
 				Args: []config.Arg{config.Arg{
 					Name:        "run_id",
@@ -2107,7 +2103,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:        "--job",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -2136,7 +2132,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:    "--limit",
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -2161,7 +2157,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Positional:  true,
 				}, config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Flag:        "--repo",
 				}, config.Arg{
@@ -2181,7 +2177,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Command:     "repo view",
 				Args: []config.Arg{config.Arg{
 					Name:        "repo",
-					Description: "OWNER/REPO (default: from dir)",
+					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
 					Positional:  true,
 				}, config.Arg{
@@ -2332,7 +2328,6 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag: "--ignore-all-space",
 				}, config.Arg{
 					Name:            "path",
-					Description:     "Only these paths",
 					Type:            config.ArgType("array"),
 					Items:           config.ArgType("string"),
 					Positional:      true,
@@ -2378,7 +2373,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      125,
+				Line:      124,
 			}, config.Tool{
 				Name:        "git_blame",
 				Description: "Show who last changed each line of a file and in which commit.",
@@ -2416,7 +2411,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      151,
+				Line:      150,
 			}, config.Tool{
 				Name:        "git_grep",
 				Description: "Search tracked files for a text or regex pattern, e.g. to find where a function or symbol is used.",
@@ -2469,7 +2464,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
-				Line:             178,
+				Line:             177,
 			}, config.Tool{
 				Name:        "git_ls_files",
 				Description: "List files tracked by git (or untracked, modified or deleted ones).",
@@ -2503,7 +2498,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      220,
+				Line:      219,
 			}, config.Tool{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its hash; for an annotated tag add ^{commit} to get the commit, not the tag object.",
@@ -2532,7 +2527,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      246,
+				Line:      245,
 			}, config.Tool{
 				Name:        "git_repo_root",
 				Description: "Print the absolute path of the repository's top-level (root) directory.",
@@ -2547,7 +2542,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      269,
+				Line:      268,
 			}, config.Tool{
 				Name:        "git_reflog",
 				Description: "Show the reflog, newest 30 by default: every commit HEAD pointed to (commits, checkouts, resets, rebases). Use to recover lost commits.",
@@ -2571,7 +2566,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      281,
+				Line:      280,
 			}, config.Tool{
 				Name:        "git_describe",
 				Description: "Name a commit after the nearest tag reachable from it (v1.2.0-3-gabc1234), e.g. the version of a build.",
@@ -2600,7 +2595,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      300,
+				Line:      299,
 			}, config.Tool{
 				Name:        "git_branch_list",
 				Description: "List branches (local, remote or all), marking the current one, with last commit and upstream.",
@@ -2634,7 +2629,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      322,
+				Line:      321,
 			}, config.Tool{
 				Name:        "git_current_branch",
 				Description: "Print the name of the current branch (empty when HEAD is detached).",
@@ -2648,7 +2643,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      348,
+				Line:      347,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with create does both).",
@@ -2672,7 +2667,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        358,
+				Line:        357,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "Delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
@@ -2696,7 +2691,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        375,
+				Line:        374,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout), optionally creating it first.",
@@ -2725,7 +2720,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        395,
+				Line:        394,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch). To discard file changes use git_restore.",
@@ -2750,7 +2745,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        416,
+				Line:        415,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
@@ -2786,7 +2781,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        435,
+				Line:        434,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "Discard uncommitted changes to files; staged=true only unstages them.",
@@ -2804,7 +2799,6 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:        "--source=",
 				}, config.Arg{
 					Name:            "path",
-					Description:     "Files, directories or globs",
 					Type:            config.ArgType("array"),
 					Items:           config.ArgType("string"),
 					Required:        true,
@@ -2819,7 +2813,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        464,
+				Line:        463,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
@@ -2848,7 +2842,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        490,
+				Line:        488,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "Delete files from the working tree and index; cached=true only untracks them.",
@@ -2889,7 +2883,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        514,
+				Line:        512,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -2913,7 +2907,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        547,
+				Line:        545,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
@@ -2934,7 +2928,6 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:        "--staged",
 				}, config.Arg{
 					Name:            "path",
-					Description:     "Only these paths",
 					Type:            config.ArgType("array"),
 					Items:           config.ArgType("string"),
 					Positional:      true,
@@ -2947,7 +2940,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        564,
+				Line:        562,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
@@ -2961,7 +2954,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      594,
+				Line:      591,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
@@ -2980,7 +2973,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      604,
+				Line:      601,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -3004,7 +2997,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        617,
+				Line:        614,
 			}, config.Tool{
 				Name:        "git_stash_apply",
 				Description: "Re-apply a stash's changes and keep the stash in the list (unlike git_stash_pop).",
@@ -3028,7 +3021,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        635,
+				Line:        632,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "Delete a stash without applying it.",
@@ -3047,7 +3040,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        651,
+				Line:        648,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
@@ -3076,7 +3069,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      665,
+				Line:      662,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -3105,7 +3098,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        684,
+				Line:        681,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "Delete a local tag.",
@@ -3124,7 +3117,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        704,
+				Line:        701,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
@@ -3138,7 +3131,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      718,
+				Line:      715,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -3162,7 +3155,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        728,
+				Line:        725,
 			}, config.Tool{
 				Name:        "git_remote_set_url",
 				Description: "Change the URL of a remote (e.g. switch origin from HTTPS to SSH, or to a moved repository).",
@@ -3188,7 +3181,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        745,
+				Line:        742,
 			}, config.Tool{
 				Name:        "git_remote_remove",
 				Description: "Remove a remote and its remote-tracking branches.",
@@ -3207,7 +3200,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        763,
+				Line:        760,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
@@ -3248,22 +3241,20 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        775,
+				Line:        772,
 			}, config.Tool{
 				Name:        "git_pull",
-				Description: "Fetch and merge (or rebase) upstream changes into the current branch; on diverged branches choose merge or rebase.",
+				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
 				Keywords:    []string{"update my branch", "get latest", "sync with remote", "your branch is behind", "pull changes", "catch up", "integrate upstream", "bring my branch up to date", "Updates were rejected because the remote contains work that you do not have locally", "Updates were rejected because the tip of your current branch is behind", "failed to push some refs", "rejected non-fast-forward", "fetch first", "There is no tracking information for the current branch", "Your branch and 'origin/main' have diverged", "Need to specify how to reconcile divergent branches", "pull with rebase", "merge the latest main into my branch", "divergent branches"},
 				Command:     "pull",
 				Args: []config.Arg{config.Arg{
-					Name:        "remote",
-					Description: "Default: the upstream's remote",
-					Type:        config.ArgType("string"),
-					Positional:  true,
+					Name:       "remote",
+					Type:       config.ArgType("string"),
+					Positional: true,
 				}, config.Arg{
-					Name:        "branch",
-					Description: "Remote branch to merge",
-					Type:        config.ArgType("string"),
-					Positional:  true,
+					Name:       "branch",
+					Type:       config.ArgType("string"),
+					Positional: true,
 				}, config.Arg{
 					Name:        "rebase",
 					Description: "Rebase instead of merge",
@@ -3293,11 +3284,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        809,
+				Line:        806,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
-				Keywords:    []string{"publish", "upload commits", "send to github", "share my branch", "push to origin", "set upstream", "before opening a PR", "force push", "The current branch has no upstream branch", "There is no tracking information for the current branch", "push --set-upstream", "publish a branch", "push tags", "push a new branch", "push to remote", "rejected non-fast-forward"},
+				Keywords:    []string{"publish", "upload commits", "send to github", "share my branch", "push to origin", "set upstream", "before opening a PR", "force push", "The current branch has no upstream branch", "There is no tracking information for the current branch", "push --set-upstream", "publish a branch", "push tags", "push a new branch", "push to remote", "push my work", "rejected non-fast-forward"},
 				Command:     "push",
 				Args: []config.Arg{config.Arg{
 					Name:        "remote",
@@ -3336,7 +3327,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        850,
+				Line:        845,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
@@ -3373,7 +3364,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        885,
+				Line:        880,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -3397,7 +3388,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        914,
+				Line:        909,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -3436,7 +3427,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        932,
+				Line:        927,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
@@ -3450,7 +3441,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        963,
+				Line:        958,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
@@ -3480,7 +3471,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        977,
+				Line:        972,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -3494,7 +3485,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1002,
+				Line:        997,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -3508,7 +3499,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1015,
+				Line:        1010,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit (cherry-pick).",
@@ -3533,7 +3524,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1026,
+				Line:        1021,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
 				Description: "Continue a cherry-pick after resolving and staging its conflicts.",
@@ -3547,7 +3538,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1046,
+				Line:        1041,
 			}, config.Tool{
 				Name:        "git_cherry_pick_abort",
 				Description: "Abort a cherry-pick in progress and return to the state before it.",
@@ -3561,7 +3552,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1055,
+				Line:        1050,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -3585,7 +3576,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1064,
+				Line:        1059,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
@@ -3616,7 +3607,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1083,
+				Line:        1078,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "Reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -3636,7 +3627,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1107,
+				Line:        1102,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
@@ -3667,7 +3658,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1123,
+				Line:      1118,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "Permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -3699,7 +3690,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1147,
+				Line:        1142,
 			}, config.Tool{
 				Name:        "git_bisect",
 				Description: "Find the commit that introduced a bug by binary search: start BAD GOOD, then mark each checked-out commit good or bad; reset ends.",
@@ -3726,7 +3717,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1175,
+				Line:        1170,
 			}, config.Tool{
 				Name:        "git_worktree_list",
 				Description: "List the worktrees of the repository (extra checkouts of other branches) with path, commit and branch.",
@@ -3740,7 +3731,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1194,
+				Line:      1189,
 			}, config.Tool{
 				Name:        "git_worktree_add",
 				Description: "Check out a branch into a new directory (a worktree), to work on two branches at once.",
@@ -3770,7 +3761,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1203,
+				Line:        1198,
 			}, config.Tool{
 				Name:        "git_worktree_remove",
 				Description: "Remove a worktree and its directory; force=true even with uncommitted changes.",
@@ -3794,7 +3785,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1223,
+				Line:        1218,
 			}, config.Tool{
 				Name:        "git_config_get",
 				Description: "Print the value of one git setting (user.email, remote.origin.url...); exit code 1 when it is not set.",
@@ -3815,7 +3806,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
-				Line:             1239,
+				Line:             1234,
 			}, config.Tool{
 				Name:        "git_config_set",
 				Description: "Set a git setting in this repository's .git/config (user.name, user.email, core.autocrlf...).",
@@ -3841,7 +3832,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1254,
+				Line:        1249,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -3855,7 +3846,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1272,
+				Line:      1267,
 			}},
 			Source: "bundled:git",
 		}
@@ -4068,7 +4059,7 @@ var compiledBundled = map[string]func() *config.Config{
 					AfterDoubleDash: true,
 				}, config.Arg{
 					Name:        "pattern",
-					Description: "Only directives matching this regex",
+					Description: "Directive regex",
 					Type:        config.ArgType("string"),
 					Flag:        "-run",
 				}, config.Arg{
@@ -5174,7 +5165,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Command:     "--argjson vars",
 				Args: []config.Arg{config.Arg{
 					Name:        "vars",
-					Description: "JSON object; the filter reads $vars.NAME",
+					Description: "JSON object, read as $vars.NAME",
 					Type:        config.ArgType("string"),
 					Default:     "{}",
 					Positional:  true,
@@ -5186,7 +5177,6 @@ var compiledBundled = map[string]func() *config.Config{
 					Positional:  true,
 				}, config.Arg{
 					Name:            "file",
-					Description:     "JSON files",
 					Type:            config.ArgType("array"),
 					Items:           config.ArgType("string"),
 					Positional:      true,
@@ -5244,8 +5234,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Positional:  true,
 				}, config.Arg{
 					Name:       "name",
-					Type:       config.ArgType("array"),
-					Items:      config.ArgType("string"),
+					Type:       config.ArgType("string"),
 					Positional: true,
 				}, config.Arg{
 					Name: "namespace",
@@ -5266,10 +5255,9 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag: "--output",
 					Enum: []string{"wide", "yaml", "json", "name"},
 				}, config.Arg{
-					Name:        "jsonpath",
-					Description: "JSONPath template",
-					Type:        config.ArgType("string"),
-					Flag:        "--output=jsonpath=",
+					Name: "jsonpath",
+					Type: config.ArgType("string"),
+					Flag: "--output=jsonpath=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -5306,7 +5294,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      43,
+				Line:      41,
 			}, config.Tool{
 				Name:        "kubectl_logs",
 				Description: "Print the logs of a pod's container (last 100 lines by default).",
@@ -5352,7 +5340,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      68,
+				Line:      66,
 			}, config.Tool{
 				Name:        "kubectl_exec",
 				Description: "Run a shell command in a pod's container and return its output.",
@@ -5389,7 +5377,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        103,
+				Line:        101,
 			}, config.Tool{
 				Name:        "kubectl_cp",
 				Description: "Copy files between a pod (POD:PATH or NAMESPACE/POD:PATH) and the local filesystem; needs tar in the container.",
@@ -5421,7 +5409,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        130,
+				Line:        128,
 			}, config.Tool{
 				Name:        "kubectl_apply",
 				Description: "Create or update resources from a manifest file, directory or URL (kubectl apply -f).",
@@ -5454,7 +5442,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        153,
+				Line:        151,
 			}, config.Tool{
 				Name:        "kubectl_apply_manifest",
 				Description: "Create or update resources from YAML/JSON manifest text given directly.",
@@ -5481,7 +5469,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        180,
+				Line:        178,
 			}, config.Tool{
 				Name:        "kubectl_diff",
 				Description: "Show what applying a manifest would change in the cluster (live vs. desired); exit code 1 means there are differences.",
@@ -5504,7 +5492,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             200,
+				Line:             198,
 			}, config.Tool{
 				Name:        "kubectl_delete",
 				Description: "Delete Kubernetes resources by type and name, by label selector, or from a manifest file.",
@@ -5545,7 +5533,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        219,
+				Line:        217,
 			}, config.Tool{
 				Name:        "kubectl_scale",
 				Description: "Set the replica count of a deployment, statefulset or replicaset (scale up or down; 0 stops it).",
@@ -5572,7 +5560,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        249,
+				Line:        247,
 			}, config.Tool{
 				Name:        "kubectl_set_image",
 				Description: "Point a deployment (or other workload) at another container image, which starts a rollout.",
@@ -5601,7 +5589,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        269,
+				Line:        267,
 			}, config.Tool{
 				Name:        "kubectl_rollout_status",
 				Description: "Wait for a deployment rollout to finish and report success or failure.",
@@ -5628,7 +5616,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      289,
+				Line:      287,
 			}, config.Tool{
 				Name:        "kubectl_rollout_history",
 				Description: "List the earlier revisions of a rollout (to pick one for kubectl_rollout_undo).",
@@ -5654,7 +5642,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      311,
+				Line:      309,
 			}, config.Tool{
 				Name:        "kubectl_rollout_restart",
 				Description: "Rolling restart of a deployment's pods (e.g. to pick up a changed ConfigMap).",
@@ -5675,7 +5663,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        329,
+				Line:        327,
 			}, config.Tool{
 				Name:        "kubectl_rollout_undo",
 				Description: "Roll a deployment back to its previous (or a given) revision after a bad release.",
@@ -5701,7 +5689,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        345,
+				Line:        343,
 			}, config.Tool{
 				Name:        "kubectl_events",
 				Description: "List recent cluster events (scheduling failures, image pull errors, OOM kills, restarts).",
@@ -5730,7 +5718,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      365,
+				Line:      363,
 			}, config.Tool{
 				Name:        "kubectl_top_pods",
 				Description: "Show CPU and memory usage of pods (requires metrics-server).",
@@ -5759,7 +5747,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      387,
+				Line:      385,
 			}, config.Tool{
 				Name:        "kubectl_top_nodes",
 				Description: "Show CPU and memory usage of cluster nodes (requires metrics-server).",
@@ -5769,7 +5757,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        409,
+				Line:        407,
 			}, config.Tool{
 				Name:        "kubectl_explain",
 				Description: "Show the documentation of a resource type or field path. Use when writing manifests.",
@@ -5791,7 +5779,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      417,
+				Line:      415,
 			}, config.Tool{
 				Name:        "kubectl_auth_can_i",
 				Description: "Check whether the current user may perform an action (verb on a resource); answers yes or no (exit code 1).",
@@ -5823,7 +5811,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             436,
+				Line:             434,
 			}, config.Tool{
 				Name:        "kubectl_wait",
 				Description: "Wait until resources reach a condition (e.g. pods Ready, a job complete, deleted), up to a timeout.",
@@ -5866,7 +5854,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      459,
+				Line:      457,
 			}, config.Tool{
 				Name:        "kubectl_config_get_contexts",
 				Description: "List the kubeconfig contexts (clusters, users, namespaces), marking the current one.",
@@ -5875,7 +5863,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        490,
+				Line:        488,
 			}, config.Tool{
 				Name:        "kubectl_config_use_context",
 				Description: "Switch the current kubeconfig context (which cluster later kubectl tools talk to).",
@@ -5892,7 +5880,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        499,
+				Line:        497,
 			}},
 			Source: "bundled:kubectl",
 		}
@@ -6144,7 +6132,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Command:     "exec --yes",
 				Args: []config.Arg{config.Arg{
 					Name:        "package",
-					Description: "Packages providing the command, if not installed",
+					Description: "Packages providing it",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--package=",
@@ -6401,10 +6389,9 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("boolean"),
 					Flag:        "--tuples-only",
 				}, config.Arg{
-					Name:        "host",
-					Description: "Host or socket directory",
-					Type:        config.ArgType("string"),
-					Flag:        "--host",
+					Name: "host",
+					Type: config.ArgType("string"),
+					Flag: "--host",
 				}, config.Arg{
 					Name: "port",
 					Type: config.ArgType("integer"),
@@ -6439,10 +6426,9 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("boolean"),
 					Flag:        "--single-transaction",
 				}, config.Arg{
-					Name:        "host",
-					Description: "Host or socket directory",
-					Type:        config.ArgType("string"),
-					Flag:        "--host",
+					Name: "host",
+					Type: config.ArgType("string"),
+					Flag: "--host",
 				}, config.Arg{
 					Name: "port",
 					Type: config.ArgType("integer"),
@@ -6455,7 +6441,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(600),
 				MaxOutput: 65536,
 				OpenWorld: ptr(true),
-				Line:      49,
+				Line:      48,
 			}, config.Tool{
 				Name:        "psql_list_databases",
 				Description: "List the databases on a PostgreSQL server.",
@@ -6466,25 +6452,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Database or URI to connect to",
 					Type:        config.ArgType("string"),
 					Flag:        "--dbname",
-				}, config.Arg{
-					Name:        "host",
-					Description: "Host or socket directory",
-					Type:        config.ArgType("string"),
-					Flag:        "--host",
-				}, config.Arg{
-					Name: "port",
-					Type: config.ArgType("integer"),
-					Flag: "--port",
-				}, config.Arg{
-					Name: "user",
-					Type: config.ArgType("string"),
-					Flag: "--username",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      77,
+				Line:      75,
 			}, config.Tool{
 				Name:        "psql_list_tables",
 				Description: "List the tables of a PostgreSQL database with schema, owner and size.",
@@ -6495,25 +6468,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Name or postgresql:// URI",
 					Type:        config.ArgType("string"),
 					Flag:        "--dbname",
-				}, config.Arg{
-					Name:        "host",
-					Description: "Host or socket directory",
-					Type:        config.ArgType("string"),
-					Flag:        "--host",
-				}, config.Arg{
-					Name: "port",
-					Type: config.ArgType("integer"),
-					Flag: "--port",
-				}, config.Arg{
-					Name: "user",
-					Type: config.ArgType("string"),
-					Flag: "--username",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      97,
+				Line:      87,
 			}},
 			Source: "bundled:psql",
 		}
@@ -6681,7 +6641,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:      15,
 			}, config.Tool{
 				Name:        "tar_extract",
-				Description: "Extract (unpack) a tar archive, or some members, into a directory; existing files are overwritten.",
+				Description: "Extract (unpack) a tar archive, or some members, into a directory.",
 				Keywords:    []string{"unpack", "untar", "decompress", "extract tgz", "open tarball", "tar xzf", "extract an archive", "unpack a tar.gz", "strip components", "extract to a directory", "extract a single file", "not in gzip format"},
 				Command:     "--extract",
 				Args: []config.Arg{config.Arg{
@@ -6691,7 +6651,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:     "--file=",
 				}, config.Arg{
 					Name:        "destination",
-					Description: "Existing directory (default: dir)",
+					Description: "Existing directory",
 					Type:        config.ArgType("string"),
 					Flag:        "--directory=",
 				}, config.Arg{

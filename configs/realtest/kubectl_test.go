@@ -70,7 +70,7 @@ current-context: fake
 				{tool: "kubectl_config_get_contexts", want: []string{"* ", "fake", "staging"}},
 				{tool: "kubectl_get", args: a{"resource": "pods", "namespace": "default", "selector": "app=web", "output": "wide"}, want: []string{"web-1"}, check: sent("GET", "/api/v1/namespaces/default/pods", "labelSelector=app%3Dweb")},
 				{tool: "kubectl_get", args: a{"resource": "deployment", "name": "web", "jsonpath": "{.spec.replicas}"}, want: []string{"1"}},
-				{tool: "kubectl_get", args: a{"resource": "pods", "name": []any{"web-1"}, "jsonpath": "{.metadata.name} {.spec.containers[0].image}"}, want: []string{"web-1 nginx:1.26"}},
+				{tool: "kubectl_get", args: a{"resource": "pods", "name": "web-1", "jsonpath": "{.metadata.name} {.spec.containers[0].image}"}, want: []string{"web-1 nginx:1.26"}},
 				// Output formats that read a local file are not offered.
 				{tool: "kubectl_get", args: a{"resource": "pods", "output": "go-template-file=/etc/passwd"}, refused: "must be one of"},
 				{tool: "kubectl_get", args: a{"resource": "pods", "output": "jsonpath-file=/etc/passwd"}, refused: "must be one of"},

@@ -85,8 +85,7 @@ func init() {
 				{tool: "psql_query", args: a{"sql": `\d users`}, want: []string{`Table "public.users"`, "name"}},
 				{tool: "psql_query", args: a{"sql": "SELECT * FROM missing"}, exit: 1, want: []string{`relation "missing" does not exist`}},
 				{tool: "psql_list_tables", args: a{"database": "postgres"}, want: []string{"users", "table"}},
-				{tool: "psql_list_tables", args: a{"host": sock, "port": 5432, "user": "postgres"}, want: []string{"users"}},
-				{tool: "psql_list_databases", args: a{"host": sock, "port": 5432, "user": "postgres"}, want: []string{"template0"}},
+				{tool: "psql_list_tables", args: a{"database": "postgresql://postgres@/postgres?host=" + sock + "&port=5432"}, want: []string{"users"}},
 				{tool: "psql_script", args: a{"script": "SELECT current_user;", "host": sock, "port": 5432, "user": "postgres", "database": "postgres"}, want: []string{"postgres"}},
 				{tool: "psql_query", args: a{"sql": "SELECT current_user", "host": sock, "port": 5432, "user": "nobody"}, exit: 2, want: []string{`role "nobody" does not exist`}},
 				// Only a value that starts with a backslash is a psql
