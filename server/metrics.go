@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -61,15 +62,23 @@ func newMetrics(sessions func() int) *metrics {
 			Name: "climax_sessions",
 			Help: "Live MCP sessions.",
 		}, func() float64 { return float64(sessions()) }),
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	return m
 }
 
-// handler serves the metrics in the Prometheus text format.
+// handler serves the metrics in the Prometheus text format. The Go
+// runtime and process collectors join the registry on the first scrape:
+// building them takes longer than the rest of a server's start, and a
+// server that is never scraped (stdio) does not need them.
 func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	var once sync.Once
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() {
+			m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		})
+		h.ServeHTTP(w, r)
+	})
 }
 
 // searched records one climax_search call.
