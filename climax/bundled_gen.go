@@ -6366,14 +6366,15 @@ var compiledBundled = map[string]func() *config.Config{
 			Tags:        []string{"postgres", "postgresql", "sql"},
 			Tools: []config.Tool{config.Tool{
 				Name:        "psql_query",
-				Description: "Run one SQL statement (SELECT, INSERT, UPDATE...) or psql meta-command ('\\d+ users') on a PostgreSQL database.",
+				Description: "Run one SQL statement (SELECT, INSERT, UPDATE...) or one describe meta-command (\\d, \\dt, \\d+ users, \\l) on a PostgreSQL database.",
 				Keywords:    []string{"sql", "select", "query database", "postgres", "count rows", "describe table", "relation does not exist", "run query", "column does not exist", "does the column exist", "table structure", "count rows", "inspect data", "syntax error at or near", "duplicate key value violates unique constraint", "update rows", "delete rows", "explain analyze", "slow query"},
 				Args: []config.Arg{config.Arg{
 					Name:        "sql",
-					Description: "SQL statement or backslash meta-command",
+					Description: "SQL statement, or \\d... / \\l",
 					Type:        config.ArgType("string"),
 					Required:    true,
 					Flag:        "--command",
+					Pattern:     "(?s)[^\\\\].*|\\\\(d[A-Za-z]*\\+?|l\\+?|conninfo)( [^\\\\]*)?",
 				}, config.Arg{
 					Name:        "database",
 					Description: "Name or postgresql:// URI",
@@ -6441,7 +6442,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(600),
 				MaxOutput: 65536,
 				OpenWorld: ptr(true),
-				Line:      48,
+				Line:      52,
 			}, config.Tool{
 				Name:        "psql_list_databases",
 				Description: "List the databases on a PostgreSQL server.",
@@ -6457,7 +6458,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      75,
+				Line:      79,
 			}, config.Tool{
 				Name:        "psql_list_tables",
 				Description: "List the tables of a PostgreSQL database with schema, owner and size.",
@@ -6473,7 +6474,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      87,
+				Line:      91,
 			}},
 			Source: "bundled:psql",
 		}

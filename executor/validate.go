@@ -56,7 +56,8 @@ func (e *ValidationError) Error() string {
 // arguments present (a required array needs at least one item), type
 // coercion, enum membership, safety (a positional value may not start
 // with "-" unless the argument allows it or goes after "--"; no value
-// except a stdin value may contain a NUL byte). An array's items are
+// except a stdin value may contain a NUL byte; a value must match the
+// argument's own pattern, when its definition has one). An array's items are
 // checked one by one. All problems found are reported together as one
 // *[ValidationError]. Policy constraints (pattern, min, max for each
 // value or item; min_items, max_items for an array) are checked only when
@@ -188,6 +189,9 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 			}
 			if guard && strings.HasPrefix(s, "-") {
 				problems = append(problems, fmt.Sprintf("%s: value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", who, quote(s)))
+			}
+			if re := rt.Patterns[a.Name]; re != nil && !re.MatchString(s) {
+				problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quote(s), a.Pattern))
 			}
 		}
 	}

@@ -307,3 +307,39 @@ func FuzzCoerce(f *testing.F) {
 		}
 	})
 }
+
+// An argument's own pattern (config, not policy) is checked on every
+// value and every item, as an argument problem, before anything runs.
+func TestValidateConfigPattern(t *testing.T) {
+	t.Parallel()
+	cfg := &config.Config{Name: "cli", Command: "prog", Tools: []config.Tool{{Name: "t", Timeout: 5, Args: []config.Arg{
+		{Name: "sql", Positional: true, Pattern: `(?s)[^\\].*`},
+		{Name: "files", Type: config.TypeArray, Flag: "-f", Pattern: `[a-z]+\.sql`},
+	}}}}
+	ix, _, err := index.New([]*config.Config{cfg}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, _ := ix.Get("t")
+	tests := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"sql": "select 1"}, ""},
+		{map[string]any{"sql": " \\! id"}, ""},
+		{map[string]any{"sql": "\\! id"}, "Argument validation failed:\n  - Argument 'sql': value '\\! id' does not match pattern '(?s)[^\\\\].*'"},
+		{map[string]any{"sql": "x", "files": []any{"a.sql", "../b.sql"}}, "Argument validation failed:\n  - Argument 'files': item 2: value '../b.sql' does not match pattern '[a-z]+\\.sql'"},
+		// Anchored on the parse tree: an alternation cannot match a part.
+		{map[string]any{"sql": "x", "files": []any{"a.sqlx"}}, "Argument validation failed:\n  - Argument 'files': item 1: value 'a.sqlx' does not match pattern '[a-z]+\\.sql'"},
+	}
+	for _, tt := range tests {
+		_, err := executor.Validate(rt, tt.args)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("%v:\n got %q\nwant %q", tt.args, got, tt.want)
+		}
+	}
+}

@@ -90,8 +90,8 @@ func init() {
 				{tool: "psql_query", args: a{"sql": "SELECT current_user", "host": sock, "port": 5432, "user": "nobody"}, exit: 2, want: []string{`role "nobody" does not exist`}},
 				// Only a value that starts with a backslash is a psql
 				// meta-command (\! runs a shell command); anything else goes
-				// to the server as SQL. TestPsqlMetaCommandPolicy shows the
-				// policy pattern that refuses meta-commands.
+				// to the server as SQL. TestPsqlMetaCommands shows the
+				// config's pattern refusing every meta-command but \d and \l.
 				{tool: "psql_query", args: a{"sql": " \\! touch " + sb.path("pwned")}, exit: 1, want: []string{"syntax error"}, check: exists(sb.path("pwned"), false)},
 			}
 		},
@@ -115,20 +115,16 @@ func postgresBin() string {
 	return ""
 }
 
-// TestPsqlMetaCommandPolicy checks the policy that configs/README.md
-// recommends for psql_query: a value starting with a backslash is a psql
-// meta-command (\! runs a shell, \o and \copy write local files), and the
-// pattern refuses it before anything runs, while SQL passes.
-func TestPsqlMetaCommandPolicy(t *testing.T) {
+// TestPsqlMetaCommands checks psql_query's own pattern: a value starting
+// with a backslash is a psql meta-command (\! runs a shell, \o and \copy
+// write local files), and only a lone describe or list command passes,
+// before anything runs; SQL passes.
+func TestPsqlMetaCommands(t *testing.T) {
 	c, err := config.LoadFS(configs.FS, "psql.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := config.ParsePolicy([]byte("default: enabled\ntools:\n  psql_query:\n    args:\n      sql: {pattern: '(?s)[^\\\\].*'}\n"), "policy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.New([]*config.Config{c}, p)
+	ix, _, err := index.New([]*config.Config{c}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,14 +132,14 @@ func TestPsqlMetaCommandPolicy(t *testing.T) {
 	if !ok {
 		t.Fatal("no psql_query")
 	}
-	for _, sql := range []string{`\! touch /tmp/pwned`, `\o /tmp/out`, "\\copy t to '/tmp/x'"} {
+	for _, sql := range []string{`\! touch /tmp/pwned`, `\o /tmp/out`, "\\copy t to '/tmp/x'", `\d users \! id`, `\setenv PAGER x`, `\i /etc/passwd`} {
 		_, err := executor.Validate(rt, map[string]any{"sql": sql})
 		var ve *executor.ValidationError
 		if !errors.As(err, &ve) || !strings.Contains(err.Error(), "does not match pattern") {
-			t.Errorf("sql %q: want a policy refusal, got %v", sql, err)
+			t.Errorf("sql %q: want a refusal, got %v", sql, err)
 		}
 	}
-	for _, sql := range []string{"SELECT 1", "SELECT E'a\\nb'", " \\d users"} {
+	for _, sql := range []string{"SELECT 1", "SELECT E'a\\nb'", " \\d users", `\d users`, `\dt`, `\d+ users`, `\l`} {
 		if _, err := executor.Validate(rt, map[string]any{"sql": sql}); err != nil {
 			t.Errorf("sql %q: %v", sql, err)
 		}

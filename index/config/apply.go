@@ -21,6 +21,10 @@ type ResolvedTool struct {
 	// Constraints holds the policy's constraints by argument name; nil
 	// when the policy sets none for this tool (or there is no policy).
 	Constraints map[string]*ArgConstraint
+	// Patterns holds the compiled pattern of every argument whose
+	// definition has one (Arg.Pattern), by argument name; nil when none
+	// has.
+	Patterns map[string]*regexp.Regexp
 	// Executor is the policy's executor; the zero value runs locally.
 	Executor Executor
 	// Confirm is set when every call of the tool needs the user's approval
@@ -137,6 +141,19 @@ func Apply(configs []*Config, policy *Policy) (*ToolSet, []Problem, error) {
 // disables the tool.
 func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 	rt := &ResolvedTool{Tool: t, CLI: c}
+	for _, a := range t.Args {
+		if a.Pattern == "" {
+			continue
+		}
+		re, err := wholeMatch(a.Pattern)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: tool %s, arg %s: invalid pattern %s: %w", sourceName(c), t.Name, a.Name, quote(a.Pattern), err)
+		}
+		if rt.Patterns == nil {
+			rt.Patterns = map[string]*regexp.Regexp{}
+		}
+		rt.Patterns[a.Name] = re
+	}
 	if policy == nil {
 		return rt, true, nil
 	}

@@ -15,7 +15,7 @@ import (
 var (
 	configKeys = []string{"name", "description", "command", "env", "working_dir", "category", "tags", "global_args", "tools"}
 	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output", "success_exit_codes", "read_only", "destructive", "idempotent", "open_world"}
-	argKeys    = []string{"name", "description", "type", "items", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash", "after_double_dash", "secret"}
+	argKeys    = []string{"name", "description", "type", "items", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash", "after_double_dash", "secret", "pattern"}
 	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean), string(TypeArray)}
 	itemTypes  = []string{string(TypeString), string(TypeInteger), string(TypeNumber)}
 )
@@ -223,6 +223,14 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 		AllowLeadingDash: o.boolean("allow_leading_dash"),
 		Secret:           o.boolean("secret"),
 		AfterDoubleDash:  o.boolean("after_double_dash"),
+		Pattern:          o.str("pattern"),
+	}
+	if o.has("pattern") {
+		if a.Pattern == "" {
+			c.report(o.at("pattern"), ctx, "pattern is empty: remove it, or give a regular expression every value must match")
+		} else if _, err := wholeMatch(a.Pattern); err != nil {
+			c.report(o.at("pattern"), ctx, "pattern is not a valid Go regular expression (%s): fix it", err)
+		}
 	}
 	if a.Name != "" {
 		if first, dup := seen[a.Name]; dup {

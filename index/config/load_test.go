@@ -53,6 +53,14 @@ func TestParseErrors(t *testing.T) {
 			want: []string{"t.yaml:2: invalid YAML: did not find expected node content"},
 		},
 		{
+			name: "arg patterns",
+			src:  "command: x\ntools:\n  - name: t\n    description: d\n    args:\n      - {name: a, pattern: \"safe)|(.*\"}\n      - {name: b, pattern: \"\"}\n",
+			want: []string{
+				"t.yaml:6:28: tool \"t\": arg \"a\": pattern is not a valid Go regular expression (error parsing regexp: unexpected ): `safe)|(.*`): fix it",
+				"t.yaml:7:28: tool \"t\": arg \"b\": pattern is empty: remove it, or give a regular expression every value must match",
+			},
+		},
+		{
 			name: "tab indentation",
 			src:  "command: git\ntools:\n\t- name: x\n",
 			want: []string{"t.yaml:3: invalid YAML: found character that cannot start any token"},
@@ -261,7 +269,7 @@ func TestParseErrors(t *testing.T) {
 				`t.yaml:5:5: global arg "g": unknown key "defualt" (did you mean "default"?)`,
 				`t.yaml:9:5: tool "t": unknown key "timout" (did you mean "timeout"?)`,
 				`t.yaml:12:9: tool "t": arg "a": unknown key "requried" (did you mean "required"?)`,
-				`t.yaml:13:9: tool "t": arg "a": unknown key "colour" (valid keys: name, description, type, items, required, default, flag, positional, enum, stdin, cwd, allow_leading_dash, after_double_dash, secret)`,
+				`t.yaml:13:9: tool "t": arg "a": unknown key "colour" (valid keys: name, description, type, items, required, default, flag, positional, enum, stdin, cwd, allow_leading_dash, after_double_dash, secret, pattern)`,
 			},
 		},
 		{

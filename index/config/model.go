@@ -133,6 +133,11 @@ type Arg struct {
 	// Secret marks a value that must not be recorded: the audit log shows
 	// "***" instead of it, in the arguments and in the command line.
 	Secret bool `yaml:"secret"`
+	// Pattern is a regular expression every value (every item of an
+	// array) must match as a whole, checked with the other argument
+	// checks before anything runs: the config's own limit on what a
+	// caller may pass, whatever the policy.
+	Pattern string `yaml:"pattern"`
 }
 
 // SuccessExit reports whether exit code code is a success for the
