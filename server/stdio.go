@@ -123,7 +123,10 @@ func (g *eofGuard) Read(p []byte) (int, error) {
 			} else if reply := g.noteIncoming(line); reply != nil {
 				g.reject(reply)
 			} else {
-				g.rbuf = line
+				// One JSON value and a newline, without the spaces around
+				// it: go-sdk ends the session on trailing data after a
+				// value, even a space.
+				g.rbuf = append(bytes.TrimSpace(line), '\n')
 			}
 		}
 		if err != nil && len(g.rbuf) == 0 {

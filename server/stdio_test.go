@@ -474,3 +474,20 @@ func TestServeStdioContextEndsRunningCall(t *testing.T) {
 	}
 	waitGone(t, pid)
 }
+
+// Spaces and tabs around a message are not part of it: a message followed
+// by a space is answered, and the session goes on (go-sdk alone ended the
+// session on such trailing data).
+func TestServeStdioToleratesSpaceAroundMessages(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	got := serveLines(t, srv, initialize+" ", "\t"+initialized+"\t",
+		`{"jsonrpc":"2.0","id":2,"method":"ping"} `,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\t \r",
+		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
+	for _, id := range []string{"1", "2", "3", "4"} {
+		if r, ok := got[id]; !ok || r.Error != nil {
+			t.Errorf("request %s: %+v, %v", id, r, ok)
+		}
+	}
+}
