@@ -116,6 +116,25 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
 
+// A secret value is hidden where it stands in the command line, and only
+// there: a caller cannot blank out other words by choosing a secret that
+// occurs in them.
+func TestAuditLogRedactsOnlyTheSecretsOwnWords(t *testing.T) {
+	t.Parallel()
+	var buf syncBuffer
+	cs := connect(t, server.New(auditIndex(t), executor.New(), server.WithAuditLog(&buf)), nil)
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_login", "args": map[string]any{"user": "echo", "token": "o"}})
+	var rec struct {
+		Argv []string `json:"argv"`
+	}
+	if err := json.Unmarshal([]byte(buf.String()), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rec.Argv[1:], " "); got != "echo echo --token=***" {
+		t.Errorf("argv = %q, want only the token's own word redacted", got)
+	}
+}
+
 func TestAuditLogWriteFailureDoesNotFailTheCall(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, server.New(auditIndex(t), executor.New(), server.WithAuditLog(failingWriter{})), nil)
