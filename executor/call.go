@@ -31,6 +31,9 @@ type Result struct {
 	// IgnoredArgs lists the call's argument names that the tool does not
 	// have, which were ignored; absent when there are none.
 	IgnoredArgs []IgnoredArg `json:"ignored_args,omitempty"`
+	// IgnoredArgsOmitted counts the unknown names beyond the first
+	// [MaxIgnoredArgs], which IgnoredArgs leaves out; absent when none.
+	IgnoredArgsOmitted int `json:"ignored_args_omitted,omitempty"`
 
 	timeout   float64 // the time limit in seconds, for Text
 	cancelled bool    // the context was cancelled while it ran
@@ -239,6 +242,6 @@ func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[str
 	if err != nil {
 		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Argv}
 	}
-	res.IgnoredArgs = UnknownArgs(rt.Tool, args)
+	res.IgnoredArgs, res.IgnoredArgsOmitted = UnknownArgs(rt.Tool, args)
 	return Outcome{Text: res.Text(), IsError: res.Failed(), Result: res, Argv: cmd.Argv}
 }

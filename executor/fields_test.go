@@ -226,7 +226,7 @@ func TestUnknownArgs(t *testing.T) {
 		{Name: "path", Positional: true},
 		{Name: "message", Stdin: true},
 	}}
-	got := executor.UnknownArgs(tl, map[string]any{
+	got, more := executor.UnknownArgs(tl, map[string]any{
 		"cwd": "/repo", "maxCount": 3, "paht": "x", "zzz": 1, "input": "i", "path": "ok", "dir": "/",
 	})
 	want := []executor.IgnoredArg{
@@ -236,15 +236,37 @@ func TestUnknownArgs(t *testing.T) {
 		{Name: "paht", DidYouMean: "path"},
 		{Name: "zzz"},
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("UnknownArgs = %+v\nwant %+v", got, want)
+	if !reflect.DeepEqual(got, want) || more != 0 {
+		t.Errorf("UnknownArgs = %+v, %d more\nwant %+v", got, more, want)
 	}
-	if got := executor.UnknownArgs(tl, map[string]any{"path": "x"}); got != nil {
+	if got, _ := executor.UnknownArgs(tl, map[string]any{"path": "x"}); got != nil {
 		t.Errorf("UnknownArgs with known names = %+v, want nil", got)
 	}
 	// "cwd" suggests nothing for a tool without a cwd arg.
 	if s := executor.SuggestArg(&config.Tool{Args: []config.Arg{{Name: "pattern"}}}, "cwd"); s != "" {
 		t.Errorf("SuggestArg = %q, want none", s)
+	}
+}
+
+// A call with very many unknown names lists the first ones in sorted order
+// and counts the rest, in time and space bounded by the list, not the call.
+func TestUnknownArgsBounded(t *testing.T) {
+	t.Parallel()
+	tl := &config.Tool{Name: "t", Args: []config.Arg{{Name: "path"}}}
+	args := map[string]any{"path": "x"}
+	for i := range 100_000 {
+		args[fmt.Sprintf("k%06d", i)] = i
+	}
+	got, more := executor.UnknownArgs(tl, args)
+	if len(got) != executor.MaxIgnoredArgs || more != 100_000-executor.MaxIgnoredArgs {
+		t.Fatalf("%d listed, %d more; want %d and %d", len(got), more, executor.MaxIgnoredArgs, 100_000-executor.MaxIgnoredArgs)
+	}
+	if got[0].Name != "k000000" || got[len(got)-1].Name != fmt.Sprintf("k%06d", executor.MaxIgnoredArgs-1) {
+		t.Errorf("not the first names in order: %s … %s", got[0].Name, got[len(got)-1].Name)
+	}
+	out := executor.New(executor.WithStrictArgs(true)).Call(context.Background(), &config.ResolvedTool{Tool: tl, CLI: &config.Config{Command: "x"}}, args)
+	if !out.IsError || strings.Count(out.Text, "\n") != executor.MaxIgnoredArgs+1 || !strings.Contains(out.Text, "… and 99980 more unknown argument names") {
+		t.Errorf("strict validation: %q", out.Text)
 	}
 }
 

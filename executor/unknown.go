@@ -19,18 +19,36 @@ type IgnoredArg struct {
 	DidYouMean string `json:"did_you_mean,omitempty"`
 }
 
-// UnknownArgs returns the names in args that are not arguments of t,
-// sorted, each with the argument it probably stands for (see
-// [SuggestArg]); nil when every name is known.
-func UnknownArgs(t *config.Tool, args map[string]any) []IgnoredArg {
-	var out []IgnoredArg
+// MaxIgnoredArgs is how many unknown argument names a result lists (and
+// strict mode reports); the rest are only counted, so that a call with a
+// million made-up names costs neither time nor a huge answer.
+const MaxIgnoredArgs = 20
+
+// UnknownArgs returns the names in args that are not arguments of t, the
+// first [MaxIgnoredArgs] in sorted order, each with the argument it
+// probably stands for (see [SuggestArg]), and how many more there are;
+// nil and 0 when every name is known.
+func UnknownArgs(t *config.Tool, args map[string]any) (first []IgnoredArg, more int) {
+	var names []string // sorted, at most MaxIgnoredArgs
 	for name := range args {
-		if t.Arg(name) == nil {
-			out = append(out, IgnoredArg{Name: name, DidYouMean: SuggestArg(t, name)})
+		if t.Arg(name) != nil {
+			continue
+		}
+		i, _ := slices.BinarySearch(names, name)
+		switch {
+		case len(names) < MaxIgnoredArgs:
+			names = slices.Insert(names, i, name)
+		case i < len(names):
+			names = slices.Insert(names[:len(names)-1], i, name)
+			more++
+		default:
+			more++
 		}
 	}
-	slices.SortFunc(out, func(a, b IgnoredArg) int { return strings.Compare(a.Name, b.Name) })
-	return out
+	for _, name := range names {
+		first = append(first, IgnoredArg{Name: name, DidYouMean: SuggestArg(t, name)})
+	}
+	return first, more
 }
 
 // Names that callers commonly give to a tool's working-directory and

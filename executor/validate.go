@@ -93,8 +93,12 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 		}
 	}
 	if strict {
-		for _, u := range UnknownArgs(t, args) {
+		unknown, more := UnknownArgs(t, args)
+		for _, u := range unknown {
 			problems = append(problems, unknownArgProblem(t, u))
+		}
+		if more > 0 {
+			problems = append(problems, fmt.Sprintf("… and %d more unknown argument names", more))
 		}
 	}
 
