@@ -241,7 +241,16 @@ func (rep *validateReport) checkIndex(loaded []*config.Config, pol *config.Polic
 	ix, warnings, err := index.New(loaded, readOnlyPolicy(pol, readOnly))
 	if err != nil {
 		rep.OK = false
-		rep.Errors = append(rep.Errors, problemsOf(err, "")...)
+		// Problems in the policy file (constraints that cannot apply to
+		// their args) belong to the policy's report.
+		for _, p := range problemsOf(err, "") {
+			if rep.Policy != nil && p.File == rep.Policy.File {
+				rep.Policy.OK = false
+				rep.Policy.Errors = append(rep.Policy.Errors, p)
+			} else {
+				rep.Errors = append(rep.Errors, p)
+			}
+		}
 	} else if readOnly {
 		n := ix.Len()
 		rep.ReadOnlyTools = &n
