@@ -13,8 +13,8 @@ const maxDisplayName = 120
 
 // displayName makes a caller-supplied name safe to put on one line of a
 // message: a name holding control or other non-printable characters (a
-// newline, an ANSI escape, invalid UTF-8) is quoted as a Go string
-// literal, and a very long name is cut to 120 characters followed by "…".
+// newline, an ANSI escape, invalid UTF-8), or nothing at all, is
+// quoted as a Go string literal, and a very long name is cut to 120 characters followed by "…".
 // Names a config can declare are printable and come back unchanged.
 func displayName(name string) string {
 	if utf8.RuneCountInString(name) > maxDisplayName {
@@ -27,7 +27,7 @@ func displayName(name string) string {
 			n++
 		}
 	}
-	if !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
+	if name == "" || !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
 		return strconv.Quote(name)
 	}
 	return name

@@ -26,6 +26,7 @@ func TestDisplayName(t *testing.T) {
 		"c1\u0085":           `"c1\u0085"`,
 		"bidi\u202eevil":     `"bidi\u202eevil"`,
 		"bad\xffutf8":        `"bad\xffutf8"`,
+		"":                   `""`,
 		long:                 strings.Repeat("é", 120) + "…",
 	} {
 		if got := displayName(name); got != want {

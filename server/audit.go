@@ -101,7 +101,7 @@ func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool,
 	rec := &auditRecord{
 		Time:       start.UTC().Format(time.RFC3339Nano),
 		Transport:  "stdio",
-		Tool:       tool,
+		Tool:       shorten(tool),
 		Via:        via,
 		Args:       redactArgs(rt, args),
 		Argv:       redactArgv(rt, args, out.Argv),
