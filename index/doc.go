@@ -50,10 +50,12 @@
 //
 // The index is built once and is safe for concurrent searches; a search
 // looks only at the tools that share a word with the query. [New] returns
-// as soon as tools can be listed and looked up; the search part is built
-// by the first [Index.Search] (or [Index.Explain]), so that a server that
-// only lists tools — a cold start in discovery mode answers initialize and
-// tools/list without searching — never pays for it.
+// as soon as tools can be listed and looked up; the search part of a small
+// index is built by the first [Index.Search] (or [Index.Explain]), so that
+// a server that only lists tools — a cold start in discovery mode answers
+// initialize and tools/list without searching — never pays for it, and
+// that of a large one (thousands of tools) starts building in the
+// background at once, so that the first search does not wait long.
 //
 // This module depends on the standard library and the YAML library only,
 // so that other projects can use it without pulling in an MCP SDK.
