@@ -52,7 +52,7 @@ type Index struct {
 
 // eagerRankerTools is the number of tools from which [New] starts
 // building the search part in the background rather than at the first
-// search: about 20 ms of work on one core.
+// search: from there on the build takes 10 ms and more.
 const eagerRankerTools = 2000
 
 // New builds an index from configs, in order, applying policy (which may be
