@@ -2310,12 +2310,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Positional:  true,
 				}, config.Arg{
 					Name:        "staged",
-					Description: "Staged changes (index vs HEAD)",
+					Description: "Index vs HEAD",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--staged",
 				}, config.Arg{
 					Name:        "stat",
-					Description: "Changed files with line counts only",
+					Description: "Per-file line counts only",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--stat",
 				}, config.Arg{
@@ -4351,7 +4351,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Positional:  true,
 				}, config.Arg{
 					Name:        "summary",
-					Description: "Only list changed files",
+					Description: "Changed files only",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--summary",
 				}, config.Arg{
@@ -6366,11 +6366,11 @@ var compiledBundled = map[string]func() *config.Config{
 			Tags:        []string{"postgres", "postgresql", "sql"},
 			Tools: []config.Tool{config.Tool{
 				Name:        "psql_query",
-				Description: "Run one SQL statement (SELECT, INSERT, UPDATE...) or one describe meta-command (\\d, \\dt, \\d+ users, \\l) on a PostgreSQL database.",
+				Description: "Run one SQL statement (SELECT, INSERT, UPDATE...) or a describe command (\\d users, \\dt, \\l) on a PostgreSQL database.",
 				Keywords:    []string{"sql", "select", "query database", "postgres", "count rows", "describe table", "relation does not exist", "run query", "column does not exist", "does the column exist", "table structure", "count rows", "inspect data", "syntax error at or near", "duplicate key value violates unique constraint", "update rows", "delete rows", "explain analyze", "slow query"},
 				Args: []config.Arg{config.Arg{
 					Name:        "sql",
-					Description: "SQL statement, or \\d... / \\l",
+					Description: "SQL, or a \\d or \\l command",
 					Type:        config.ArgType("string"),
 					Required:    true,
 					Flag:        "--command",
