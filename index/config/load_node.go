@@ -421,35 +421,19 @@ func (o *object) integer(key string) (int, bool) {
 }
 
 // strings returns the list of strings under key (nil when absent).
-func (o *object) strings(key string) []string {
-	f, ok := o.get(key)
-	if !ok {
-		return nil
-	}
-	v := f.val()
-	if v.Kind != yaml.SequenceNode {
-		hint := ""
-		if s, ok := scalarString(v); ok && s == clip(s, maxQuoted) {
-			hint = fmt.Sprintf("; write %s: [%s]", key, s)
-		}
-		o.c.report(f.value, o.ctx, "%s: expected a list of strings, got %s%s", key, describe(v), hint)
-		return nil
-	}
-	out := make([]string, 0, len(v.Content))
-	for _, item := range v.Content {
-		s, ok := scalarString(deref(item))
-		if !ok {
-			o.c.report(item, o.ctx, "%s: expected a string in the list, got %s", key, describe(item))
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
+func (o *object) strings(key string) []string { return o.stringList(key, "strings", "") }
 
 // keywords returns the list of non-empty strings under key (nil when
 // absent), reporting items that are not strings or are empty.
 func (o *object) keywords(key string) []string {
+	return o.stringList(key, "words and phrases", "empty keyword: remove it or write a word")
+}
+
+// stringList returns the list of strings under key (nil when absent),
+// reporting a value that is not a list (what names its items) and items
+// that are not strings; with ifEmpty set, empty items are reported with it
+// and left out.
+func (o *object) stringList(key, what, ifEmpty string) []string {
 	f, ok := o.get(key)
 	if !ok {
 		return nil
@@ -460,7 +444,7 @@ func (o *object) keywords(key string) []string {
 		if s, ok := scalarString(v); ok && s == clip(s, maxQuoted) {
 			hint = fmt.Sprintf("; write %s: [%s]", key, s)
 		}
-		o.c.report(f.value, o.ctx, "%s: expected a list of words and phrases, got %s%s", key, describe(v), hint)
+		o.c.report(f.value, o.ctx, "%s: expected a list of %s, got %s%s", key, what, describe(v), hint)
 		return nil
 	}
 	out := make([]string, 0, len(v.Content))
@@ -474,8 +458,8 @@ func (o *object) keywords(key string) []string {
 				hint = "; quote it: " + quote(ri.Value)
 			}
 			o.c.report(item, o.ctx, "%s: expected a string in the list, got %s%s", key, describe(ri), hint)
-		case strings.TrimSpace(s) == "":
-			o.c.report(item, o.ctx, "%s: empty keyword: remove it or write a word", key)
+		case ifEmpty != "" && strings.TrimSpace(s) == "":
+			o.c.report(item, o.ctx, "%s: %s", key, ifEmpty)
 		default:
 			out = append(out, s)
 		}
