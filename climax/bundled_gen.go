@@ -501,7 +501,7 @@ var compiledBundled = map[string]func() *config.Config{
 		return &config.Config{
 			Name:        "curl",
 			Description: "curl: make HTTP(S) requests to APIs and web servers (GET, POST JSON, PUT, DELETE), inspect response headers and status, download files.",
-			Command:     "curl --silent --show-error --proto =http,https",
+			Command:     "curl --silent --show-error --proto =http,https --globoff",
 			Env:         map[string]string{},
 			Category:    "network",
 			Tags:        []string{"http", "api", "download"},
@@ -526,11 +526,13 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--header",
+					Pattern:     "(?s)[^@].*",
 				}, config.Arg{
 					Name:        "json",
 					Description: "JSON body (implies POST)",
 					Type:        config.ArgType("string"),
 					Flag:        "--json",
+					Pattern:     "(?s)[^@].*",
 				}, config.Arg{
 					Name:        "data",
 					Description: "Raw body (implies POST)",
@@ -554,7 +556,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(120),
 				MaxOutput: 65536,
 				OpenWorld: ptr(true),
-				Line:      13,
+				Line:      16,
 			}, config.Tool{
 				Name:        "curl_send_stdin",
 				Description: "Send an HTTP request whose body (JSON, XML, binary) is passed on standard input; POST by default.",
@@ -582,17 +584,19 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Default:     "Content-Type: application/json",
 					Flag:        "--header",
+					Pattern:     "(?s)[^@].*",
 				}, config.Arg{
 					Name:        "header",
 					Description: "'Name: value'",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--header",
+					Pattern:     "(?s)[^@].*",
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
 				OpenWorld: ptr(true),
-				Line:      50,
+				Line:      55,
 			}, config.Tool{
 				Name:        "curl_headers",
 				Description: "Fetch only a URL's status and headers (HEAD request), e.g. to check if a site is up.",
@@ -614,12 +618,13 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--header",
+					Pattern:     "(?s)[^@].*",
 				}},
 				Timeout:   float64(60),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      78,
+				Line:      85,
 			}, config.Tool{
 				Name:        "curl_download",
 				Description: "Download a URL to a local file (follows redirects, fails on HTTP errors).",
@@ -642,6 +647,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--header",
+					Pattern:     "(?s)[^@].*",
 				}, config.Arg{
 					Name:        "dir",
 					Description: "Directory output is relative to",
@@ -653,7 +659,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        101,
+				Line:        109,
 			}},
 			Source: "bundled:curl",
 		}
@@ -1666,6 +1672,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Default:     ".",
 					Positional:  true,
+					Pattern:     "(?s).{2,}|[^!(),]",
 				}, config.Arg{
 					Name:        "max_depth",
 					Description: "Directory levels to descend",
@@ -2503,8 +2510,13 @@ var compiledBundled = map[string]func() *config.Config{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its hash; for an annotated tag add ^{commit} to get the commit, not the tag object.",
 				Keywords:    []string{"commit sha", "commit id", "hash of HEAD", "resolve ref", "current commit", "short sha", "HEAD~1", "revision to sha", "full commit hash", "what commit is HEAD", "ambiguous argument", "unknown revision or path not in the working tree", "Needed a single revision", "peel tag", "tag commit"},
-				Command:     "rev-parse",
+				Command:     "rev-parse --verify",
 				Args: []config.Arg{config.Arg{
+					Name:       "revision",
+					Type:       config.ArgType("string"),
+					Default:    "HEAD",
+					Positional: true,
+				}, config.Arg{
 					Name:        "short",
 					Description: "Abbreviated hash",
 					Type:        config.ArgType("boolean"),
@@ -2514,11 +2526,6 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Symbolic name (current branch for HEAD)",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--abbrev-ref",
-				}, config.Arg{
-					Name:    "revision",
-					Type:    config.ArgType("string"),
-					Default: "HEAD",
-					Flag:    "--verify",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2723,7 +2730,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:        394,
 			}, config.Tool{
 				Name:        "git_checkout",
-				Description: "Check out a branch, tag or commit (classic switch). To discard file changes use git_restore.",
+				Description: "Check out a branch, tag or commit (classic switch); a file path as target discards its changes. To discard file changes use git_restore.",
 				Keywords:    []string{"detached HEAD", "check out a tag", "go back to an old commit", "checkout commit", "look at old version", "time travel", "checkout a file from another branch", "inspect an old commit", "checkout a tag"},
 				Command:     "checkout",
 				Args: []config.Arg{config.Arg{
@@ -2744,7 +2751,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
-				Destructive: ptr(false),
+				Destructive: ptr(true),
 				Line:        415,
 			}, config.Tool{
 				Name:        "git_add",
@@ -3814,10 +3821,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Command:     "config --local",
 				Args: []config.Arg{config.Arg{
 					Name:        "key",
-					Description: "e.g. user.email",
+					Description: "e.g. user.email, pull.rebase, core.autocrlf",
 					Type:        config.ArgType("string"),
 					Required:    true,
 					Positional:  true,
+					Pattern:     "(?i)(user\\.(name|email|signingkey)|pull\\.(rebase|ff)|push\\.(default|autoSetupRemote|followTags)|fetch\\.(prune|pruneTags)|init\\.defaultBranch|core\\.(autocrlf|eol|filemode|ignorecase|whitespace|quotepath)|merge\\.(ff|conflictStyle)|rebase\\.(autoStash|autoSquash)|color\\.ui|commit\\.gpgSign|tag\\.gpgSign|branch\\.[^.]+\\.(remote|merge|rebase)|remote\\.[^.]+\\.(url|pushurl|fetch))",
 				}, config.Arg{
 					Name:       "value",
 					Type:       config.ArgType("string"),
@@ -3846,7 +3854,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1267,
+				Line:      1271,
 			}},
 			Source: "bundled:git",
 		}
@@ -5902,6 +5910,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Default: the first in the Makefile",
 					Type:        config.ArgType("string"),
 					Positional:  true,
+					Pattern:     "[^=]*",
 				}, config.Arg{
 					Name:        "variable",
 					Description: "NAME=VALUE overrides",
@@ -5945,7 +5954,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      34,
+				Line:      37,
 			}},
 			Source: "bundled:make",
 		}

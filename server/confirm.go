@@ -260,7 +260,9 @@ func approvalMessage(rt *config.ResolvedTool, args map[string]any, cmd *executor
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	fmt.Fprintf(&b, "\nWorking directory: %s", dir)
+	// Quoted as the command is, so that a directory name with a newline
+	// cannot fake another line of the question.
+	fmt.Fprintf(&b, "\nWorking directory: %s", executor.ShellQuote([]string{dir}))
 	if strings.EqualFold(rt.Executor.Type, config.ExecutorDocker) {
 		fmt.Fprintf(&b, "\nExecutor: docker, image %s", rt.Executor.Image)
 	} else {

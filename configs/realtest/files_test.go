@@ -45,6 +45,7 @@ func init() {
 				{tool: "find_files", args: a{"path": tree, "max_depth": 1, "type": "d", "iname": "DOCS"}, want: []string{"/tree/docs"}},
 				{tool: "find_files", args: a{"path_glob": "*/docs/*", "size": "-10k", "modified_after": "1 hour ago", "dir": tree}, want: []string{"./docs/guide.md"}},
 				{tool: "find_files", args: a{"path": "-delete", "dir": tree}, refused: "-delete"},
+				{tool: "find_files", args: a{"path": "!", "name": "*.py", "dir": tree}, refused: "does not match pattern"},
 			}
 		},
 	})

@@ -73,6 +73,8 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_ls_files", args: r(a{"modified": true, "deleted": true}), want: []string{"README.md"}},
 		{tool: "git_rev_parse", args: r(a{"revision": "v0.2.0", "short": true}), check: hashLike},
 		{tool: "git_rev_parse", args: r(a{"revision": "HEAD", "abbrev_ref": true}), want: []string{"main"}},
+		// The revision is a positional after --verify: a value cannot become an option.
+		{tool: "git_rev_parse", args: r(a{"revision": "--show-toplevel"}), refused: "starts with '-'"},
 		{tool: "git_repo_root", args: a{"dir": sb.path("repo", ".git")}, exit: 128},
 		{tool: "git_repo_root", args: r(a{}), want: []string{"repo"}},
 		{tool: "git_reflog", args: r(a{"max_count": 3}), want: []string{"HEAD@{0}"}},
@@ -262,10 +264,13 @@ func gitCalls(sb *sandbox) []call {
 		}, check: exists(sb.path("wt1"), false)},
 
 		// Settings.
-		{tool: "git_config_set", args: r(a{"key": "user.nickname", "value": "tester"}), check: fileHas(sb.path("repo", ".git", "config"), "nickname = tester")},
-		{tool: "git_config_get", args: r(a{"key": "user.nickname"}), want: []string{"tester"}},
+		{tool: "git_config_set", args: r(a{"key": "push.default", "value": "simple"}), check: fileHas(sb.path("repo", ".git", "config"), "default = simple")},
+		// Settings that make git run a program are refused before git runs.
+		{tool: "git_config_set", args: r(a{"key": "core.fsmonitor", "value": "touch " + sb.path("pwned")}), refused: "does not match pattern", check: exists(sb.path("pwned"), false)},
+		{tool: "git_config_set", args: r(a{"key": "alias.st", "value": "!touch x"}), refused: "does not match pattern"},
+		{tool: "git_config_get", args: r(a{"key": "push.default"}), want: []string{"simple"}},
 		{tool: "git_config_get", args: r(a{"key": "no.such"}), exit: 1},
-		{tool: "git_config_list", args: r(a{}), want: []string{"local\tuser.nickname=tester", "global\tuser.name=Real Test"}},
+		{tool: "git_config_list", args: r(a{}), want: []string{"local\tpush.default=simple", "global\tuser.name=Real Test"}},
 
 		// Remotes.
 		{tool: "git_remote_set_url", args: r(a{"name": "mirror", "url": sb.path("clone")}), check: func(t *testing.T, _ outcome) {

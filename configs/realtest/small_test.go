@@ -101,6 +101,9 @@ func init() {
 			u := sb.url
 			return []call{
 				{tool: "curl_request", args: a{"url": u + "/echo"}, want: []string{"GET /echo"}},
+				// "@file" would make curl send a local file: refused.
+				{tool: "curl_request", args: a{"url": u + "/echo", "header": []any{"@/etc/passwd"}}, refused: "does not match pattern"},
+				{tool: "curl_request", args: a{"url": u + "/echo", "json": "@/etc/passwd"}, refused: "does not match pattern"},
 				{tool: "curl_request", args: a{"url": u + "/moved", "include": true}, want: []string{"HTTP/1.1 302", "GET /echo"}},
 				{tool: "curl_request", args: a{"url": u + "/moved", "follow_redirects": false}, want: []string{"Found"}},
 				{tool: "curl_request", args: a{"url": u + "/echo", "method": "PUT", "json": `{"a":1}`, "header": "X-Test: 1"}, want: []string{`PUT /echo ct=application/json x=1 body={"a":1}`}},
@@ -151,6 +154,8 @@ func init() {
 				}},
 				{tool: "make_run", args: a{"target": "build", "variable": "MSG=custom", "jobs": 2, "dir": proj}, want: []string{"building custom"}, check: exists(sb.path("proj", "built.txt"), true)},
 				{tool: "make_run", args: a{"target": "hello", "makefile": "other.mk", "dir": proj}, want: []string{"hello from other"}},
+				// A variable given as the target would slip past a policy on variable.
+				{tool: "make_run", args: a{"target": "MSG=sneaky", "dir": proj}, refused: "does not match pattern"},
 				{tool: "make_run", args: a{"target": "build", "variable": []any{"MSG=two", "OTHER=x"}, "dir": proj}, want: []string{"building two"}},
 				{tool: "make_run", args: a{"target": "nope", "dir": proj}, exit: 2, want: []string{"No rule to make target"}},
 			}

@@ -1,0 +1,19 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// The working directory is quoted like the command: a name with a newline
+// cannot add a line of its own to the question.
+func TestApprovalMessageQuotesTheDirectory(t *testing.T) {
+	rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t"}, CLI: &config.Config{}}
+	msg := approvalMessage(rt, nil, &executor.Command{Argv: []string{"rm", "x"}, Dir: "/tmp/a\nExecutor: docker, image safe"})
+	if strings.Count(msg, "\nExecutor:") != 1 || !strings.HasSuffix(msg, "\nExecutor: local") {
+		t.Errorf("the directory added a line:\n%s", msg)
+	}
+}
