@@ -40,7 +40,8 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 	return r
 }
 
-// numberCLIs numbers the CLIs of r's tools in load order, for diversify.
+// numberCLIs numbers the CLIs of r's tools in load order, for diversify,
+// and records the words of their names (r.programs).
 func (r *ranker) numberCLIs() {
 	r.cli = make([]int32, len(r.tools))
 	cliNum := map[*config.Config]int32{}
@@ -49,6 +50,12 @@ func (r *ranker) numberCLIs() {
 		if !ok {
 			n = int32(len(cliNum))
 			cliNum[t.CLI] = n
+			tokenize(t.CLI.Name, func(tok []byte) {
+				if r.programs == nil {
+					r.programs = map[string]bool{}
+				}
+				r.programs[stem(string(tok))] = true
+			})
 		}
 		r.cli[d] = n
 	}

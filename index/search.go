@@ -117,6 +117,10 @@ const (
 type ranker struct {
 	n   int
 	cli []int32 // by tool: its CLI, numbered in load order
+	// programs holds the (stemmed) words of the CLIs' names: a query word
+	// naming a loaded program counts fully wherever it stands ("tar:
+	// Error is not recoverable" is about tar, not about its scene).
+	programs map[string]bool
 
 	termID   map[string]int32
 	vocab    []string // all terms, sorted, for prefix lookups
@@ -487,6 +491,11 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explaine
 	}()
 
 	terms := queryTerms(query)
+	for i := range terms {
+		if r.programs[terms[i].term] {
+			terms[i].w = 1
+		}
+	}
 	if ex != nil {
 		ex.start(terms)
 	}

@@ -682,3 +682,38 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+// A word naming a loaded program counts fully even in the label of a
+// pasted message ("tar: …"), where words before the last clause otherwise
+// count as context.
+func TestProgramNameInALabelCounts(t *testing.T) {
+	bundled := os.DirFS("../configs")
+	names, err := config.BundledNames(bundled)
+	if err != nil || len(names) == 0 {
+		t.Skip("no bundled configs")
+	}
+	var cfgs []*config.Config
+	for _, n := range names {
+		c, err := config.LoadFS(bundled, n+".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs = append(cfgs, c)
+	}
+	ix, _, err := New(cfgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for query, cli := range map[string]string{
+		"tar: Error is not recoverable: exiting now":            "tar",
+		"rg: regex parse error":                                 "rg",
+		"jq: error: syntax error, unexpected INVALID_CHARACTER": "jq",
+	} {
+		got := ix.Search(query, "", "", 3)
+		if len(got) == 0 {
+			t.Errorf("%q: no results, want a %s tool first", query, cli)
+		} else if got[0].CLIName != cli {
+			t.Errorf("%q: first result %s, want a %s tool", query, got[0].ToolName, cli)
+		}
+	}
+}
