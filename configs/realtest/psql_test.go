@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/climax-mcp/climax/configs"
@@ -32,7 +31,7 @@ func init() {
 			}
 			// PostgreSQL refuses to run as root: as root, the server runs
 			// as the postgres user, in a directory it owns.
-			var cred *syscall.Credential
+			asUser := func(*exec.Cmd) {}
 			dir := sb.path("pg")
 			if os.Getuid() == 0 {
 				u, err := user.Lookup("postgres")
@@ -41,7 +40,7 @@ func init() {
 				}
 				uid, _ := strconv.Atoi(u.Uid)
 				gid, _ := strconv.Atoi(u.Gid)
-				cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+				asUser = runAs(uid, gid)
 				d, err := os.MkdirTemp("", "climax-realtest-pg-")
 				if err != nil {
 					t.Fatal(err)
@@ -58,7 +57,7 @@ func init() {
 				t.Helper()
 				cmd := exec.Command(filepath.Join(bin, name), args...)
 				cmd.Dir = dir
-				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+				asUser(cmd)
 				if out, err := cmd.CombinedOutput(); err != nil {
 					t.Fatalf("%s: %v\n%s", name, err, out)
 				}
