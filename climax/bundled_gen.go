@@ -2676,6 +2676,30 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Line:        357,
 			}, config.Tool{
+				Name:        "git_branch_rename",
+				Description: "Rename a local branch (the current one when old is not given); refuses to overwrite an existing branch.",
+				Keywords:    []string{"rename branch", "change branch name", "move branch", "git branch -m", "wrong branch name", "rename master to main", "A branch named already exists"},
+				Command:     "branch --move",
+				Args: []config.Arg{config.Arg{
+					Name:        "old",
+					Description: "Branch to rename (default: the current one)",
+					Type:        config.ArgType("string"),
+					Positional:  true,
+				}, config.Arg{
+					Name:       "new",
+					Type:       config.ArgType("string"),
+					Required:   true,
+					Positional: true,
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:     float64(30),
+				MaxOutput:   65536,
+				Destructive: ptr(false),
+				Line:        374,
+			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "Delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
 				Keywords:    []string{"remove branch", "delete merged branch", "clean up branches", "old branches", "not fully merged", "drop branch", "error: the branch is not fully merged", "If you are sure you want to delete it, run 'git branch -D'", "delete local branch", "prune local branches"},
@@ -2698,7 +2722,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        374,
+				Line:        390,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout), optionally creating it first.",
@@ -2727,7 +2751,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        394,
+				Line:        410,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch); a file path as target discards its changes. To discard file changes use git_restore.",
@@ -2752,7 +2776,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        415,
+				Line:        431,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
@@ -2788,7 +2812,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        434,
+				Line:        450,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "Discard uncommitted changes to files; staged=true only unstages them.",
@@ -2820,7 +2844,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        463,
+				Line:        479,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
@@ -2849,7 +2873,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        488,
+				Line:        504,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "Delete files from the working tree and index; cached=true only untracks them.",
@@ -2890,7 +2914,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        512,
+				Line:        528,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -2914,7 +2938,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        545,
+				Line:        561,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
@@ -2947,7 +2971,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        562,
+				Line:        578,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
@@ -2961,7 +2985,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      591,
+				Line:      607,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
@@ -2980,7 +3004,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      601,
+				Line:      617,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -3004,7 +3028,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        614,
+				Line:        630,
 			}, config.Tool{
 				Name:        "git_stash_apply",
 				Description: "Re-apply a stash's changes and keep the stash in the list (unlike git_stash_pop).",
@@ -3028,7 +3052,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        632,
+				Line:        648,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "Delete a stash without applying it.",
@@ -3047,7 +3071,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        648,
+				Line:        664,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
@@ -3076,7 +3100,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      662,
+				Line:      678,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -3105,7 +3129,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        681,
+				Line:        697,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "Delete a local tag.",
@@ -3124,7 +3148,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        701,
+				Line:        717,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
@@ -3138,7 +3162,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      715,
+				Line:      731,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -3162,7 +3186,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        725,
+				Line:        741,
 			}, config.Tool{
 				Name:        "git_remote_set_url",
 				Description: "Change the URL of a remote (e.g. switch origin from HTTPS to SSH, or to a moved repository).",
@@ -3188,7 +3212,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        742,
+				Line:        758,
 			}, config.Tool{
 				Name:        "git_remote_remove",
 				Description: "Remove a remote and its remote-tracking branches.",
@@ -3207,7 +3231,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        760,
+				Line:        776,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
@@ -3248,7 +3272,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        772,
+				Line:        788,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
@@ -3291,7 +3315,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        806,
+				Line:        822,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
@@ -3334,7 +3358,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        845,
+				Line:        861,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
@@ -3371,7 +3395,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        880,
+				Line:        896,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -3395,7 +3419,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        909,
+				Line:        925,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -3434,7 +3458,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        927,
+				Line:        943,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
@@ -3448,7 +3472,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        958,
+				Line:        974,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
@@ -3478,7 +3502,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        972,
+				Line:        988,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -3492,7 +3516,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        997,
+				Line:        1013,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -3506,7 +3530,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1010,
+				Line:        1026,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit (cherry-pick).",
@@ -3531,7 +3555,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1021,
+				Line:        1037,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
 				Description: "Continue a cherry-pick after resolving and staging its conflicts.",
@@ -3545,7 +3569,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1041,
+				Line:        1057,
 			}, config.Tool{
 				Name:        "git_cherry_pick_abort",
 				Description: "Abort a cherry-pick in progress and return to the state before it.",
@@ -3559,7 +3583,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1050,
+				Line:        1066,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -3583,7 +3607,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1059,
+				Line:        1075,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
@@ -3614,7 +3638,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1078,
+				Line:        1094,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "Reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -3634,7 +3658,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1102,
+				Line:        1118,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
@@ -3665,7 +3689,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1118,
+				Line:      1134,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "Permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -3697,7 +3721,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1142,
+				Line:        1158,
 			}, config.Tool{
 				Name:        "git_bisect",
 				Description: "Find the commit that introduced a bug by binary search: start BAD GOOD, then mark each checked-out commit good or bad; reset ends.",
@@ -3724,7 +3748,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1170,
+				Line:        1186,
 			}, config.Tool{
 				Name:        "git_worktree_list",
 				Description: "List the worktrees of the repository (extra checkouts of other branches) with path, commit and branch.",
@@ -3738,7 +3762,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1189,
+				Line:      1205,
 			}, config.Tool{
 				Name:        "git_worktree_add",
 				Description: "Check out a branch into a new directory (a worktree), to work on two branches at once.",
@@ -3768,7 +3792,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1198,
+				Line:        1214,
 			}, config.Tool{
 				Name:        "git_worktree_remove",
 				Description: "Remove a worktree and its directory; force=true even with uncommitted changes.",
@@ -3792,7 +3816,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1218,
+				Line:        1234,
 			}, config.Tool{
 				Name:        "git_config_get",
 				Description: "Print the value of one git setting (user.email, remote.origin.url...); exit code 1 when it is not set.",
@@ -3813,11 +3837,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
-				Line:             1234,
+				Line:             1250,
 			}, config.Tool{
 				Name:        "git_config_set",
 				Description: "Set a git setting in this repository's .git/config (user.name, user.email, core.autocrlf...).",
-				Keywords:    []string{"set git email", "configure git", "change user name", "set config value", "Please tell me who you are", "unable to auto-detect email address"},
+				Keywords:    []string{"set git email", "configure git", "change user name", "set config value", "Please tell me who you are", "unable to auto-detect email address", "LF will be replaced by CRLF", "CRLF will be replaced by LF", "line endings"},
 				Command:     "config --local",
 				Args: []config.Arg{config.Arg{
 					Name:        "key",
@@ -3840,7 +3864,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1249,
+				Line:        1265,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -3854,7 +3878,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1271,
+				Line:      1288,
 			}},
 			Source: "bundled:git",
 		}
@@ -4110,7 +4134,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "go_mod_init",
 				Description: "Start a new Go module: write go.mod with the module path in dir.",
-				Keywords:    []string{"new go project", "create go.mod", "start a module", "go.mod file not found"},
+				Keywords:    []string{"new go project", "create go.mod", "start a module", "go.mod file not found", "cannot find main module", "go: cannot find main module"},
 				Command:     "mod init",
 				Args: []config.Arg{config.Arg{
 					Name:        "module",
@@ -4148,7 +4172,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        212,
+				Line:        213,
 			}, config.Tool{
 				Name:        "go_list",
 				Description: "List Go packages, or modules with modules=true, e.g. to explore a project or dependency versions.",
@@ -4184,7 +4208,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      232,
+				Line:      233,
 			}, config.Tool{
 				Name:        "go_doc",
 				Description: "Show documentation of a Go package or symbol (standard library or project).",
@@ -4216,7 +4240,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      260,
+				Line:      261,
 			}, config.Tool{
 				Name:        "go_mod_why",
 				Description: "Explain why a package or module is needed (shortest import chain from the main module).",
@@ -4243,7 +4267,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      285,
+				Line:      286,
 			}, config.Tool{
 				Name:        "go_env",
 				Description: "Print Go environment variables (GOPATH, GOROOT, GOOS, GOARCH, GOPROXY...).",
@@ -4261,7 +4285,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      307,
+				Line:      308,
 			}, config.Tool{
 				Name:        "go_version",
 				Description: "Print the installed Go version.",
@@ -4270,7 +4294,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        320,
+				Line:        321,
 			}},
 			Source: "bundled:go",
 		}
