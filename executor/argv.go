@@ -34,6 +34,52 @@ type Command struct {
 	// SuccessExitCodes are the exit codes [Result.Failed] does not count
 	// as failures; nil means just 0.
 	SuccessExitCodes []int
+
+	secret []secretWord // the words of Argv that hold values of secret args
+}
+
+// A secretWord is a word of a command line that holds the value of an
+// argument marked secret: Argv[i][keep:] is the value (keep is the length
+// of a flag joined with it).
+type secretWord struct{ i, keep int }
+
+// Redacted returns Argv with the values of arguments marked secret
+// replaced by "***" — exactly the words those values became, so that what
+// is shown (logs, the audit log, an approval question) hides nothing else.
+func (c *Command) Redacted() []string {
+	if len(c.secret) == 0 {
+		return c.Argv
+	}
+	out := slices.Clone(c.Argv)
+	for _, w := range c.secret {
+		out[w.i] = out[w.i][:w.keep] + "***"
+	}
+	return out
+}
+
+// secretWords returns the words of words[from:] that hold a's value, for a
+// secret arg a that was just rendered there, as indexes shifted by
+// offset.
+func secretWords(a *config.Arg, words []string, from, offset int) []secretWord {
+	if !a.Secret {
+		return nil
+	}
+	var out []secretWord
+	switch flag := flagOf(a); {
+	case a.Positional || a.AfterDoubleDash:
+		for i := from; i < len(words); i++ {
+			out = append(out, secretWord{offset + i, 0})
+		}
+	case strings.HasSuffix(flag, "="):
+		for i := from; i < len(words); i++ {
+			out = append(out, secretWord{offset + i, len(flag)})
+		}
+	case a.Type != config.TypeBoolean:
+		for i := from + 1; i < len(words); i += 2 { // flag, value, flag, value...
+			out = append(out, secretWord{offset + i, 0})
+		}
+	}
+	return out
 }
 
 // Build turns validated values (as [Validate] returns them) into the
@@ -112,6 +158,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	var cwd string
 	var hasCwd, hasStdin bool
 	var tail []string // the after_double_dash values
+	var secret, tailSecret []secretWord
 	for i := range t.Args {
 		a := &t.Args[i]
 		v, ok, err := value(a)
@@ -127,9 +174,13 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		case a.Cwd:
 			cwd, hasCwd = Render(v), true
 		case a.AfterDoubleDash:
+			n := len(tail)
 			tail = appendPositional(tail, v)
+			tailSecret = append(tailSecret, secretWords(a, tail, n, 0)...)
 		case a.Positional:
+			n := len(argv)
 			argv = appendPositional(argv, v)
+			secret = append(secret, secretWords(a, argv, n, 0)...)
 		}
 	}
 	for i := range t.Args {
@@ -142,7 +193,9 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 			return nil, err
 		}
 		if ok {
+			n := len(argv)
 			argv = appendFlag(argv, a, v)
+			secret = append(secret, secretWords(a, argv, n, 0)...)
 		}
 	}
 	for i := range c.GlobalArgs {
@@ -158,13 +211,18 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		if err != nil {
 			return nil, fmt.Errorf("Global argument '%s' of %s: default: %w", a.Name, cliName(c), err)
 		}
+		n := len(argv)
 		if a.Positional {
 			argv = appendPositional(argv, v)
 		} else {
 			argv = appendFlag(argv, a, v)
 		}
+		secret = append(secret, secretWords(a, argv, n, 0)...)
 	}
 	if len(tail) > 0 {
+		for _, w := range tailSecret {
+			secret = append(secret, secretWord{len(argv) + 1 + w.i, w.keep})
+		}
 		argv = append(append(argv, "--"), tail...)
 	}
 
@@ -195,6 +253,9 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 			prefix = append(prefix, "-e", k+"="+c.Env[k])
 		}
 		prefix = append(prefix, e.Image)
+		for _, w := range secret {
+			cmd.secret = append(cmd.secret, secretWord{len(prefix) + w.i, w.keep})
+		}
 		cmd.Argv = append(prefix, argv...)
 		if c.WorkingDir != "" {
 			cmd.Dir = expandWord(c.WorkingDir, lookup)
@@ -203,7 +264,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	}
 
 	argv[0] = programPath(argv[0], c, lookup)
-	cmd.Argv = argv
+	cmd.Argv, cmd.secret = argv, secret
 	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 		cmd.Env = append(cmd.Env, k+"="+c.Env[k])
 	}
@@ -264,10 +325,7 @@ func appendPositional(argv []string, v any) []string {
 // appendFlag renders a non-positional argument; an array repeats the flag
 // for each item.
 func appendFlag(argv []string, a *config.Arg, v any) []string {
-	flag := a.Flag
-	if flag == "" {
-		flag = "--" + strings.ReplaceAll(a.Name, "_", "-")
-	}
+	flag := flagOf(a)
 	if list, ok := v.([]any); ok {
 		for _, item := range list {
 			argv = appendFlagValue(argv, flag, item)
@@ -281,6 +339,15 @@ func appendFlag(argv []string, a *config.Arg, v any) []string {
 		return argv
 	}
 	return appendFlagValue(argv, flag, v)
+}
+
+// flagOf returns the flag of a non-positional argument: its own, or
+// "--" and its name with "_" as "-".
+func flagOf(a *config.Arg) string {
+	if a.Flag == "" && !a.Positional {
+		return "--" + strings.ReplaceAll(a.Name, "_", "-")
+	}
+	return a.Flag
 }
 
 // appendFlagValue renders one flag and value: joined into one token when

@@ -235,3 +235,40 @@ func TestBaseCommand(t *testing.T) {
 		}
 	}
 }
+
+// Redacted hides exactly the words secret values became: after their
+// flag, joined to it, each item of an array, positionals and values after
+// "--", also behind the docker prefix; nothing else, even words equal to a
+// secret.
+func TestCommandRedacted(t *testing.T) {
+	t.Parallel()
+	args := []config.Arg{
+		{Name: "user", Positional: true},
+		{Name: "pin", Positional: true, Secret: true},
+		{Name: "token", Flag: "--token=", Secret: true},
+		{Name: "key", Flag: "-k", Type: config.TypeArray, Secret: true},
+		{Name: "pass_word", Secret: true},
+		{Name: "rest", Positional: true, AfterDoubleDash: true, Secret: true},
+	}
+	values := map[string]any{"user": "o", "pin": "o", "token": "o", "key": []any{"a", "b"}, "pass_word": "-k", "rest": "o"}
+	for _, docker := range []bool{false, true} {
+		rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t", Command: "o", Args: args}, CLI: &config.Config{Name: "c", Command: "/bin/echo"}}
+		want := "o o *** --token=*** -k *** -k *** --pass-word *** -- ***"
+		if docker {
+			rt.Executor = config.Executor{Type: config.ExecutorDocker, Image: "img"}
+			want = "docker run --rm img /bin/echo " + want
+		} else {
+			want = "/bin/echo " + want
+		}
+		cmd, err := executor.Build(rt, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(cmd.Redacted(), " "); got != want {
+			t.Errorf("docker=%v: Redacted() = %q\nwant %q", docker, got, want)
+		}
+		if strings.Contains(strings.Join(cmd.Argv, " "), "***") {
+			t.Errorf("Argv itself was changed: %q", cmd.Argv)
+		}
+	}
+}

@@ -53,8 +53,9 @@ type Outcome struct {
 	IsError bool
 	// Result is the finished command; nil when no command ran.
 	Result *Result
-	// Argv is the command line that ran (or would have run); nil when
-	// validation failed.
+	// Argv is the command line that ran (or would have run), as
+	// [Command.Redacted] shows it: the values of secret arguments are
+	// "***". nil when validation failed.
 	Argv []string
 }
 
@@ -227,21 +228,21 @@ func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[str
 	}
 	if rt.Confirm {
 		if co.confirm == nil {
-			return Outcome{Text: fmt.Sprintf("%s needs the user's approval before it runs, and this caller cannot ask for it: the command did not run.", rt.Tool.Name), IsError: true, Argv: cmd.Argv}
+			return Outcome{Text: fmt.Sprintf("%s needs the user's approval before it runs, and this caller cannot ask for it: the command did not run.", rt.Tool.Name), IsError: true, Argv: cmd.Redacted()}
 		}
 		if err := co.confirm(ctx, rt, cmd); err != nil {
-			return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Argv}
+			return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted()}
 		}
 	}
 	release, err := r.acquire(ctx, rt.Tool.Name)
 	if err != nil {
-		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Argv}
+		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted()}
 	}
 	defer release()
 	res, err := r.Run(ctx, cmd)
 	if err != nil {
-		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Argv}
+		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted()}
 	}
 	res.IgnoredArgs, res.IgnoredArgsOmitted = UnknownArgs(rt.Tool, args)
-	return Outcome{Text: res.Text(), IsError: res.Failed(), Result: res, Argv: cmd.Argv}
+	return Outcome{Text: res.Text(), IsError: res.Failed(), Result: res, Argv: cmd.Redacted()}
 }

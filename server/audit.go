@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
@@ -104,7 +103,7 @@ func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool,
 		Tool:       shorten(tool),
 		Via:        via,
 		Args:       redactArgs(rt, args),
-		Argv:       redactArgv(rt, args, out.Argv),
+		Argv:       out.Argv,
 		Outcome:    outcome,
 		DurationMS: time.Since(start).Milliseconds(),
 	}
@@ -141,56 +140,6 @@ func redactArgs(rt *config.ResolvedTool, args map[string]any) map[string]any {
 			v = redacted
 		}
 		out[k] = v
-	}
-	return out
-}
-
-// redactArgv replaces, in argv, the values of rt's secret arguments by
-// "***": exactly the words a secret value became — the word after its
-// flag, "--flag=***" for a flag joined with its value, or the positional
-// word — so that a caller cannot hide another part of the command line by
-// choosing a secret that occurs in it.
-func redactArgv(rt *config.ResolvedTool, args map[string]any, argv []string) []string {
-	if argv == nil {
-		return nil
-	}
-	out := argv
-	for k, v := range args {
-		a := secretArg(rt, k)
-		if a == nil {
-			continue
-		}
-		flag := a.Flag
-		if flag == "" && !a.Positional {
-			flag = "--" + strings.ReplaceAll(a.Name, "_", "-")
-		}
-		values, ok := v.([]any)
-		if !ok {
-			values = []any{v}
-		}
-		for _, item := range values {
-			s := executor.Render(item)
-			if s == "" {
-				continue
-			}
-			for i, w := range out {
-				var repl string
-				switch {
-				case strings.HasSuffix(flag, "=") && w == flag+s:
-					repl = flag + redacted
-				case flag != "" && !strings.HasSuffix(flag, "=") && w == s && i > 0 && out[i-1] == flag:
-					repl = redacted
-				case flag == "" && w == s:
-					repl = redacted
-				default:
-					continue
-				}
-				if &out[0] == &argv[0] {
-					out = append([]string(nil), argv...)
-				}
-				out[i] = repl
-			}
-		}
 	}
 	return out
 }

@@ -106,7 +106,6 @@ type statelessKey struct{}
 type approval struct {
 	s    *Server
 	req  *mcp.CallToolRequest
-	args map[string]any // the tool's arguments, to redact secrets from what is shown
 	hb   *heartbeat
 
 	// state is one of the Approval constants once the tool needed approval.
@@ -118,15 +117,15 @@ type approval struct {
 	input *mcp.CallToolResult
 }
 
-func (s *Server) newApproval(req *mcp.CallToolRequest, args map[string]any, hb *heartbeat) *approval {
-	return &approval{s: s, req: req, args: args, hb: hb}
+func (s *Server) newApproval(req *mcp.CallToolRequest, hb *heartbeat) *approval {
+	return &approval{s: s, req: req, hb: hb}
 }
 
 // confirm decides whether cmd may run: it asks the user, in the way the
 // session allows, or applies the fallback when it cannot ask.
 func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *executor.Command) error {
 	tool := rt.Tool.Name
-	params := &mcp.ElicitParams{Mode: "form", Message: approvalMessage(rt, a.args, cmd), RequestedSchema: approvalSchema}
+	params := &mcp.ElicitParams{Mode: "form", Message: approvalMessage(rt, cmd), RequestedSchema: approvalSchema}
 	if a.req.ProtocolVersion() >= protocolInputRequests {
 		if reason := formUnsupported(a.req.ClientCapabilities()); reason != "" {
 			return a.notAsked(tool, reason)
@@ -253,9 +252,9 @@ func (a *approval) stop(tool, state, text string) error {
 
 // approvalMessage is what the user is asked: the tool, the command line
 // (secret values as "***"), the working directory and the executor.
-func approvalMessage(rt *config.ResolvedTool, args map[string]any, cmd *executor.Command) string {
+func approvalMessage(rt *config.ResolvedTool, cmd *executor.Command) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Allow %s to run this command?\n\n%s\n", rt.Tool.Name, executor.ShellQuote(redactArgv(rt, args, cmd.Argv)))
+	fmt.Fprintf(&b, "Allow %s to run this command?\n\n%s\n", rt.Tool.Name, executor.ShellQuote(cmd.Redacted()))
 	dir := cmd.Dir
 	if dir == "" {
 		dir, _ = os.Getwd()

@@ -12,7 +12,7 @@ import (
 // cannot add a line of its own to the question.
 func TestApprovalMessageQuotesTheDirectory(t *testing.T) {
 	rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t"}, CLI: &config.Config{}}
-	msg := approvalMessage(rt, nil, &executor.Command{Argv: []string{"rm", "x"}, Dir: "/tmp/a\nExecutor: docker, image safe"})
+	msg := approvalMessage(rt, &executor.Command{Argv: []string{"rm", "x"}, Dir: "/tmp/a\nExecutor: docker, image safe"})
 	if strings.Count(msg, "\nExecutor:") != 1 || !strings.HasSuffix(msg, "\nExecutor: local") {
 		t.Errorf("the directory added a line:\n%s", msg)
 	}

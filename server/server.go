@@ -255,7 +255,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	hb := s.progress(ctx, req, name)
 	defer hb.stop()
 	set := s.tools()
-	ap := s.newApproval(req, toolArgs, hb)
+	ap := s.newApproval(req, hb)
 	res := set.meta.Call(ctx, args, executor.WithConfirm(ap.confirm))
 	if res.Tool == "" {
 		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(fmt.Sprint(args["tool_name"])), "error", oneLine(res.Text))
@@ -266,7 +266,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		return ap.input, nil
 	}
 	rt, _ := set.ix.Get(res.Tool)
-	s.logCall(rt, toolArgs, metatools.CallName, res.Outcome)
+	s.logCall(rt, metatools.CallName, res.Outcome)
 	s.record(req, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, ap, start)
 	return toResult(res.Outcome), nil
 }
@@ -287,23 +287,23 @@ func (s *Server) classicHandler(rt *config.ResolvedTool) mcp.ToolHandler {
 		defer s.metrics.inFlight.Dec()
 		hb := s.progress(ctx, req, name)
 		defer hb.stop()
-		ap := s.newApproval(req, args, hb)
+		ap := s.newApproval(req, hb)
 		out := s.runner.Call(ctx, rt, args, executor.WithConfirm(ap.confirm))
 		if ap.input != nil {
 			return ap.input, nil
 		}
-		s.logCall(rt, args, name, out)
+		s.logCall(rt, name, out)
 		s.record(req, rt, name, name, args, out, ap, start)
 		return toResult(out), nil
 	}
 }
 
-// logCall logs one call of rt that reached the executor, with the values
-// of secret arguments redacted from its command line.
-func (s *Server) logCall(rt *config.ResolvedTool, args map[string]any, via string, out executor.Outcome) {
+// logCall logs one call of rt that reached the executor; its argv shows
+// the values of secret arguments as "***" ([executor.Command.Redacted]).
+func (s *Server) logCall(rt *config.ResolvedTool, via string, out executor.Outcome) {
 	attrs := []any{"tool", rt.Tool.Name, "via", via}
 	if out.Argv != nil {
-		attrs = append(attrs, "argv", shortenArgv(redactArgv(rt, args, out.Argv)))
+		attrs = append(attrs, "argv", shortenArgv(out.Argv))
 	}
 	attrs = append(attrs, "is_error", out.IsError)
 	if out.Result != nil {
