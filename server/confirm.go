@@ -104,9 +104,9 @@ type statelessKey struct{}
 // Its confirm method is the call's [executor.ConfirmFunc]; the handler
 // reads the result after the call.
 type approval struct {
-	s    *Server
-	req  *mcp.CallToolRequest
-	hb   *heartbeat
+	s   *Server
+	req *mcp.CallToolRequest
+	hb  *heartbeat
 
 	// state is one of the Approval constants once the tool needed approval.
 	state string
