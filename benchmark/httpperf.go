@@ -51,9 +51,9 @@ func startHTTP(ctx context.Context, c command) (url string, stop func(), err err
 }
 
 // runLoad makes calls calls of do, from conc goroutines at once, and
-// measures them.
-func runLoad(calls, conc int, do func(worker int) error) (throughput, error) {
-	lat := make([]time.Duration, calls)
+// returns the calls per second of the whole run and each call's latency.
+func runLoad(calls, conc int, do func(worker int) error) (perSecond float64, lat []time.Duration, err error) {
+	lat = make([]time.Duration, calls)
 	var next sync.Mutex
 	n := 0
 	var firstErr error
@@ -85,30 +85,41 @@ func runLoad(calls, conc int, do func(worker int) error) (throughput, error) {
 	wg.Wait()
 	total := time.Since(start)
 	if firstErr != nil {
-		return throughput{}, firstErr
+		return 0, nil, firstErr
 	}
-	slices.Sort(lat)
-	return throughput{
-		perSecond: float64(calls) / total.Seconds(),
-		p50:       percentile(lat, 50),
-		p99:       percentile(lat, 99),
-	}, nil
+	return float64(calls) / total.Seconds(), lat, nil
+}
+
+// httpRounds is how many rounds compareHTTP splits its calls into: the
+// machine's speed drifts over seconds, and alternating the two sides in
+// short rounds exposes both to the same drift.
+const httpRounds = 6
+
+// A throughputComparison is what compareHTTP measured: each side's
+// throughput (the median of its rounds' calls per second, and the
+// latency percentiles of all its calls) and the median of the rounds'
+// ratios of the two.
+type throughputComparison struct {
+	viaHTTP, direct throughput
+	ratio           float64
 }
 
 // compareHTTP measures climax_call of echo_hello over streamable HTTP with
-// conc client sessions calling at once, and, in the same run, conc
-// goroutines running `echo hello` directly.
-func compareHTTP(ctx context.Context, calls, conc int, c command) (viaHTTP, direct throughput, err error) {
+// conc client sessions calling at once against conc goroutines running
+// `echo hello` directly: calls of each, in httpRounds rounds that
+// alternate which side goes first.
+func compareHTTP(ctx context.Context, calls, conc int, c command) (throughputComparison, error) {
+	var cmp throughputComparison
 	url, stop, err := startHTTP(ctx, c)
 	if err != nil {
-		return throughput{}, throughput{}, err
+		return cmp, err
 	}
 	defer stop()
 	sessions := make([]*mcp.ClientSession, conc)
 	for i := range sessions {
 		client := mcp.NewClient(&mcp.Implementation{Name: "climax-benchmark", Version: "1"}, nil)
 		if sessions[i], err = client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil); err != nil {
-			return throughput{}, throughput{}, fmt.Errorf("connect to %s: %w", url, err)
+			return cmp, fmt.Errorf("connect to %s: %w", url, err)
 		}
 		defer sessions[i].Close()
 	}
@@ -123,15 +134,47 @@ func compareHTTP(ctx context.Context, calls, conc int, c command) (viaHTTP, dire
 		return nil
 	}
 	exe := func(int) error { return exec.Command("echo", "hello").Run() }
-	// Warm up both, then measure them one after the other.
-	if _, err := runLoad(conc*5, conc, call); err != nil {
-		return throughput{}, throughput{}, err
+	// Warm up both, then measure them in alternating rounds.
+	for _, do := range []func(int) error{call, exe} {
+		if _, _, err := runLoad(conc*5, conc, do); err != nil {
+			return cmp, err
+		}
 	}
-	if viaHTTP, err = runLoad(calls, conc, call); err != nil {
-		return throughput{}, throughput{}, err
+	perRound := max(calls/httpRounds, conc)
+	var rates [2][]float64
+	var lats [2][]time.Duration
+	var ratios []float64
+	for round := range httpRounds {
+		var rate [2]float64
+		for k := range 2 {
+			side := (k + round) % 2 // 0: HTTP, 1: direct
+			do := call
+			if side == 1 {
+				do = exe
+			}
+			r, lat, err := runLoad(perRound, conc, do)
+			if err != nil {
+				return cmp, err
+			}
+			rate[side] = r
+			rates[side] = append(rates[side], r)
+			lats[side] = append(lats[side], lat...)
+		}
+		ratios = append(ratios, rate[0]/rate[1])
 	}
-	if direct, err = runLoad(calls, conc, exe); err != nil {
-		return throughput{}, throughput{}, err
+	side := func(k int) throughput {
+		slices.Sort(lats[k])
+		return throughput{perSecond: medianFloat(rates[k]), p50: percentile(lats[k], 50), p99: percentile(lats[k], 99)}
 	}
-	return viaHTTP, direct, nil
+	return throughputComparison{viaHTTP: side(0), direct: side(1), ratio: medianFloat(ratios)}, nil
+}
+
+// medianFloat returns the median of xs (which it sorts).
+func medianFloat(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -68,10 +69,20 @@ func (b *capBuffer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// readBuffers holds the read buffers of readFrom: every call reads two
+// streams, and a fresh 32 KiB buffer for each was most of what the
+// executor allocated per call.
+var readBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 32*1024)
+	return &b
+}}
+
 // readFrom copies r into b until EOF or an error (such as the reader being
 // closed), so that memory stays bounded whatever r produces.
 func (b *capBuffer) readFrom(r io.Reader) {
-	buf := make([]byte, 32*1024)
+	bp := readBuffers.Get().(*[]byte)
+	defer readBuffers.Put(bp)
+	buf := *bp
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {

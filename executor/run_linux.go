@@ -336,32 +336,39 @@ func subtree(procs map[int]procStat, roots []int) map[int]procStat {
 	return out
 }
 
-// childrenOfSelf returns the pids of this process's children, from the
-// children lists of its threads (or, without them, from every process's
-// parent).
+// childrenOfSelf returns the pids of the children that may be orphans
+// re-parented to this process. The kernel (3.19 on) gives an orphan to
+// the first live thread of its subreaper's thread group, the main thread (which a Go
+// program never ends), so the main thread's children list holds them all,
+// with the commands that thread started; the other threads' lists hold
+// only commands. Without children lists it looks at every process's
+// parent.
 func childrenOfSelf() []int {
 	if !hasChildrenLists() {
 		return childrenByScan() // a kernel without CONFIG_PROC_CHILDREN
 	}
-	tasks, err := os.ReadDir("/proc/self/task")
+	b, err := os.ReadFile(mainThreadChildren())
 	if err != nil {
 		return nil
 	}
 	var pids []int
-	for _, t := range tasks {
-		b, _ := os.ReadFile("/proc/self/task/" + t.Name() + "/children") // a thread may be gone
-		for _, f := range strings.Fields(string(b)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, pid)
-			}
+	for _, f := range strings.Fields(string(b)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, pid)
 		}
 	}
 	return pids
 }
 
+// mainThreadChildren is the path of the main thread's children list.
+var mainThreadChildren = sync.OnceValue(func() string {
+	pid := strconv.Itoa(os.Getpid())
+	return "/proc/" + pid + "/task/" + pid + "/children"
+})
+
 // hasChildrenLists reports whether /proc has the children lists.
 var hasChildrenLists = sync.OnceValue(func() bool {
-	_, err := os.Stat("/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children")
+	_, err := os.Stat(mainThreadChildren())
 	return err == nil
 })
 
