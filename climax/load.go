@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -72,15 +73,22 @@ func noConfigError(cmd string) error {
 		cmd, cmd, cmd, strings.Join(bundledNames(), ", "))
 }
 
-// loadAll loads every reference, in parallel, and returns the configs in
-// reference order, or the error of the first reference (in order) that
-// failed.
+// loadAll loads every reference, as many at once as there are CPUs, and
+// returns the configs in reference order, or the error of the first
+// reference (in order) that failed. More at once would not load faster,
+// and each file being parsed holds its YAML node tree, several times the
+// size of the config it makes.
 func loadAll(refs []string) ([]*config.Config, error) {
 	cfgs := make([]*config.Config, len(refs))
 	errs := make([]error, len(refs))
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, ref := range refs {
-		wg.Go(func() { cfgs[i], errs[i] = loadConfig(ref) })
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			cfgs[i], errs[i] = loadConfig(ref)
+		})
 	}
 	wg.Wait()
 	if err := firstNonNil(errs); err != nil {
