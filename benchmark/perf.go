@@ -141,11 +141,12 @@ func runPerf(o options, stdout, stderr io.Writer) error {
 			small = i
 		}
 	}
-	logf("cold start: %d runs each of climax (%d configs), the minimal server and climax %s", o.runs, len(refs), refs[small])
+	logf("cold start: %d runs each of climax (%d configs), the minimal server, climax %s and climax --version", o.runs, len(refs), refs[small])
 	starts, err := interleave(o.runs, 1,
 		func() (time.Duration, error) { return coldStart(ctx, command{climaxBin, refs}) },
 		func() (time.Duration, error) { return coldStart(ctx, command{minimalBin, nil}) },
-		func() (time.Duration, error) { return coldStart(ctx, command{climaxBin, refs[small : small+1]}) })
+		func() (time.Duration, error) { return coldStart(ctx, command{climaxBin, refs[small : small+1]}) },
+		func() (time.Duration, error) { return runToExit(command{climaxBin, []string{"--version"}}) })
 	if err != nil {
 		return err
 	}
@@ -155,7 +156,10 @@ func runPerf(o options, stdout, stderr io.Writer) error {
 	one := ratioRow(fmt.Sprintf("cold start, 1 config (%s, %s) (median of %d)", cfgs[small].Name, plural(len(cfgs[small].Tools), "tool"), o.runs),
 		starts[2], starts[1], minimalName, coldStartTarget)
 	one.target = ""
-	rep.rows = append(rep.rows, one)
+	version := ratioRow(fmt.Sprintf("for reference: `climax --version`, spawn to exit: runtime start, package init, CLI parser; no config, no MCP (median of %d)", o.runs),
+		starts[3], starts[1], minimalName, coldStartTarget)
+	version.target = ""
+	rep.rows = append(rep.rows, one, version)
 
 	// Call overhead.
 	echoPath := filepath.Join(dir, "echo.yaml")
@@ -361,6 +365,15 @@ func coldStart(ctx context.Context, c command) (time.Duration, error) {
 	}
 	if err := cs.Close(); err != nil {
 		return 0, fmt.Errorf("close %s: %w", c.bin, err)
+	}
+	return time.Since(start), nil
+}
+
+// runToExit runs c to its end and returns how long that took.
+func runToExit(c command) (time.Duration, error) {
+	start := time.Now()
+	if out, err := c.cmd().CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("%s %s: %v\n%s", c.bin, strings.Join(c.args, " "), err, out)
 	}
 	return time.Since(start), nil
 }
