@@ -33,6 +33,7 @@ type bundledEntry struct {
 
 // Run prints the list.
 func (c *listCmd) Run(e *env) error {
+	e = e.forText()
 	if len(c.Configs) == 0 {
 		return c.listBundled(e)
 	}

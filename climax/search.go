@@ -28,6 +28,7 @@ type searchCmd struct {
 
 // Run prints the results.
 func (c *searchCmd) Run(e *env) error {
+	e = e.forText()
 	if c.Limit < 0 {
 		return usagef("--limit must be 0 or more, got %d", c.Limit)
 	}

@@ -121,6 +121,7 @@ func omittedOf(err error) int {
 // prints the report and fails with exit code 1 on any error, a missing
 // file or an unknown config name included.
 func (c *validateCmd) Run(e *env) error {
+	e = e.forText()
 	rep := validateReport{OK: true, Configs: []configReport{}, Errors: []problem{}}
 	loaded := rep.loadConfigs(c.Configs)
 	pol := rep.loadPolicy(c.Policy)
