@@ -38,6 +38,10 @@ type Command struct {
 	secret []secretWord // the words of Argv that hold values of secret args
 }
 
+// redacted stands for the value of an argument marked secret in what
+// climax shows: command lines, problem messages.
+const redacted = "***"
+
 // A secretWord is a word of a command line that holds the value of an
 // argument marked secret: Argv[i][keep:] is the value (keep is the length
 // of a flag joined with it).
@@ -52,7 +56,7 @@ func (c *Command) Redacted() []string {
 	}
 	out := slices.Clone(c.Argv)
 	for _, w := range c.secret {
-		out[w.i] = out[w.i][:w.keep] + "***"
+		out[w.i] = out[w.i][:w.keep] + redacted
 	}
 	return out
 }

@@ -114,14 +114,14 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 			}
 			v, err := coerceArg(a, a.Default)
 			if err != nil {
-				problems = append(problems, fmt.Sprintf("Argument '%s': default %s in the config cannot be converted to %s", a.Name, describe(a.Default), typeName(a.Type)))
+				problems = append(problems, fmt.Sprintf("Argument '%s': default %s in the config cannot be converted to %s", a.Name, describeArg(a, a.Default), typeName(a.Type)))
 				continue
 			}
 			values[a.Name] = v
 			continue
 		}
 		if a.Type == config.TypeArray {
-			items, errs := coerceList(a.ItemType(), raw)
+			items, errs := coerceList(a, raw)
 			for _, err := range errs {
 				problems = append(problems, fmt.Sprintf("Argument '%s': %v", a.Name, err))
 			}
@@ -138,7 +138,7 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 		}
 		v, err := coerce(a.Type, raw)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s", a.Name, describe(raw), typeName(a.Type)))
+			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s", a.Name, describeArg(a, raw), typeName(a.Type)))
 			continue
 		}
 		values[a.Name] = v
@@ -155,7 +155,7 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 		if list, isList := v.([]any); isList {
 			for j, item := range list {
 				if s := Render(item); !slices.Contains(a.Enum, s) {
-					problems = append(problems, fmt.Sprintf("Argument '%s': item %d (%s) must be one of: %s", a.Name, j+1, quote(s), strings.Join(a.Enum, ", ")))
+					problems = append(problems, fmt.Sprintf("Argument '%s': item %d (%s) must be one of: %s", a.Name, j+1, quoteArg(a, s), strings.Join(a.Enum, ", ")))
 				}
 			}
 			continue
@@ -192,10 +192,10 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 				continue
 			}
 			if guard && strings.HasPrefix(s, "-") {
-				problems = append(problems, fmt.Sprintf("%s: value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", who, quote(s)))
+				problems = append(problems, fmt.Sprintf("%s: value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", who, quoteArg(a, s)))
 			}
 			if re := rt.Patterns[a.Name]; re != nil && !re.MatchString(s) {
-				problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quote(s), a.Pattern))
+				problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quoteArg(a, s), a.Pattern))
 			}
 		}
 	}
@@ -214,7 +214,7 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 		who := fmt.Sprintf("Argument '%s'", a.Name)
 		list, isList := v.([]any)
 		if !isList {
-			problems = append(problems, checkConstraint(who, c, v)...)
+			problems = append(problems, checkConstraint(who, a, c, v)...)
 			continue
 		}
 		if c.MinItems != nil && len(list) < *c.MinItems {
@@ -224,7 +224,7 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 			problems = append(problems, fmt.Sprintf("%s has %d %s; the policy allows at most %d", who, len(list), plural(len(list), "item", "items"), *c.MaxItems))
 		}
 		for j, item := range list {
-			problems = append(problems, checkConstraint(fmt.Sprintf("%s: item %d", who, j+1), c, item)...)
+			problems = append(problems, checkConstraint(fmt.Sprintf("%s: item %d", who, j+1), a, c, item)...)
 		}
 	}
 	if len(problems) > 0 {
@@ -240,13 +240,13 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// checkConstraint returns the policy problems of one value; who names it
-// ("Argument 'path'", "Argument 'paths': item 2").
-func checkConstraint(who string, c *config.ArgConstraint, v any) []string {
+// checkConstraint returns the policy problems of one value of a; who names
+// it ("Argument 'path'", "Argument 'paths': item 2").
+func checkConstraint(who string, a *config.Arg, c *config.ArgConstraint, v any) []string {
 	var problems []string
 	s := Render(v)
 	if c.Pattern != "" && !c.MatchString(s) {
-		problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quote(s), c.Pattern))
+		problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quoteArg(a, s), c.Pattern))
 	}
 	if c.Min == nil && c.Max == nil {
 		return problems
@@ -264,15 +264,19 @@ func checkConstraint(who string, c *config.ArgConstraint, v any) []string {
 		// on string args; this holds for tools built otherwise.)
 		n, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsInf(n, 0) || formatFloat(n) != s {
-			return append(problems, fmt.Sprintf("%s: value %s is not a number in plain form (such as 5 or -2.5), but the policy sets numeric bounds", who, quote(s)))
+			return append(problems, fmt.Sprintf("%s: value %s is not a number in plain form (such as 5 or -2.5), but the policy sets numeric bounds", who, quoteArg(a, s)))
 		}
 		f = n
 	}
+	shown := s
+	if a.Secret {
+		shown = redacted
+	}
 	if c.Min != nil && f < *c.Min {
-		problems = append(problems, fmt.Sprintf("%s: value %s is below minimum %s", who, s, formatFloat(*c.Min)))
+		problems = append(problems, fmt.Sprintf("%s: value %s is below minimum %s", who, shown, formatFloat(*c.Min)))
 	}
 	if c.Max != nil && f > *c.Max {
-		problems = append(problems, fmt.Sprintf("%s: value %s is above maximum %s", who, s, formatFloat(*c.Max)))
+		problems = append(problems, fmt.Sprintf("%s: value %s is above maximum %s", who, shown, formatFloat(*c.Max)))
 	}
 	return problems
 }
@@ -284,29 +288,31 @@ func coerceArg(a *config.Arg, v any) (any, error) {
 	if a.Type != config.TypeArray {
 		cv, err := coerce(a.Type, v)
 		if err != nil {
-			return nil, fmt.Errorf("cannot convert %s to %s", describe(v), typeName(a.Type))
+			return nil, fmt.Errorf("cannot convert %s to %s", describeArg(a, v), typeName(a.Type))
 		}
 		return cv, nil
 	}
-	items, errs := coerceList(a.ItemType(), v)
+	items, errs := coerceList(a, v)
 	if len(errs) > 0 {
 		return nil, errs[0]
 	}
 	return items, nil
 }
 
-// coerceList converts v to a list of values of type typ: each item of a
-// slice, or v itself as the only item when it is a single value (a string,
-// number or boolean). It returns one error per item that does not convert.
-func coerceList(typ config.ArgType, v any) ([]any, []error) {
+// coerceList converts v to a list of values of the item type of the array
+// argument a: each item of a slice, or v itself as the only item when it
+// is a single value (a string, number or boolean). It returns one error
+// per item that does not convert.
+func coerceList(a *config.Arg, v any) ([]any, []error) {
+	typ := a.ItemType()
 	rv := reflect.ValueOf(v)
 	if v == nil || rv.Kind() == reflect.Map || rv.Kind() == reflect.Struct {
-		return nil, []error{fmt.Errorf("cannot convert %s to array of %s", describe(v), typeName(typ))}
+		return nil, []error{fmt.Errorf("cannot convert %s to array of %s", describeArg(a, v), typeName(typ))}
 	}
 	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
 		cv, err := coerce(typ, v)
 		if err != nil {
-			return nil, []error{fmt.Errorf("cannot convert %s to %s", describe(v), typeName(typ))}
+			return nil, []error{fmt.Errorf("cannot convert %s to %s", describeArg(a, v), typeName(typ))}
 		}
 		return []any{cv}, nil
 	}
@@ -316,7 +322,7 @@ func coerceList(typ config.ArgType, v any) ([]any, []error) {
 		item := rv.Index(i).Interface()
 		cv, err := coerce(typ, item)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("item %d: cannot convert %s to %s", i+1, describe(item), typeName(typ)))
+			errs = append(errs, fmt.Errorf("item %d: cannot convert %s to %s", i+1, describeArg(a, item), typeName(typ)))
 			continue
 		}
 		out = append(out, cv)
@@ -562,6 +568,25 @@ func quote(s string) string {
 // describe renders any value for an error message: strings quoted,
 // numbers and booleans plain, null as null, arrays and objects as
 // "array [...]" / "object {...}", shortened.
+// describeArg is describe for a value given for a, or "***" when a is
+// marked secret: a secret value appears in no message, because messages
+// also go to the log and the audit log.
+func describeArg(a *config.Arg, v any) string {
+	if a.Secret {
+		return redacted
+	}
+	return describe(v)
+}
+
+// quoteArg is quote for a value given for a, or "***" when a is marked
+// secret (see describeArg).
+func quoteArg(a *config.Arg, s string) string {
+	if a.Secret {
+		return redacted
+	}
+	return quote(s)
+}
+
 func describe(v any) string {
 	switch v.(type) {
 	case string:

@@ -343,3 +343,28 @@ func TestValidateConfigPattern(t *testing.T) {
 		}
 	}
 }
+
+// Problems name a secret argument but never show its value.
+func TestValidateHidesSecretValues(t *testing.T) {
+	rt := tool(
+		config.Arg{Name: "pin", Type: config.TypeInteger, Flag: "--pin", Secret: true},
+		config.Arg{Name: "pos", Positional: true, Secret: true},
+		config.Arg{Name: "keys", Type: config.TypeArray, Flag: "-k", Enum: []string{"a"}, Secret: true},
+		config.Arg{Name: "n", Type: config.TypeArray, Items: config.TypeInteger, Flag: "-n", Secret: true},
+	)
+	for _, args := range []map[string]any{
+		{"pin": "hunter2"},
+		{"pos": "-hunter2"},
+		{"keys": []any{"hunter2"}},
+		{"n": []any{1, "hunter2"}},
+		{"n": map[string]any{"x": "hunter2"}},
+	} {
+		_, err := executor.Validate(rt, args)
+		if err == nil {
+			t.Fatalf("%v: no problem", args)
+		}
+		if msg := err.Error(); strings.Contains(msg, "hunter2") || !strings.Contains(msg, "***") {
+			t.Errorf("%v: %s", args, msg)
+		}
+	}
+}

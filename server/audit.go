@@ -132,11 +132,13 @@ func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool,
 }
 
 // redactArgs copies args with the value of every secret argument of rt
-// replaced by "***".
+// replaced by "***", and so the value of a name that is not an argument
+// but probably stands for a secret one (Token or tokn for token): a
+// mistyped name does not make a secret public.
 func redactArgs(rt *config.ResolvedTool, args map[string]any) map[string]any {
 	out := make(map[string]any, len(args))
 	for k, v := range args {
-		if a := secretArg(rt, k); a != nil {
+		if secretArg(rt, k) != nil {
 			v = redacted
 		}
 		out[k] = v
@@ -144,12 +146,17 @@ func redactArgs(rt *config.ResolvedTool, args map[string]any) map[string]any {
 	return out
 }
 
-// secretArg returns rt's argument name when it is marked secret.
+// secretArg returns rt's argument name, or the argument name probably
+// stands for when rt has none of that name, when it is marked secret.
 func secretArg(rt *config.ResolvedTool, name string) *config.Arg {
 	if rt == nil {
 		return nil
 	}
-	if a := rt.Tool.Arg(name); a != nil && a.Secret {
+	a := rt.Tool.Arg(name)
+	if a == nil {
+		a = rt.Tool.Arg(executor.SuggestArg(rt.Tool, name))
+	}
+	if a != nil && a.Secret {
 		return a
 	}
 	return nil

@@ -143,3 +143,65 @@ func TestAuditLogWriteFailureDoesNotFailTheCall(t *testing.T) {
 		t.Errorf("call failed with a failing audit log: %v %q", res.IsError, text(t, res))
 	}
 }
+
+// A refused call shows no secret value either: not in the problem the
+// caller gets back (which also goes to the log and the audit log), and not
+// under a mistyped name that stands for a secret argument.
+func TestRefusedCallsKeepSecrets(t *testing.T) {
+	t.Parallel()
+	c, err := config.Parse([]byte(`name: s
+command: echo
+tools:
+  - name: s_login
+    description: "Log in"
+    args:
+      - {name: pin, type: integer, flag: --pin, secret: true}
+      - {name: pos, positional: true, secret: true}
+      - {name: pat, flag: --pat, pattern: "[a-z]+", secret: true}
+      - {name: keys, type: array, flag: --key, enum: [a, b], secret: true}
+      - {name: token, flag: --token, secret: true}
+      - {name: user, flag: --user}
+`), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := config.ParsePolicy([]byte("tools:\n  s_login:\n    args:\n      token: {pattern: \"tok-[0-9]+\"}\n"), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.New([]*config.Config{c}, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var audit, logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv := server.New(ix, executor.New(), server.WithAuditLog(&audit), server.WithLogger(logger))
+	cs := connect(t, srv, nil)
+	for _, args := range []map[string]any{
+		{"pin": "SECRET1"},
+		{"pos": "-SECRET2"},
+		{"pat": "SECRET3"},
+		{"keys": []any{"SECRET4", "b"}},
+		{"keys": map[string]any{"k": "SECRET5"}},
+		{"token": "SECRET6"},
+		{"Token": "SECRET7", "user": "ada", "pin": "x"},
+	} {
+		res := call(t, cs, "climax_call", map[string]any{"tool_name": "s_login", "args": args})
+		msg := text(t, res)
+		if !res.IsError || !strings.Contains(msg, "***") {
+			t.Errorf("args %v: want a refusal that shows the value as ***, got:\n%s", args, msg)
+		}
+		if strings.Contains(msg, "SECRET") {
+			t.Errorf("args %v: the refusal shows a secret:\n%s", args, msg)
+		}
+	}
+	if strings.Contains(audit.String(), "SECRET") {
+		t.Errorf("a secret value reached the audit log:\n%s", audit.String())
+	}
+	if strings.Contains(logs.String(), "SECRET") {
+		t.Errorf("a secret value reached the log:\n%s", logs.String())
+	}
+	if !strings.Contains(audit.String(), `"Token":"***"`) || !strings.Contains(audit.String(), `"user":"ada"`) {
+		t.Errorf("the audit log should show the mistyped secret name redacted and the rest as sent:\n%s", audit.String())
+	}
+}
