@@ -57,6 +57,11 @@ type Outcome struct {
 	// [Command.Redacted] shows it: the values of secret arguments are
 	// "***". nil when validation failed.
 	Argv []string
+	// Cancelled is set when the call was cancelled before its command
+	// started: while it waited for a free slot, or for the approval of
+	// the command. (A command that started and was cancelled has a Result
+	// that says so.)
+	Cancelled bool
 }
 
 // Runner runs tool calls. Make one with [New] (the zero value would kill
@@ -231,12 +236,12 @@ func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[str
 			return Outcome{Text: fmt.Sprintf("%s needs the user's approval before it runs, and this caller cannot ask for it: the command did not run.", rt.Tool.Name), IsError: true, Argv: cmd.Redacted()}
 		}
 		if err := co.confirm(ctx, rt, cmd); err != nil {
-			return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted()}
+			return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted(), Cancelled: ctx.Err() != nil}
 		}
 	}
 	release, err := r.acquire(ctx, rt.Tool.Name)
 	if err != nil {
-		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted()}
+		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted(), Cancelled: true}
 	}
 	defer release()
 	res, err := r.Run(ctx, cmd)

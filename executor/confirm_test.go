@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index/config"
@@ -126,5 +127,37 @@ func TestCallConfirmHoldsNoSlot(t *testing.T) {
 	close(release)
 	if out := <-done; !out.IsError {
 		t.Fatalf("declined call: %+v", out)
+	}
+}
+
+// A call cancelled while it waits for a free slot never runs, and its
+// Outcome says it was cancelled.
+func TestCallCancelledWhileWaitingForASlot(t *testing.T) {
+	t.Parallel()
+	r := executor.New(executor.WithMaxConcurrent(1))
+	dir := t.TempDir()
+	holder := fake("pid="+filepath.Join(dir, "holder")+" sleep=5s", 10)
+	holding := make(chan executor.Outcome)
+	ctx, stopHolder := context.WithCancel(context.Background())
+	defer stopHolder()
+	go func() { holding <- r.Call(ctx, holder, nil) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ran(filepath.Join(dir, "holder")) {
+		if time.Now().After(deadline) {
+			t.Fatal("the first call did not start")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	waiter, marker := confirmTool(t)
+	waiter.Confirm = false
+	wctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	out := r.Call(wctx, waiter, nil)
+	if !out.IsError || !out.Cancelled || out.Result != nil || ran(marker) {
+		t.Errorf("call cancelled while waiting for a slot: %+v (ran: %v)", out, ran(marker))
+	}
+	stopHolder()
+	if out := <-holding; out.Cancelled {
+		t.Errorf("a command cancelled while running has a Result, not Outcome.Cancelled: %+v", out)
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,6 +29,8 @@ func callOutcome(out executor.Outcome) string {
 	switch {
 	case out.Result == nil && out.Argv == nil:
 		return OutcomeRefused
+	case out.Cancelled:
+		return OutcomeCancelled
 	case out.Result == nil:
 		return OutcomeError
 	case out.Result.TimedOut:
@@ -42,21 +45,21 @@ func callOutcome(out executor.Outcome) string {
 
 // An auditRecord is one line of the audit log: one tool call.
 type auditRecord struct {
-	Time        string         `json:"time"`
-	Transport   string         `json:"transport"`
-	Session     string         `json:"session,omitempty"`
-	Tool        string         `json:"tool"`
-	Via         string         `json:"via"`
-	Args        map[string]any `json:"args"`
-	Argv        []string       `json:"argv,omitempty"`
-	Outcome     string         `json:"outcome"`
-	ExitCode    *int           `json:"exit_code,omitempty"`
-	TimedOut    bool           `json:"timed_out"`
-	Cancelled   bool           `json:"cancelled"`
-	DurationMS  int64          `json:"duration_ms"`
-	OutputBytes int            `json:"output_bytes"`
-	Error       string         `json:"error,omitempty"`
-	Approval    string         `json:"approval,omitempty"`
+	Time        string   `json:"time"`
+	Transport   string   `json:"transport"`
+	Session     string   `json:"session,omitempty"`
+	Tool        string   `json:"tool"`
+	Via         string   `json:"via"`
+	Args        any      `json:"args"`
+	Argv        []string `json:"argv,omitempty"`
+	Outcome     string   `json:"outcome"`
+	ExitCode    *int     `json:"exit_code,omitempty"`
+	TimedOut    bool     `json:"timed_out"`
+	Cancelled   bool     `json:"cancelled"`
+	DurationMS  int64    `json:"duration_ms"`
+	OutputBytes int      `json:"output_bytes"`
+	Error       string   `json:"error,omitempty"`
+	Approval    string   `json:"approval,omitempty"`
 }
 
 // auditLog appends one JSON line per call to a writer, each line written
@@ -83,7 +86,7 @@ func (a *auditLog) write(rec *auditRecord) error {
 // audit log when there is one. rt is the tool the call was for (nil when
 // it names no tool), args the tool's arguments as the caller sent them, ap
 // the call's approval (nil when the call never got that far).
-func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool, via string, args map[string]any, out executor.Outcome, ap *approval, start time.Time) {
+func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool, via string, args any, out executor.Outcome, ap *approval, start time.Time) {
 	outcome := callOutcome(out)
 	if ap != nil && ap.refused {
 		outcome = OutcomeRefused
@@ -124,6 +127,7 @@ func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool,
 		rec.DurationMS = res.DurationMS
 		rec.OutputBytes = len(res.Stdout) + len(res.Stderr)
 	} else {
+		rec.Cancelled = out.Cancelled
 		rec.Error = out.Text
 	}
 	if err := s.cfg.audit.write(rec); err != nil {
@@ -131,11 +135,24 @@ func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool,
 	}
 }
 
-// redactArgs copies args with the value of every secret argument of rt
-// replaced by "***", and so the value of a name that is not an argument
-// but probably stands for a secret one (Token or tokn for token): a
-// mistyped name does not make a secret public.
-func redactArgs(rt *config.ResolvedTool, args map[string]any) map[string]any {
+// redactArgs returns the arguments of a call as the audit log shows them:
+// an object copied with the value of every secret argument of rt replaced
+// by "***", and so the value of a name that is not an argument but
+// probably stands for a secret one (Token or tokn for token): a mistyped
+// name does not make a secret public. No arguments are an empty object;
+// arguments that are not an object (which are refused) are shown as sent,
+// or as "***" when the tool has a secret argument.
+func redactArgs(rt *config.ResolvedTool, sent any) any {
+	if sent == nil {
+		return map[string]any{}
+	}
+	args, ok := sent.(map[string]any)
+	if !ok {
+		if rt != nil && slices.ContainsFunc(rt.Tool.Args, func(a config.Arg) bool { return a.Secret }) {
+			return redacted
+		}
+		return sent
+	}
 	out := make(map[string]any, len(args))
 	for k, v := range args {
 		if secretArg(rt, k) != nil {

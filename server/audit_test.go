@@ -205,3 +205,62 @@ tools:
 		t.Errorf("the audit log should show the mistyped secret name redacted and the rest as sent:\n%s", audit.String())
 	}
 }
+
+func TestCallOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		out  executor.Outcome
+		want string
+	}{
+		{executor.Outcome{IsError: true, Text: "Argument validation failed"}, server.OutcomeRefused},
+		{executor.Outcome{IsError: true, Argv: []string{"x"}, Text: "Program not found"}, server.OutcomeError},
+		{executor.Outcome{IsError: true, Argv: []string{"x"}, Cancelled: true}, server.OutcomeCancelled},
+		{executor.Outcome{Argv: []string{"x"}, Result: &executor.Result{}}, server.OutcomeOK},
+		{executor.Outcome{IsError: true, Argv: []string{"x"}, Result: &executor.Result{TimedOut: true}}, server.OutcomeTimeout},
+	} {
+		if got := server.CallOutcome(tc.out); got != tc.want {
+			t.Errorf("callOutcome(%+v) = %s, want %s", tc.out, got, tc.want)
+		}
+	}
+}
+
+// Calls refused before a tool was chosen are logged with the tool_name
+// and the args as they were sent (a tool's secrets hidden even then).
+func TestAuditLogShowsWhatWasSent(t *testing.T) {
+	t.Parallel()
+	var buf syncBuffer
+	srv := server.New(auditIndex(t), executor.New(), server.WithAuditLog(&buf))
+	cs := connect(t, srv, nil)
+	for _, args := range []map[string]any{
+		{},
+		{"tool_name": map[string]any{"a": []any{1, 2}}},
+		{"tool_name": 5.5},
+		{"tool_name": "fake_fail", "args": []any{1}},
+		{"tool_name": "fake_login", "args": []any{"s3cr3t"}},
+	} {
+		if res := call(t, cs, "climax_call", args); !res.IsError {
+			t.Fatalf("%v: not refused", args)
+		}
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var r struct {
+			Tool    string          `json:"tool"`
+			Args    json.RawMessage `json:"args"`
+			Outcome string          `json:"outcome"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%v\n%s", err, l)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s", r.Tool, r.Args, r.Outcome))
+	}
+	want := []string{
+		" {} refused",
+		`{"a":[1,2]} {} refused`,
+		"5.5 {} refused",
+		"fake_fail [1] refused",
+		`fake_login "***" refused`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("audit lines (tool args outcome):\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

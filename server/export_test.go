@@ -16,3 +16,6 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 func WithProgressTicker(start func() (<-chan time.Time, func())) Option {
 	return func(c *options) { c.ticker = start }
 }
+
+// CallOutcome is callOutcome, the outcome label of a call.
+var CallOutcome = callOutcome

@@ -45,6 +45,7 @@ func TestMetrics(t *testing.T) {
 	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi"}})
 	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_fail"})
 	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_echo"})
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_echo", "args": []any{1}})
 	call(t, cs, "climax_call", map[string]any{"tool_name": "made_up_name_1"})
 	call(t, cs, "climax_call", map[string]any{"tool_name": "made_up_name_2"})
 
@@ -55,10 +56,10 @@ func TestMetrics(t *testing.T) {
 	for _, want := range []string{
 		`climax_tool_calls_total{outcome="ok",tool="fake_echo"} 1`,
 		`climax_tool_calls_total{outcome="error",tool="fake_fail"} 1`,
-		`climax_tool_calls_total{outcome="refused",tool="fake_echo"} 1`,
+		`climax_tool_calls_total{outcome="refused",tool="fake_echo"} 2`, // one with args that are not an object
 		// Names no config defines share one label value.
 		`climax_tool_calls_total{outcome="refused",tool="(unknown)"} 2`,
-		`climax_tool_call_duration_seconds_count{tool="fake_echo"} 2`,
+		`climax_tool_call_duration_seconds_count{tool="fake_echo"} 3`,
 		"climax_tool_calls_in_flight 0",
 		"climax_searches_total 1",
 		"climax_search_duration_seconds_count 1",

@@ -48,6 +48,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -248,7 +249,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		return errorResult(err.Error()), nil
 	}
 	name, _ := args["tool_name"].(string)
-	toolArgs, _ := args["args"].(map[string]any)
+	toolArgs := args["args"]
 	start := time.Now()
 	s.metrics.inFlight.Inc()
 	defer s.metrics.inFlight.Dec()
@@ -258,8 +259,12 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	ap := s.newApproval(req, hb)
 	res := set.meta.Call(ctx, args, executor.WithConfirm(ap.confirm))
 	if res.Tool == "" {
-		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(fmt.Sprint(args["tool_name"])), "error", oneLine(res.Text))
-		s.record(req, nil, fmt.Sprint(args["tool_name"]), metatools.CallName, toolArgs, res.Outcome, nil, start)
+		// Refused before a tool was chosen: no or an unknown tool_name,
+		// or args that are not an object.
+		shown := sentToolName(args["tool_name"])
+		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(shown), "error", oneLine(res.Text))
+		rt, _ := set.ix.Get(name)
+		s.record(req, rt, shown, metatools.CallName, toolArgs, res.Outcome, nil, start)
 		return toResult(res.Outcome), nil
 	}
 	if ap.input != nil {
@@ -269,6 +274,24 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	s.logCall(rt, metatools.CallName, res.Outcome)
 	s.record(req, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, ap, start)
 	return toResult(res.Outcome), nil
+}
+
+// sentToolName is how the log and the audit log show the tool_name a
+// climax_call gave: the name itself, "" when there was none, else the
+// value as JSON (5.5, {"a":1}), so that a wrong type reads as what was
+// sent.
+func sentToolName(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%T", v)
+	}
+	return string(b)
 }
 
 // classicHandler answers a call of one tool listed directly (classic
