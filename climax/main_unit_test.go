@@ -279,3 +279,19 @@ func TestShorten(t *testing.T) {
 		}
 	}
 }
+
+// A query climax_search would refuse is refused in every form of climax
+// search, never ranked in one and refused in another.
+func TestSearchRefusesLongQuery(t *testing.T) {
+	long := strings.Repeat("commit ", 700) // 4,900 bytes
+	for _, args := range [][]string{
+		{"search", long, "git"},
+		{"search", "--explain", long, "git"},
+		{"search", "--format", "json", long, "git"},
+	} {
+		code, stdout, stderr := runClimax(t, args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "Query too long: 4899 bytes (limit 4096)") {
+			t.Errorf("climax %s …: exit %d, stdout %q, stderr %q", args[1], code, stdout, stderr)
+		}
+	}
+}

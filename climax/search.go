@@ -32,6 +32,11 @@ func (c *searchCmd) Run(e *env) error {
 	if c.Limit < 0 {
 		return usagef("--limit must be 0 or more, got %d", c.Limit)
 	}
+	// climax_search refuses such a query; so does every form of the
+	// command, so that it never ranks what the server would not.
+	if n := len(strings.TrimSpace(c.Query)); n > metatools.MaxQueryBytes {
+		return usagef("Query too long: %d bytes (limit %d); search with a few keywords", n, metatools.MaxQueryBytes)
+	}
 	refs := c.Configs
 	if len(refs) == 0 {
 		refs = bundledNames()
