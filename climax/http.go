@@ -29,6 +29,13 @@ type httpFlags struct {
 	MaxSessions    int           `help:"Maximum number of live sessions (stateful streamable HTTP sessions, or SSE streams); requests that would open more get 503 (0: no limit)." default:"1000" placeholder:"N" env:"CLIMAX_MAX_SESSIONS" group:"HTTP transport (--transport http or sse)"`
 }
 
+// Defaults of the HTTP flags, as their tags give them.
+const (
+	defaultAddr           = "127.0.0.1:8080"
+	defaultSessionTimeout = 30 * time.Minute
+	defaultMaxSessions    = 1000
+)
+
 // minTokenLen is the token length below which run warns.
 const minTokenLen = 16
 
@@ -58,6 +65,32 @@ func (f *httpFlags) check() error {
 		return &usageError{err}
 	}
 	return nil
+}
+
+// ignoredOnStdio returns the HTTP flags set to something else than their
+// default, which the stdio transport ignores. The token is left out: it
+// is often exported for every run, and has no default to differ from.
+func (f *httpFlags) ignoredOnStdio() []string {
+	if f.isHTTP() {
+		return nil
+	}
+	var set []string
+	for _, fl := range []struct {
+		name    string
+		changed bool
+	}{
+		{"--addr", f.Addr != defaultAddr},
+		{"--allow-origin", len(f.AllowOrigin) > 0},
+		{"--allow-host", len(f.AllowHost) > 0},
+		{"--stateless", f.Stateless},
+		{"--session-timeout", f.SessionTimeout != defaultSessionTimeout},
+		{"--max-sessions", f.MaxSessions != defaultMaxSessions},
+	} {
+		if fl.changed {
+			set = append(set, fl.name)
+		}
+	}
+	return set
 }
 
 // options returns the server's HTTP options. The flags' 0 (never, no

@@ -22,6 +22,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 
 	"github.com/alecthomas/kong"
 	"github.com/climax-mcp/climax/executor"
@@ -110,8 +111,25 @@ func newParser(c *cli, e *env) (*kong.Kong, error) {
 		kong.Exit(func(code int) { panic(exitPanic{code}) }),
 		kong.Vars{"version": versionString(), "autoBudget": strconv.Itoa(defaultAutoBudget), "read_only_help": readOnlyHelp},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.ValueFormatter(helpWithDefault),
 		kong.Bind(e),
 	)
+}
+
+// helpWithDefault is kong's help text of a flag with its default value
+// added, "(default: 30m)", when the default says something: not for
+// an empty, 0 or false default, and not when the help already speaks of
+// the default.
+func helpWithDefault(value *kong.Value) string {
+	help := kong.DefaultHelpValueFormatter(value)
+	switch d := value.Default; {
+	case d == "" || d == "0" || d == "false" || value.IsBool() || strings.Contains(value.OrigHelp, "default"):
+		return help
+	case strings.HasSuffix(help, "."):
+		return help[:len(help)-1] + " (default: " + d + ")."
+	default:
+		return help + " (default: " + d + ")"
+	}
 }
 
 // run is the whole command, testable: it parses args, runs the chosen

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -293,5 +294,40 @@ func TestSearchRefusesLongQuery(t *testing.T) {
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "Query too long: 4899 bytes (limit 4096)") {
 			t.Errorf("climax %s …: exit %d, stdout %q, stderr %q", args[1], code, stdout, stderr)
 		}
+	}
+}
+
+// The defaults the stdio warning compares with are the flags' defaults.
+func TestHTTPFlagDefaults(t *testing.T) {
+	var c cli
+	parser, err := newParser(&c, &env{stdout: io.Discard, stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.Parse([]string{"run", "git"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Run.ignoredOnStdio(); len(got) != 0 {
+		t.Errorf("defaults reported as set: %v", got)
+	}
+	if _, err := parser.Parse([]string{"run", "--addr", ":9999", "--stateless", "--max-sessions", "3", "git"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Run.ignoredOnStdio(), " "); got != "--addr --stateless --max-sessions" {
+		t.Errorf("ignoredOnStdio = %q", got)
+	}
+}
+
+// --help shows a flag's default when it says something.
+func TestHelpShowsDefaults(t *testing.T) {
+	_, stdout, _ := runClimax(t, "run", "--help")
+	flat := strings.Join(strings.Fields(stdout), " ")
+	for _, want := range []string{"(default: 816)", "(default: 30m)", "(default: 1000)", "(default: 5m)", "(default: WARNING)"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("run --help lacks %q", want)
+		}
+	}
+	if strings.Contains(flat, "(default: 0)") || strings.Contains(flat, "(default: false)") {
+		t.Errorf("run --help shows an empty default:\n%s", stdout)
 	}
 }

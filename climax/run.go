@@ -77,6 +77,12 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.check(); err != nil {
 		return err
 	}
+	if ignored := c.ignoredOnStdio(); len(ignored) > 0 {
+		logger.Warn("HTTP options have no effect over stdio: add --transport http to use them", "options", strings.Join(ignored, " "))
+	}
+	if c.AutoBudget != defaultAutoBudget && c.Mode != "auto" {
+		logger.Warn("--auto-budget has no effect without --mode auto")
+	}
 
 	load := func() (*index.Index, []config.Problem, error) {
 		return buildIndex(refs, c.Policy, c.ReadOnly, config.ConfirmRule(c.Confirm))
