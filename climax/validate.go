@@ -214,8 +214,13 @@ func (rep *validateReport) checkPrograms(loaded []*config.Config, pol *config.Po
 		} else {
 			_, err = executor.FindProgram(bySource[cr.Source])
 		}
-		if err != nil {
-			cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: fmt.Sprintf("program %q is not on PATH (a warning: the config may be meant for another machine)", bin)})
+		const why = "(a warning: the config may be meant for another machine)"
+		switch {
+		case err == nil:
+		case errors.Is(err, exec.ErrNotFound):
+			cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: fmt.Sprintf("program %q is not on PATH %s", bin, why)})
+		default: // a path: missing, or not an executable file
+			cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: fmt.Sprintf("program %q: %v %s", bin, err, why)})
 		}
 	}
 }
