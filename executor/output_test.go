@@ -109,3 +109,32 @@ func TestResultText(t *testing.T) {
 		}
 	}
 }
+
+// Invalid UTF-8 shown as U+FFFD takes at most three times the limit
+// (docs/calls.md, Output caps), whatever the bytes.
+func TestCapBufferInvalidUTF8Bound(t *testing.T) {
+	const limit = 1000
+	for name, data := range map[string][]byte{
+		"lone invalid bytes": bytes.Repeat([]byte{0xff, 'a'}, 5000),
+		"all invalid":        bytes.Repeat([]byte{0xff}, 5000),
+		"random":             randomBytes(5000),
+		"short":              bytes.Repeat([]byte{0x80}, limit),
+	} {
+		b := newCapBuffer(limit)
+		b.Write(data)
+		s, _ := b.String()
+		marker := len(fmt.Sprintf("\n[... %d bytes omitted ...]\n", len(data)))
+		if len(s) > 3*limit+marker || !utf8.ValidString(s) {
+			t.Errorf("%s: %d bytes of text for a limit of %d", name, len(s), limit)
+		}
+	}
+}
+
+func randomBytes(n int) []byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.IntN(256))
+	}
+	return b
+}
