@@ -112,6 +112,9 @@ func newParser(c *cli, e *env) (*kong.Kong, error) {
 		kong.Vars{"version": versionString(), "autoBudget": strconv.Itoa(defaultAutoBudget), "read_only_help": readOnlyHelp},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.ValueFormatter(helpWithDefault),
+		// "--limit -1" reaches the flag's own check ("must not be
+		// negative") instead of failing as an unknown short flag -1.
+		kong.WithHyphenPrefixedParameters(true),
 		kong.Bind(e),
 	)
 }

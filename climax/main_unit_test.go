@@ -69,6 +69,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"./does-not-exist.yaml"}, "config file ./does-not-exist.yaml does not exist"},
 		{[]string{"--policy", "nope.yaml", "git"}, "policy file nope.yaml does not exist"},
 		{[]string{"validate"}, `expected "<CONFIG> ..."`},
+		// Negative numbers reach the flags' own checks in both forms.
+		{[]string{"search", "--limit", "-1", "x", "git"}, "--limit must be 0 or more, got -1"},
+		{[]string{"--auto-budget", "-1", "git"}, "--auto-budget must not be negative"},
+		{[]string{"--max-concurrent", "-2", "git"}, "must not be negative"},
 	} {
 		code, out, errOut := runClimax(t, tc.args...)
 		if code != exitUsage {
