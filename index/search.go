@@ -138,10 +138,11 @@ type ranker struct {
 	phrases      map[string][]phrasePosting
 	maxPhraseLen int // the most words in one of them
 
-	loose looseIndex
-	typos typoIndex
-	lit   literalIndex
-	tools []*config.ResolvedTool // for explanations
+	loose   looseIndex
+	typos   typoIndex
+	abbrevs abbrevIndex
+	lit     literalIndex
+	tools   []*config.ResolvedTool // for explanations
 
 	pool sync.Pool // *scratch
 }
@@ -289,9 +290,10 @@ const (
 	viaLonger  // a longer form: "config" for "conf"
 	viaShorter // a shorter form: "config" for "configuration"
 	viaTypo    // a word a typo away
+	viaAbbrev  // a word of the tools' names it abbreviates: "worktree" for "wt"
 )
 
-var variantKindNames = [...]string{"exact", "synonym", "longer form", "shorter form", "typo"}
+var variantKindNames = [...]string{"exact", "synonym", "longer form", "shorter form", "typo", "abbreviation"}
 
 func (k variantKind) String() string { return variantKindNames[k] }
 
@@ -432,6 +434,15 @@ func (r *ranker) variants(vs []variant, s *scratch, t queryTerm, typoOK bool) []
 			vs = append(vs, variant{m.term, w, typoCover, viaTypo})
 		}
 	}
+	if !ok && len(vs) == 0 && typoOK {
+		// Nothing else: maybe an abbreviation.
+		terms, n := r.abbrevs.lookup(t.raw)
+		for _, id := range terms[:n] {
+			if !r.isStop[id] {
+				vs = append(vs, variant{id, abbrevWeight, abbrevCover, viaAbbrev})
+			}
+		}
+	}
 	return vs
 }
 
@@ -568,6 +579,9 @@ func (r *ranker) matchTerm(i int, exact int32, qw float32, vs []variant, s *scra
 			w *= r.idf[exact] / r.idf[v.id]
 		}
 		for _, p := range r.postings[v.id] {
+			if v.kind == viaAbbrev && !p.named {
+				continue // abbreviations stand for words of names
+			}
 			if sc := w * p.score; sc > s.best[p.doc] {
 				if s.best[p.doc] == 0 {
 					s.termHit = append(s.termHit, p.doc)

@@ -717,3 +717,70 @@ func TestProgramNameInALabelCounts(t *testing.T) {
 		}
 	}
 }
+
+// A short word the index lacks stands for a word of a tool's name that it
+// abbreviates, in names only, unless it fits too many.
+func TestRankAbbreviations(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "vcs", Tools: fixtureTools(
+		"vcs_worktree_list: List the linked working trees",
+		"vcs_wait: Wait for a condition",
+		"vcs_duplicate: Copy a change",
+		"vcs_history: Show the log of a file",
+		"vcs_network_list: List networks",
+		"vcs_status: Show the status of the network",
+	)})
+	tests := []struct {
+		query, first string // first == "": no result
+	}{
+		{"wt ls", "vcs_worktree_list"},
+		{"dup", "vcs_duplicate"},
+		{"hist", "vcs_history"},
+		{"xq", ""},
+	}
+	for _, tt := range tests {
+		got := entryNames(ix.Search(tt.query, "", "", 3))
+		if tt.first == "" && len(got) > 0 || tt.first != "" && (len(got) == 0 || got[0] != tt.first) {
+			t.Errorf("Search(%q) = %q, want first %q", tt.query, got, tt.first)
+		}
+	}
+	// An abbreviation stands for a word of names: a tool with the word
+	// only in its description is not found through it.
+	if got := entryNames(ix.Search("nwk", "", "", 3)); !slices.Equal(got, []string{"vcs_network_list"}) {
+		t.Errorf("Search(nwk) = %q, want only vcs_network_list", got)
+	}
+}
+
+func TestAbbrevLookup(t *testing.T) {
+	var ai abbrevIndex
+	for i, w := range []string{"worktree", "wait", "watch", "bookmark", "branch", "blame", "block", "ls", "k8s"} {
+		ai.add(w, int32(i))
+	}
+	words := []string{"worktree", "wait", "watch", "bookmark", "branch", "blame", "block", "ls", "k8s"}
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"wt", []string{"worktree", "wait", "watch"}},
+		{"wrk", []string{"worktree"}},
+		{"bk", []string{"bookmark", "block"}},
+		{"b", nil}, // too short
+		{"bl", []string{"blame", "block"}},
+		{"bookmarks", nil}, // too long to be an abbreviation
+		{"tw", nil},        // first letters differ
+		{"w8", nil},        // not all letters
+	}
+	for _, tt := range tests {
+		terms, n := ai.lookup(tt.q)
+		var got []string
+		for _, id := range terms[:n] {
+			got = append(got, words[id])
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("lookup(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+	ai.add("wart", 10)
+	if _, n := ai.lookup("wt"); n != 0 {
+		t.Errorf("lookup(wt) fits four words and should give none, got %d", n)
+	}
+}

@@ -1,0 +1,92 @@
+package index
+
+// This file holds abbreviations: a short query word that the index does
+// not know ("wt", "dup", "hist") may stand for a longer word of the tools'
+// names that starts with the same letter and holds its letters in order
+// ("worktree", "duplicate", "history"), as people shorten words in chat.
+
+const (
+	minAbbrevLen   = 2 // shorter query words are single letters: stop words
+	maxAbbrevLen   = 5 // longer words are typos or words of their own, not abbreviations
+	maxAbbrevTerms = 3 // an abbreviation that fits more name words says nothing
+	abbrevWeight   = float32(0.5)
+	abbrevCover    = float32(0.8)
+)
+
+// A nameWord is a word of a tool's name as written (lowercase), with the
+// term it belongs to.
+type nameWord struct {
+	word string
+	term int32
+}
+
+// abbrevIndex holds the words of the tools' names, by first letter.
+type abbrevIndex struct {
+	byFirst [26][]nameWord
+	seen    map[string]bool // while building
+}
+
+// add records w, a word of a tool's name, unless it is too short to be
+// abbreviated, has anything but letters or was added before.
+func (ai *abbrevIndex) add(w string, term int32) {
+	if len(w) < minAbbrevLen+2 || !allLetters(w) || ai.seen[w] {
+		return
+	}
+	if ai.seen == nil {
+		ai.seen = map[string]bool{}
+	}
+	ai.seen[w] = true
+	ai.byFirst[w[0]-'a'] = append(ai.byFirst[w[0]-'a'], nameWord{w, term})
+}
+
+// lookup returns the terms of the name words q may abbreviate: words at
+// least two letters longer than q, with q's first letter first and all of
+// q's letters in order. It returns none when q is no abbreviation
+// candidate (too short or long, not all letters) or fits more than
+// [maxAbbrevTerms] terms.
+func (ai *abbrevIndex) lookup(q string) (terms [maxAbbrevTerms]int32, n int) {
+	if len(q) < minAbbrevLen || len(q) > maxAbbrevLen || !allLetters(q) {
+		return terms, 0
+	}
+	for _, w := range ai.byFirst[q[0]-'a'] {
+		if len(w.word) < len(q)+2 || !isSubsequence(q[1:], w.word[1:]) || containsTerm(terms[:n], w.term) {
+			continue
+		}
+		if n == maxAbbrevTerms {
+			return terms, 0
+		}
+		terms[n] = w.term
+		n++
+	}
+	return terms, n
+}
+
+// allLetters reports whether s is non-empty and all ASCII lowercase
+// letters.
+func allLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// isSubsequence reports whether the letters of q appear in w in order.
+func isSubsequence(q, w string) bool {
+	for i := 0; i < len(w) && q != ""; i++ {
+		if w[i] == q[0] {
+			q = q[1:]
+		}
+	}
+	return q == ""
+}
+
+func containsTerm(terms []int32, t int32) bool {
+	for _, x := range terms {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
