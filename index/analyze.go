@@ -208,7 +208,7 @@ func isStopWord(tok string) bool {
 // query term also matches the other members of its groups, at
 // [synonymWeight]. The groups are deliberately small and general.
 var synonymGroups = [][]string{
-	{"delete", "remove", "rm", "erase", "del", "destroy", "drop"},
+	{"delete", "remove", "rm", "erase", "del", "destroy", "drop", "gone", "rid"},
 	{"list", "ls", "show", "enumerate"},
 	{"show", "display", "view", "see"},
 	{"show", "print", "display", "echo"},
