@@ -129,9 +129,10 @@ func prepare(rt *config.ResolvedTool, args map[string]any, strict bool) (*Comman
 	return Build(rt, values)
 }
 
-// acquire takes a slot to run a command, waiting while all are taken. It
-// fails with a [StartError] when ctx ends first.
-func (r *Runner) acquire(ctx context.Context, tool string) (release func(), err error) {
+// acquire takes a slot to run a command, waiting while all are taken
+// (and telling queued, when set). It fails with a [StartError] when ctx
+// ends first.
+func (r *Runner) acquire(ctx context.Context, tool string, queued func(bool)) (release func(), err error) {
 	if r.slots == nil { // the zero Runner
 		return func() {}, nil
 	}
@@ -139,6 +140,10 @@ func (r *Runner) acquire(ctx context.Context, tool string) (release func(), err 
 	case r.slots <- struct{}{}:
 		return func() { <-r.slots }, nil
 	default: // all taken: wait
+	}
+	if queued != nil {
+		queued(true)
+		defer queued(false)
 	}
 	select {
 	case r.slots <- struct{}{}:
@@ -195,6 +200,14 @@ type CallOption func(*callOptions)
 
 type callOptions struct {
 	confirm ConfirmFunc
+	queued  func(waiting bool)
+}
+
+// WithQueued makes queued called with true when a call has to wait for a
+// free slot ([WithMaxConcurrent]) before its command can start, and with
+// false once it has one (or stopped waiting), for progress messages.
+func WithQueued(queued func(waiting bool)) CallOption {
+	return func(o *callOptions) { o.queued = queued }
 }
 
 // WithConfirm makes confirm the approval step of a call of a tool that
@@ -210,7 +223,8 @@ func WithConfirm(confirm ConfirmFunc) CallOption {
 // IsError set; Call never panics on bad input.
 //
 // It is [Validate] and [Build], then the approval of a tool that needs one
-// ([WithConfirm]; it holds no slot), then a wait for a free slot ([WithMaxConcurrent]),
+// ([WithConfirm]; it holds no slot), then a wait for a free slot
+// ([WithMaxConcurrent], [WithQueued]),
 // then [Runner.Run], then [Result.Text]: a validation error's text, a [StartError]'s message (program not found, missing
 // working directory), or the result text, with IsError set for every
 // failure including an exit code the tool does not count as success
@@ -239,7 +253,7 @@ func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[str
 			return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted(), Cancelled: ctx.Err() != nil}
 		}
 	}
-	release, err := r.acquire(ctx, rt.Tool.Name)
+	release, err := r.acquire(ctx, rt.Tool.Name, co.queued)
 	if err != nil {
 		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted(), Cancelled: true}
 	}

@@ -152,12 +152,21 @@ func TestCallCancelledWhileWaitingForASlot(t *testing.T) {
 	waiter.Confirm = false
 	wctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	out := r.Call(wctx, waiter, nil)
+	var queued []bool
+	out := r.Call(wctx, waiter, nil, executor.WithQueued(func(w bool) { queued = append(queued, w) }))
 	if !out.IsError || !out.Cancelled || out.Result != nil || ran(marker) {
 		t.Errorf("call cancelled while waiting for a slot: %+v (ran: %v)", out, ran(marker))
+	}
+	if !slices.Equal(queued, []bool{true, false}) {
+		t.Errorf("queued was told %v, want [true false]", queued)
 	}
 	stopHolder()
 	if out := <-holding; out.Cancelled {
 		t.Errorf("a command cancelled while running has a Result, not Outcome.Cancelled: %+v", out)
+	}
+	// With a free slot, nothing waits and queued is not called.
+	queued = nil
+	if out := r.Call(context.Background(), waiter, nil, executor.WithQueued(func(w bool) { queued = append(queued, w) })); out.IsError || len(queued) > 0 {
+		t.Errorf("call with a free slot: %+v, queued told %v", out, queued)
 	}
 }

@@ -257,7 +257,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	defer hb.stop()
 	set := s.tools()
 	ap := s.newApproval(req, hb)
-	res := set.meta.Call(ctx, args, executor.WithConfirm(ap.confirm))
+	res := set.meta.Call(ctx, args, executor.WithConfirm(ap.confirm), executor.WithQueued(hb.queued(name)))
 	if res.Tool == "" {
 		// Refused before a tool was chosen: no or an unknown tool_name,
 		// or args that are not an object.
@@ -311,7 +311,7 @@ func (s *Server) classicHandler(rt *config.ResolvedTool) mcp.ToolHandler {
 		hb := s.progress(ctx, req, name)
 		defer hb.stop()
 		ap := s.newApproval(req, hb)
-		out := s.runner.Call(ctx, rt, args, executor.WithConfirm(ap.confirm))
+		out := s.runner.Call(ctx, rt, args, executor.WithConfirm(ap.confirm), executor.WithQueued(hb.queued(name)))
 		if ap.input != nil {
 			return ap.input, nil
 		}
@@ -347,6 +347,18 @@ type heartbeat struct {
 func (h *heartbeat) set(what string) {
 	w := shorten(oneLine(what))
 	h.what.Store(&w)
+}
+
+// queued returns the executor's callback for a call of tool that waits
+// for a free slot: the notifications say so while it waits.
+func (h *heartbeat) queued(tool string) func(bool) {
+	return func(waiting bool) {
+		if waiting {
+			h.set("waiting for a free slot to run " + tool)
+		} else {
+			h.set("running " + tool)
+		}
+	}
 }
 
 // stop ends the notifications and waits for the sender to finish, so that
