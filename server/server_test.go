@@ -552,10 +552,13 @@ func TestProgress(t *testing.T) {
 	}
 }
 
-var progressMessage = regexp.MustCompile(`^running fake_wait \([0-9]+s\)$`)
+var (
+	progressMessage = regexp.MustCompile(`^running fake_wait \([0-9]+s\)$`)
+	waitingMessage  = regexp.MustCompile(`^waiting for a free slot to run fake_wait \([0-9]+s\)$`)
+)
 
-// With one command slot, a second call waits for the first to end (and
-// its progress says it is running, the wait included).
+// With one command slot, a second call waits for the first to end, and
+// its progress says it waits, then that it runs.
 func TestMaxConcurrentWaits(t *testing.T) {
 	t.Parallel()
 	notes := make(chan *mcp.ProgressNotificationParams, 100)
@@ -569,9 +572,17 @@ func TestMaxConcurrentWaits(t *testing.T) {
 	waitPID(t, firstPID)
 	second, secondFile, secondPID := waitCall(t, "tok-2")
 	secondDone := startCall(context.Background(), cs, second)
-	clock.tick(t) // the second call is being served
-	if p := receive(t, notes); !progressMessage.MatchString(p.Message) {
-		t.Errorf("progress while waiting: %q", p.Message)
+	// The second call is being served; the first progress may come
+	// before it reached the slot queue.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		clock.tick(t)
+		p := receive(t, notes)
+		if waitingMessage.MatchString(p.Message) {
+			break
+		}
+		if !progressMessage.MatchString(p.Message) || time.Now().After(deadline) {
+			t.Fatalf("progress while waiting for a slot: %q", p.Message)
+		}
 	}
 	if _, err := os.Stat(secondPID); err == nil {
 		t.Fatal("the second command started while the only slot was taken")
@@ -581,6 +592,10 @@ func TestMaxConcurrentWaits(t *testing.T) {
 		t.Fatalf("first call: %v %+v", r.err, r.res)
 	}
 	waitPID(t, secondPID)
+	clock.tick(t)
+	if p := receive(t, notes); !progressMessage.MatchString(p.Message) {
+		t.Errorf("progress once running: %q", p.Message)
+	}
 	release(t, secondFile)
 	if r := receive(t, secondDone); r.err != nil || text(t, r.res) != "released" {
 		t.Fatalf("second call: %v %+v", r.err, r.res)
