@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -126,7 +127,7 @@ func (s *Server) newApproval(req *mcp.CallToolRequest, hb *heartbeat) *approval 
 func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *executor.Command) error {
 	tool := rt.Tool.Name
 	params := &mcp.ElicitParams{Mode: "form", Message: approvalMessage(rt, cmd), RequestedSchema: approvalSchema}
-	if a.req.ProtocolVersion() >= protocolInputRequests {
+	if usesInputRequests(a.req) {
 		if reason := formUnsupported(a.req.ClientCapabilities()); reason != "" {
 			return a.notAsked(tool, reason)
 		}
@@ -135,8 +136,21 @@ func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *ex
 	if reason := a.cannotAsk(ctx); reason != "" {
 		return a.notAsked(tool, reason)
 	}
+	// A question the client can no longer answer is given up at once:
+	// the session's input ended, or the client closed the session.
+	ended, _ := ctx.Value(sessionEndKey{}).(context.Context)
+	if ended == nil {
+		ended = context.Background() // never done
+	}
+	if ended.Err() != nil {
+		return a.sessionEnded(tool, context.Cause(ended))
+	}
 	timeout := a.s.cfg.confirmTimeout
-	wait, cancel := context.WithTimeoutCause(ctx, timeout, errNoAnswer)
+	wait, giveUp := context.WithCancelCause(ctx)
+	defer giveUp(nil)
+	stopWatch := context.AfterFunc(ended, func() { giveUp(context.Cause(ended)) })
+	defer stopWatch()
+	wait, cancel := context.WithTimeoutCause(wait, timeout, errNoAnswer)
 	defer cancel()
 	a.hb.set("waiting for the user to approve " + tool)
 	a.s.log.Info("asking the user", "tool", tool)
@@ -147,6 +161,8 @@ func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *ex
 		return a.decide(tool, res)
 	case ctx.Err() != nil:
 		return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The call was cancelled while waiting for the user's approval of %s: nothing ran.", tool))
+	case ended.Err() != nil:
+		return a.sessionEnded(tool, context.Cause(ended))
 	case context.Cause(wait) == errNoAnswer:
 		return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The user did not answer the approval request for %s within %s: nothing ran.", tool, timeout))
 	}
@@ -199,6 +215,66 @@ func (a *approval) viaRetry(tool string, cmd *executor.Command, params *mcp.Elic
 	a.s.log.Info("asking the user", "tool", tool, "via", "input request")
 	return errInputRequired
 }
+
+// sessionEnded refuses a call whose question can no longer be answered:
+// cause says how the client's session ended.
+func (a *approval) sessionEnded(tool string, cause error) error {
+	a.s.log.Info("approval request given up: the session ended", "tool", tool, "reason", cause)
+	return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The session ended before the user answered the approval request for %s (%v): nothing ran.", tool, cause))
+}
+
+// usesInputRequests reports whether the call is on a protocol where the
+// server asks for input in its answer ([protocolInputRequests] or later).
+// Both the request and its session must be: the session's version is the
+// one agreed at initialize (see agreedVersion), or in server/discover or
+// the first request's metadata for a session without initialize, and
+// go-sdk marks an answer "input_required" only on such sessions. A session
+// agreed at initialize is never on that protocol, whatever the client
+// asked for, and is asked with elicitation/create.
+func usesInputRequests(req *mcp.CallToolRequest) bool {
+	if req.ProtocolVersion() < protocolInputRequests || req.Session == nil {
+		return false
+	}
+	ip := req.Session.InitializeParams()
+	return ip != nil && ip.ProtocolVersion >= protocolInputRequests
+}
+
+// agreedVersion is the protocol version initialize agrees on when a client
+// asks for requested, as go-sdk answers it: requested itself when go-sdk
+// supports it and it predates [protocolInputRequests] (which has no
+// initialize), else the newest supported version before that.
+func agreedVersion(requested string) string {
+	supported := mcp.SupportedProtocolVersions() // newest first
+	if requested < protocolInputRequests && slices.Contains(supported, requested) {
+		return requested
+	}
+	for _, v := range supported {
+		if v < protocolInputRequests {
+			return v
+		}
+	}
+	return requested
+}
+
+// sessionEndKey is the context key of a context that is done when the
+// client of the session a call belongs to can no longer answer a question:
+// its stdio input ended, or it closed its HTTP session. Its cause says
+// which.
+type sessionEndKey struct{}
+
+// newSessionEnd returns the context to store under sessionEndKey for a new
+// session, and the function that ends it, with the cause; it lives as long
+// as the session, past the function that creates it.
+func newSessionEnd() (context.Context, context.CancelCauseFunc) {
+	return context.WithCancelCause(context.Background())
+}
+
+// Causes of the end of a session, as sessionEndKey's context gives them.
+var (
+	errInputEnded    = errors.New("the client's input ended")
+	errSessionClosed = errors.New("the client closed the session")
+	errStreamClosed  = errors.New("the client closed the session's event stream")
+)
 
 // cannotAsk says why the client of a session on an older protocol cannot
 // be asked, or returns "".

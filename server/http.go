@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -270,7 +271,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) e
 //
 // A rejected request is answered at once, without reading its body, and
 // its connection is closed. Every request body must arrive within
-// opts.BodyTimeout.
+// opts.BodyTimeout. Then the id of each message of a POST must be one
+// go-sdk echoes exactly, as over stdio (no 1.5, 1e2, -0 or integer beyond
+// 2^53-1): else the POST gets 400 with a JSON-RPC error (-32600) and
+// nothing in it runs.
+//
+// A call waiting for the user's approval is refused at once when the
+// client closes its session (DELETE), or the stream of its SSE session.
 //
 // A tool call is cancelled (its command's process group killed) when the
 // client goes away: when the connection of the streamable HTTP POST that
@@ -449,12 +456,34 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, g.limit)
 	}
+	if g.sessions != nil && r.Method == http.MethodPost && !g.checkIDs(w, r) {
+		if opensSession {
+			g.sessions.release()
+		}
+		return
+	}
 	// Sessions, and the tool calls they run, keep the values of the
-	// request that opened them: this is how calls learn of shutdown, and
-	// that they cannot ask the client anything over stateless HTTP.
+	// request that opened them: this is how calls learn of shutdown, that
+	// they cannot ask the client anything over stateless HTTP, and when
+	// their session ends.
 	ctx := context.WithValue(r.Context(), lifetimeKey{}, g.lt)
 	if g.stateless {
 		ctx = context.WithValue(ctx, statelessKey{}, true)
+	}
+	var endSession context.CancelCauseFunc
+	if opensSession {
+		var ended context.Context
+		ended, endSession = newSessionEnd()
+		ctx = context.WithValue(ctx, sessionEndKey{}, ended)
+		if g.sse {
+			// The session lasts as long as this stream; go-sdk closes it
+			// when the stream ends, after its calls have returned.
+			stop := context.AfterFunc(r.Context(), func() { endSession(errStreamClosed) })
+			defer stop()
+		}
+	}
+	if r.Method == http.MethodDelete && g.sessions != nil && !g.sse {
+		g.sessions.closing(r.Header.Get(sessionIDHeader))
 	}
 	r = r.WithContext(ctx)
 	if g.sessions != nil && !g.sse {
@@ -468,11 +497,44 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.next.ServeHTTP(w, r)
 	if opensSession {
 		if g.sse {
+			endSession(errStreamClosed)
 			g.sessions.release() // the stream, and its session, ended
 		} else {
-			g.sessions.track(g.mcp, w.Header().Get(sessionIDHeader))
+			g.sessions.track(g.mcp, w.Header().Get(sessionIDHeader), endSession)
 		}
 	}
+}
+
+// checkIDs reads the body of a POST and refuses it, before go-sdk sees it,
+// when one of its messages has an id that go-sdk would not echo exactly:
+// the rule of stdio (see checkID), for one message or a batch. go-sdk
+// would run a request with id 1.5 and answer it as 1. The refusal is a 400
+// whose body is the JSON-RPC error stdio would send, about the first such
+// message; nothing in the body runs. A body that is not JSON is left to
+// go-sdk. It reports whether the request may go on, with its body restored.
+func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
+	if r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	body, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	if err != nil {
+		if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
+			g.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body exceeds %d bytes", g.limit), "body", "too large")
+		} else {
+			g.reject(w, r, http.StatusBadRequest, "Bad Request: could not read the body", "error", err)
+		}
+		return false
+	}
+	if reply, ok := checkBodyIDs(body); !ok {
+		g.log.Info("http message rejected", "reply", shorten(string(bytes.TrimSpace(reply))), "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write(reply)
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return true
 }
 
 // reject answers a request with an error at once and closes its

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -816,5 +817,110 @@ func TestHTTPClientGoneCancelsCall(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Over HTTP, as over stdio, a request whose numeric id go-sdk would not
+// echo exactly is refused before it runs, alone or in a batch: a 400 with
+// the JSON-RPC error stdio sends, carrying the id as sent.
+func TestHTTPRefusesInexactIDs(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			t.Parallel()
+			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless})
+			session := ""
+			if !stateless {
+				// Batches need a session on 2025-03-26.
+				resp, err := postAt(context.Background(), hs.url, "", "2025-03-26", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+				if err != nil {
+					t.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if session = resp.Header.Get("Mcp-Session-Id"); session == "" {
+					t.Fatalf("initialize: %s, no session", resp.Status)
+				}
+				resp, err = postAt(context.Background(), hs.url, session, "2025-03-26", initialized)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+			}
+			marker := filepath.Join(t.TempDir(), "ran")
+			call := func(id string) string {
+				return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"climax_call","arguments":{"tool_name":"fake_sleep","args":{"seconds":"0","pidfile":"` + marker + `"}}}}`
+			}
+			for _, id := range []string{`1.5`, `2.9`, `1e2`, `9007199254740993`, `-0`} {
+				for _, body := range []string{call(id), `[` + call(id) + `,{"jsonrpc":"2.0","id":"ok","method":"ping"}]`} {
+					resp, err := postAt(context.Background(), hs.url, session, "2025-03-26", body)
+					if err != nil {
+						t.Fatal(err)
+					}
+					data, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					var reply struct {
+						ID    json.RawMessage `json:"id"`
+						Error struct {
+							Code    int    `json:"code"`
+							Message string `json:"message"`
+						} `json:"error"`
+					}
+					if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Content-Type") != "application/json" ||
+						json.Unmarshal(data, &reply) != nil || string(reply.ID) != id || reply.Error.Code != -32600 ||
+						!strings.Contains(reply.Error.Message, "a numeric id must be an integer from -9007199254740991 to 9007199254740991") {
+						t.Errorf("id %s in %.20s…: %s %s", id, body, resp.Status, data)
+					}
+					if exists(marker) {
+						t.Fatalf("id %s: the call ran", id)
+					}
+				}
+			}
+			// Integer ids still work, in a batch too.
+			resp, err := postAt(context.Background(), hs.url, session, "2025-03-26", `[`+call("9007199254740991")+`,{"jsonrpc":"2.0","id":"ok","method":"ping"}]`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(data), `"id":9007199254740991`) || !exists(marker) {
+				t.Errorf("integer id: %s %s, ran %v", resp.Status, data, exists(marker))
+			}
+		})
+	}
+}
+
+// postAt POSTs one JSON-RPC message (or batch) to url, in session unless
+// it is empty, with protocol version header version.
+func postAt(ctx context.Context, url, session, version, msg string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(msg))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", version)
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	return http.DefaultClient.Do(req)
+}
+
+// A POST refused for its id opens no session, and holds no session slot.
+func TestHTTPInexactIDHoldsNoSessionSlot(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{MaxSessions: 1})
+	for range 2 {
+		resp, err := postJSON(context.Background(), hs.url, "", `{"jsonrpc":"2.0","id":1.5,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Mcp-Session-Id") != "" {
+			t.Fatalf("initialize with id 1.5: %s, session %q", resp.Status, resp.Header.Get("Mcp-Session-Id"))
+		}
+	}
+	if code, id := initSession(t, hs.url); code != http.StatusOK || id == "" {
+		t.Errorf("initialize after two refused: %d, session %q", code, id)
 	}
 }

@@ -40,10 +40,12 @@
 // elicitation: in the answer to the call for clients on protocol
 // 2026-07-28 (which retry the call with the user's answer and a signed,
 // single-use request state bound to the command), by an
-// elicitation/create request while the call waits for older ones. A
+// elicitation/create request while the call waits for older ones. The
+// version is the one agreed: initialize always agrees on an older one. A
 // client that cannot be asked gets an isError result, unless
-// [WithConfirmFallback] lets the call run unapproved. docs/security.md
-// says what this guarantees.
+// [WithConfirmFallback] lets the call run unapproved; a question still
+// waiting when the session ends (stdio input, HTTP session or SSE stream)
+// refuses the call at once. docs/security.md says what this guarantees.
 package server
 
 import (
@@ -422,10 +424,25 @@ func progressTicker() (<-chan time.Time, func()) {
 
 // middleware answers what go-sdk would answer differently from
 // docs/search.md: a call of an unlisted tool (go-sdk: a JSON-RPC error) and the
-// order of tools/list (go-sdk: sorted by name).
+// order of tools/list (go-sdk: sorted by name). It also makes the session
+// of an initialize remember the protocol version agreed, not the one the
+// client asked for: go-sdk answers initialize with an older version than
+// 2026-07-28 whatever the client asks, but keeps the version asked for as
+// the session's, and would then treat a client that asked for 2026-07-28
+// as speaking it (answering its calls with input requests it cannot read,
+// and refusing to send it elicitation/create).
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
+		case "initialize":
+			if r, ok := req.(*mcp.ServerRequest[*mcp.InitializeParams]); ok && r.Params != nil {
+				if v := agreedVersion(r.Params.ProtocolVersion); v != r.Params.ProtocolVersion {
+					s.log.Debug("initialize: protocol version agreed", "asked", shorten(r.Params.ProtocolVersion), "agreed", v)
+					p := *r.Params
+					p.ProtocolVersion = v
+					req = &mcp.ServerRequest[*mcp.InitializeParams]{Session: r.Session, Params: &p, Extra: r.Extra}
+				}
+			}
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
 				set := s.tools()

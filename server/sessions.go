@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,12 +12,14 @@ import (
 const sessionIDHeader = "Mcp-Session-Id"
 
 // sessionCap counts the live sessions of one HTTP handler against its
-// limit.
+// limit, and knows how to end the pending approval questions of each live
+// stateful session (see sessionEndKey).
 type sessionCap struct {
 	max int // <= 0: no limit
 
-	mu sync.Mutex
-	n  int // reserved slots: sessions live or being opened
+	mu   sync.Mutex
+	n    int                                // reserved slots: sessions live or being opened
+	ends map[string]context.CancelCauseFunc // session id -> ends its questions
 }
 
 // newSessionCap returns a cap of max sessions (0: DefaultMaxSessions,
@@ -25,7 +28,7 @@ func newSessionCap(max int) *sessionCap {
 	if max == 0 {
 		max = DefaultMaxSessions
 	}
-	return &sessionCap{max: max}
+	return &sessionCap{max: max, ends: map[string]context.CancelCauseFunc{}}
 }
 
 // reserve takes a slot for a session about to be opened, and reports
@@ -49,8 +52,10 @@ func (c *sessionCap) release() {
 
 // track keeps the slot reserved for the request that may have opened
 // session id on srv for as long as that session lives, or frees it when
-// there is no such session (the request failed, or opened none).
-func (c *sessionCap) track(srv *mcp.Server, id string) {
+// there is no such session (the request failed, or opened none). end ends
+// the session's pending approval questions: [sessionCap.closing] calls it,
+// and so does the end of the session.
+func (c *sessionCap) track(srv *mcp.Server, id string, end context.CancelCauseFunc) {
 	var ss *mcp.ServerSession
 	if id != "" {
 		for s := range srv.Sessions() {
@@ -61,11 +66,32 @@ func (c *sessionCap) track(srv *mcp.Server, id string) {
 		}
 	}
 	if ss == nil {
+		end(errSessionClosed)
 		c.release()
 		return
 	}
+	c.mu.Lock()
+	c.ends[id] = end
+	c.mu.Unlock()
 	go func() {
 		ss.Wait() // closed by the client (DELETE), the idle timeout or the server
+		c.mu.Lock()
+		delete(c.ends, id)
+		c.mu.Unlock()
+		end(errSessionClosed)
 		c.release()
 	}()
+}
+
+// closing ends the pending approval questions of session id, which the
+// client is closing: go-sdk waits for the session's calls to return before
+// it closes a session, and a call waiting for an answer that cannot come
+// would hold it open until the question times out.
+func (c *sessionCap) closing(id string) {
+	c.mu.Lock()
+	end := c.ends[id]
+	c.mu.Unlock()
+	if end != nil {
+		end(errSessionClosed)
+	}
 }

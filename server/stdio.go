@@ -37,9 +37,14 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	defer cancel()
 	// Calls run under lt, which ends with ctx (see lifetimeMiddleware).
 	lt := newLifetime(ctx)
-	g := newEOFGuard(ctx, in, out, s.log)
+	// Questions to the client (approval) are given up when the input ends:
+	// their answers could not arrive.
+	ended, endSession := newSessionEnd()
+	defer endSession(nil)
+	g := newEOFGuard(ctx, in, out, s.log, func() { endSession(errInputEnded) })
 	tr := &mcp.IOTransport{Reader: g, Writer: guardWriter{g}, MaxLineLength: maxMessageSize + 1}
-	ss, err := s.mcp.Connect(context.WithValue(ctx, lifetimeKey{}, lt), tr, nil)
+	sctx := context.WithValue(context.WithValue(ctx, lifetimeKey{}, lt), sessionEndKey{}, ended)
+	ss, err := s.mcp.Connect(sctx, tr, nil)
 	if err != nil {
 		return fmt.Errorf("serve stdio: %w", err)
 	}
@@ -78,6 +83,8 @@ type eofGuard struct {
 	in  *bufio.Reader
 	out io.Writer
 	log *slog.Logger
+	// inputEnded is called when the input ends (EOF or a read error).
+	inputEnded func()
 
 	rbuf []byte // rest of the line being read
 
@@ -93,16 +100,17 @@ type eofGuard struct {
 	closed    chan struct{}
 }
 
-func newEOFGuard(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) *eofGuard {
+func newEOFGuard(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger, inputEnded func()) *eofGuard {
 	return &eofGuard{
-		ctx:       ctx,
-		in:        bufio.NewReader(in),
-		out:       out,
-		log:       log,
-		pending:   map[string]int{},
-		cancelled: map[string]bool{},
-		changed:   make(chan struct{}),
-		closed:    make(chan struct{}),
+		ctx:        ctx,
+		in:         bufio.NewReader(in),
+		out:        out,
+		log:        log,
+		inputEnded: inputEnded,
+		pending:    map[string]int{},
+		cancelled:  map[string]bool{},
+		changed:    make(chan struct{}),
+		closed:     make(chan struct{}),
 	}
 }
 
@@ -130,6 +138,8 @@ func (g *eofGuard) Read(p []byte) (int, error) {
 			}
 		}
 		if err != nil && len(g.rbuf) == 0 {
+			// No answer to a question of ours can come any more.
+			g.inputEnded()
 			if err == io.EOF {
 				g.waitAnswered()
 			}
@@ -283,31 +293,9 @@ func checkLine(line []byte) (reply []byte, ok bool) {
 	}
 	m.JSONRPC, m.ID, m.Method = obj["jsonrpc"], obj["id"], obj["method"]
 	isRequest := m.Method != nil
-	var id any // the id to echo in an error reply: nil (null) or the exact id text
-	switch {
-	case m.ID == nil: // absent
-	case string(m.ID) == "null":
-		if isRequest {
-			return errorReply(nil, codeInvalidRequest, `Invalid Request: "id" must not be null (omit it to send a notification)`), false
-		}
-	case m.ID[0] == '"':
-		if !exactID(m.ID) {
-			if !isRequest {
-				return nil, false
-			}
-			return errorReply(nil, codeInvalidRequest, "Invalid Request: a string id must be valid UTF-8 without unpaired surrogate escapes"), false
-		}
-		id = m.ID
-	case m.ID[0] == '-' || m.ID[0] >= '0' && m.ID[0] <= '9':
-		if !exactID(m.ID) {
-			if !isRequest {
-				return nil, false
-			}
-			return errorReply(m.ID, codeInvalidRequest, fmt.Sprintf("Invalid Request: a numeric id must be an integer from %d to %d; use a string id otherwise", -maxExactID, maxExactID)), false
-		}
-		id = m.ID
-	default:
-		return errorReply(nil, codeInvalidRequest, "Invalid Request: id must be a string or a number"), false
+	id, reply, ok := checkID(m.ID, isRequest)
+	if !ok {
+		return reply, false
 	}
 	var version string
 	if json.Unmarshal(m.JSONRPC, &version) != nil || version != "2.0" {
@@ -321,6 +309,184 @@ func checkLine(line []byte) (reply []byte, ok bool) {
 		return errorReply(nil, codeInvalidRequest, `Invalid Request: a message needs a "method", or an "id" if it is a response`), false
 	}
 	return nil, true
+}
+
+// checkID checks the id of a message, raw (its "id" member, nil when
+// absent), for go-sdk: a request's id must be a string or a number that
+// go-sdk echoes exactly (see exactID), not null. When the id is refused
+// (ok false), reply is the error response to send instead, or nil for a
+// response (no "method") with an id go-sdk would change, which is dropped.
+// Otherwise id is the id to echo in an error reply about the message: nil
+// (null) or the exact id text.
+func checkID(raw json.RawMessage, isRequest bool) (id any, reply []byte, ok bool) {
+	switch {
+	case len(raw) == 0: // absent
+	case string(raw) == "null":
+		if isRequest {
+			return nil, errorReply(nil, codeInvalidRequest, `Invalid Request: "id" must not be null (omit it to send a notification)`), false
+		}
+	case raw[0] == '"':
+		if !exactID(raw) {
+			if !isRequest {
+				return nil, nil, false
+			}
+			return nil, errorReply(nil, codeInvalidRequest, "Invalid Request: a string id must be valid UTF-8 without unpaired surrogate escapes"), false
+		}
+		id = raw
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		if !exactID(raw) {
+			if !isRequest {
+				return nil, nil, false
+			}
+			return nil, errorReply(raw, codeInvalidRequest, fmt.Sprintf("Invalid Request: a numeric id must be an integer from %d to %d; use a string id otherwise", -maxExactID, maxExactID)), false
+		}
+		id = raw
+	default:
+		return nil, errorReply(nil, codeInvalidRequest, "Invalid Request: id must be a string or a number"), false
+	}
+	return id, nil, true
+}
+
+// checkBodyIDs applies checkID to the messages of an HTTP POST body (one
+// message, or a batch of them). reply is the error response to the first
+// message refused. A response whose id go-sdk would change gets an error
+// too: over HTTP the POST that carries it must be answered. Bodies that
+// are not JSON are left to go-sdk, which refuses them. Only the top level
+// of each message is read (see scanMessage): a body may hold megabytes of
+// arguments.
+func checkBodyIDs(body []byte) (reply []byte, ok bool) {
+	check := func(msg []byte) ([]byte, bool) {
+		id, method, isObject := scanMessage(msg)
+		if !isObject {
+			return nil, true
+		}
+		_, reply, ok := checkID(id, method != nil)
+		if !ok && reply == nil {
+			reply = errorReply(nil, codeInvalidRequest, "Invalid Request: a response's id must be the id of the server's request")
+		}
+		return reply, ok
+	}
+	i := skipSpace(body, 0)
+	if i == len(body) || body[i] != '[' {
+		return check(body[i:])
+	}
+	// A batch: check each element.
+	for i = skipSpace(body, i+1); i < len(body) && body[i] != ']'; {
+		end := skipValue(body, i)
+		if reply, ok := check(body[i:end]); !ok {
+			return reply, false
+		}
+		i = skipSpace(body, end)
+		if i == len(body) || body[i] != ',' {
+			break
+		}
+		i = skipSpace(body, i+1)
+	}
+	return nil, true
+}
+
+// scanMessage returns the raw values of the members "id" and "method" of
+// the JSON object msg (nil when absent), matching names exactly and taking
+// the last of duplicates, as go-sdk does, without decoding the other
+// members. isObject is false when msg is not an object. Invalid JSON gives
+// some result: go-sdk refuses it anyway.
+func scanMessage(msg []byte) (id, method json.RawMessage, isObject bool) {
+	i := skipSpace(msg, 0)
+	if i == len(msg) || msg[i] != '{' {
+		return nil, nil, false
+	}
+	for i = skipSpace(msg, i+1); i < len(msg) && msg[i] == '"'; {
+		keyEnd := skipString(msg, i)
+		key := msg[i:keyEnd]
+		i = skipSpace(msg, keyEnd)
+		if i == len(msg) || msg[i] != ':' {
+			break
+		}
+		i = skipSpace(msg, i+1)
+		end := skipValue(msg, i)
+		if end == i {
+			break // no value: not JSON
+		}
+		switch {
+		case memberIs(key, "id"):
+			id = msg[i:end]
+		case memberIs(key, "method"):
+			method = msg[i:end]
+		}
+		i = skipSpace(msg, end)
+		if i == len(msg) || msg[i] != ',' {
+			break
+		}
+		i = skipSpace(msg, i+1)
+	}
+	return id, method, true
+}
+
+// memberIs reports whether the JSON object key (a string literal) names
+// name.
+func memberIs(key []byte, name string) bool {
+	if bytes.IndexByte(key, '\\') < 0 {
+		return len(key) >= 2 && string(key[1:len(key)-1]) == name
+	}
+	var s string
+	return json.Unmarshal(key, &s) == nil && s == name
+}
+
+// skipSpace returns the index of the first byte of b from i on that is not
+// JSON white space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the JSON string that starts at
+// b[i] (a quote), or len(b) when it does not end.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the index just past the JSON value that starts at
+// b[i]: a string, an object or array (with all it holds), or a literal.
+func skipValue(b []byte, i int) int {
+	if i == len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+	}
+	return i
 }
 
 // maxExactID is the largest integer id go-sdk echoes exactly: it decodes

@@ -92,3 +92,66 @@ func sameID(a, b []byte) bool {
 	rb, okb := new(big.Rat).SetString(string(b))
 	return oka && okb && ra.Cmp(rb) == 0 && string(a) != "-0"
 }
+
+// FuzzCheckBodyIDs checks the top-level scan of HTTP bodies against a full
+// decoding: on valid JSON, scanMessage finds the "id" and "method" that
+// members finds, and checkBodyIDs refuses a body exactly when checkID
+// refuses one of its messages, with the same reply. Invalid JSON must not
+// make it fail.
+func FuzzCheckBodyIDs(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		` {"method":"tools/call","params":{"id":1.5,"s":"}\"]"},"id":-0} `,
+		`{"\u0069d":2.5,"method":"ping"}`,
+		`{"id":1,"id":1e2,"method":"x"}`,
+		`{"ID":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9007199254740993,"result":{}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2.9,"method":"ping"}]`,
+		`[1,"x",{"id":null,"method":"m"}]`,
+		`{"id":"\ud800","method":"m"}`,
+		`{"id":[1],"method":"m"}`,
+		`not json`,
+		`{"id":1.5`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		body := []byte(s)
+		reply, ok := checkBodyIDs(body)
+		if !json.Valid(body) {
+			return
+		}
+		check := func(msg []byte) ([]byte, bool) {
+			obj, isObject := members(msg)
+			if !isObject {
+				return nil, true
+			}
+			id, method, scanned := scanMessage(msg)
+			_, hasMethod := obj["method"]
+			if !scanned || !bytes.Equal(id, obj["id"]) || (id == nil) != (obj["id"] == nil) || !bytes.Equal(method, obj["method"]) || (method != nil) != hasMethod {
+				t.Fatalf("scanMessage(%s) = %s, %s, %v; members: %s, %s", msg, id, method, scanned, obj["id"], obj["method"])
+			}
+			_, r, ok := checkID(obj["id"], hasMethod)
+			if !ok && r == nil {
+				r = []byte("dropped")
+			}
+			return r, ok
+		}
+		wantReply, wantOK := []byte(nil), true
+		if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && trimmed[0] == '[' {
+			var msgs []json.RawMessage
+			json.Unmarshal(trimmed, &msgs)
+			for _, m := range msgs {
+				if wantReply, wantOK = check(m); !wantOK {
+					break
+				}
+			}
+		} else {
+			wantReply, wantOK = check(body)
+		}
+		if ok != wantOK || !ok && string(wantReply) != "dropped" && !bytes.Equal(reply, wantReply) {
+			t.Fatalf("checkBodyIDs(%s) = %s, %v; want %s, %v", body, reply, ok, wantReply, wantOK)
+		}
+	})
+}
