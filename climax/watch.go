@@ -111,12 +111,10 @@ type watcher struct {
 	fsw     *fsnotify.Watcher
 	replace func(*index.Index) bool
 
-	loaded map[string]fileState  // what the served set was loaded from
-	seen   map[string]fileState  // what the last check read
-	dirs   map[string]*dirWatch  // watched directory -> what matters in it
-	retry  func(time.Duration)   // asks for another check (set by run)
-	events <-chan fsnotify.Event // fsw.Events
-	done   chan struct{}         // closed when run's goroutine ends
+	loaded map[string]fileState // what the served set was loaded from
+	seen   map[string]fileState // what the last check read
+	dirs   map[string]*dirWatch // watched directory -> what matters in it
+	done   chan struct{}        // closed when run's goroutine ends
 }
 
 // dirWatch is one watched directory.
@@ -151,7 +149,6 @@ func newWatcher(rec *fileRecorder, load func(readFunc) (*index.Index, []config.P
 		return nil, err
 	}
 	w.fsw = fsw
-	w.events = fsw.Events
 	w.done = make(chan struct{})
 	return w, nil
 }
@@ -167,12 +164,11 @@ func (w *watcher) run(ctx context.Context, replace func(*index.Index) bool) {
 		defer w.fsw.Close()
 		timer := time.NewTimer(0)
 		defer timer.Stop()
-		w.retry = func(d time.Duration) { timer.Reset(d) }
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case ev, ok := <-w.events:
+			case ev, ok := <-w.fsw.Events:
 				if !ok {
 					return
 				}
@@ -184,9 +180,15 @@ func (w *watcher) run(ctx context.Context, replace func(*index.Index) bool) {
 				if !ok {
 					return
 				}
+				// Events may have been lost (an overflow): look.
 				w.log.Warn("watching config files", "error", err)
+				timer.Reset(reloadDelay)
 			case <-timer.C:
-				w.check()
+				if !w.check() {
+					// A directory vanished between finding it and
+					// watching it: look again once things settle.
+					timer.Reset(reloadDelay)
+				}
 			}
 		}
 	}()
@@ -209,13 +211,18 @@ func (w *watcher) matters(ev fsnotify.Event) bool {
 }
 
 // check updates the watches, reads every watched path and reloads when
-// what they read differs from what the served set was loaded from.
-func (w *watcher) check() {
-	if !w.updateWatches() {
-		// A directory vanished between finding it and watching it: look
-		// again once things settle.
-		w.retry(reloadDelay)
-	}
+// what they read differs from what the served set was loaded from. It
+// reports false when a directory could not be watched because it
+// vanished meanwhile.
+func (w *watcher) check() (watched bool) {
+	watched = w.updateWatches()
+	w.reloadIfChanged()
+	return watched
+}
+
+// reloadIfChanged reads every watched path and reloads when what they
+// read differs from what the served set was loaded from.
+func (w *watcher) reloadIfChanged() {
 	states := make(map[string]fileState, len(w.files))
 	contents := make(map[string][]byte, len(w.files))
 	for _, f := range w.files {
