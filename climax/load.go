@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -23,15 +24,33 @@ func bundledNames() []string {
 	return names
 }
 
+// readFunc reads a config or policy file given by path: os.ReadFile, or
+// with --watch what the watcher read (see watch.go).
+type readFunc func(name string) ([]byte, error)
+
 // loadConfig resolves one command-line config reference. An unknown name
 // or a missing file is a usage error whose message lists the bundled
 // configs and the subcommands; a config with problems gives the loader's
 // *config.LoadError.
 func loadConfig(ref string) (*config.Config, error) {
+	return loadConfigWith(os.ReadFile, ref)
+}
+
+// loadConfigWith is loadConfig reading files with read.
+func loadConfigWith(read readFunc, ref string) (*config.Config, error) {
 	if c, ok := compiledConfig(ref); ok {
 		return c, nil
 	}
-	c, err := config.LoadRef(ref, configs.FS)
+	var c *config.Config
+	var err error
+	if config.IsPath(ref) {
+		var data []byte
+		if data, err = read(ref); err == nil {
+			c, err = config.Parse(data, ref)
+		}
+	} else {
+		c, err = config.LoadRef(ref, configs.FS)
+	}
 	if err == nil {
 		return c, nil
 	}
@@ -78,7 +97,7 @@ func noConfigError(cmd string) error {
 // reference (in order) that failed. More at once would not load faster,
 // and each file being parsed holds its YAML node tree, several times the
 // size of the config it makes.
-func loadAll(refs []string) ([]*config.Config, error) {
+func loadAll(read readFunc, refs []string) ([]*config.Config, error) {
 	cfgs := make([]*config.Config, len(refs))
 	errs := make([]error, len(refs))
 	var wg sync.WaitGroup
@@ -87,7 +106,7 @@ func loadAll(refs []string) ([]*config.Config, error) {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			cfgs[i], errs[i] = loadConfig(ref)
+			cfgs[i], errs[i] = loadConfigWith(read, ref)
 		})
 	}
 	wg.Wait()
@@ -108,14 +127,22 @@ func firstNonNil(errs []error) error {
 
 // loadPolicy loads the policy file name; "" means no policy (nil).
 func loadPolicy(name string) (*config.Policy, error) {
+	return loadPolicyWith(os.ReadFile, name)
+}
+
+// loadPolicyWith is loadPolicy reading the file with read.
+func loadPolicyWith(read readFunc, name string) (*config.Policy, error) {
 	if name == "" {
 		return nil, nil
 	}
-	p, err := config.LoadPolicyFile(name)
+	data, err := read(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, usagef("policy file %s does not exist", name)
 	}
-	return p, err
+	if err != nil {
+		return nil, err
+	}
+	return config.ParsePolicy(data, name)
 }
 
 // buildIndex loads configs and policy and builds the index, with the GC
@@ -123,12 +150,17 @@ func loadPolicy(name string) (*config.Policy, error) {
 // tools annotated read_only (--read-only), and confirm is the --confirm
 // rule, added to the policy's own. Policy warnings are returned beside it.
 func buildIndex(refs []string, policyFile string, readOnly bool, confirm config.ConfirmRule) (*index.Index, []config.Problem, error) {
+	return buildIndexWith(os.ReadFile, refs, policyFile, readOnly, confirm)
+}
+
+// buildIndexWith is buildIndex reading the files given by path with read.
+func buildIndexWith(read readFunc, refs []string, policyFile string, readOnly bool, confirm config.ConfirmRule) (*index.Index, []config.Problem, error) {
 	defer raiseGCPercent(loadGCPercent)()
-	cfgs, err := loadAll(refs)
+	cfgs, err := loadAll(read, refs)
 	if err != nil {
 		return nil, nil, err
 	}
-	pol, err := loadPolicy(policyFile)
+	pol, err := loadPolicyWith(read, policyFile)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -84,10 +84,16 @@ func (c *runCmd) Run(e *env) error {
 		logger.Warn("--auto-budget has no effect without --mode auto")
 	}
 
-	load := func() (*index.Index, []config.Problem, error) {
-		return buildIndex(refs, c.Policy, c.ReadOnly, config.ConfirmRule(c.Confirm))
+	load := func(read readFunc) (*index.Index, []config.Problem, error) {
+		return buildIndexWith(read, refs, c.Policy, c.ReadOnly, config.ConfirmRule(c.Confirm))
 	}
-	ix, warnings, err := load()
+	read := os.ReadFile
+	var rec *fileRecorder
+	if c.Watch {
+		rec = newFileRecorder()
+		read = rec.read
+	}
+	ix, warnings, err := load(read)
 	if err != nil {
 		return err
 	}
@@ -109,20 +115,21 @@ func (c *runCmd) Run(e *env) error {
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
 
-	opts, closeAudit, err := c.serverOptions(classic, logger)
+	var w *watcher
+	if c.Watch {
+		if w, err = newWatcher(rec, load, logger); err != nil {
+			return fmt.Errorf("watch config files: %w", err)
+		}
+	}
+	opts, closeAudit, err := c.serverOptions(classic, w != nil, logger)
 	if err != nil {
 		return err
 	}
 	defer closeAudit()
 	runner := executor.New(executor.WithMaxOutput(c.MaxOutput), executor.WithMaxConcurrent(c.MaxConcurrent), executor.WithStrictArgs(c.StrictArgs))
 	srv := server.New(ix, runner, opts...)
-	if c.Watch {
-		files := watchedFiles(refs, c.Policy)
-		if len(files) == 0 {
-			logger.Warn("--watch: nothing to watch (bundled configs do not change)")
-		} else if err := watch(ctx, files, load, srv.Replace, logger); err != nil {
-			return fmt.Errorf("watch config files: %w", err)
-		}
+	if w != nil {
+		w.run(ctx, srv.Replace)
 	}
 	return c.serve(ctx, e, srv, logger)
 }
@@ -153,13 +160,15 @@ func (c *runCmd) check() error {
 }
 
 // serverOptions returns the server's options, opening the audit log when
-// one is asked for; closeAudit closes it.
-func (c *runCmd) serverOptions(classic bool, logger *slog.Logger) (opts []server.Option, closeAudit func(), err error) {
+// one is asked for; closeAudit closes it. watching declares the
+// tools.listChanged capability: only when a file is watched can the
+// tools change.
+func (c *runCmd) serverOptions(classic, watching bool, logger *slog.Logger) (opts []server.Option, closeAudit func(), err error) {
 	opts = []server.Option{
 		server.WithClassic(classic),
 		server.WithLogger(logger),
 		server.WithVersion(versionString()),
-		server.WithListChanged(c.Watch),
+		server.WithListChanged(watching),
 		server.WithConfirmTimeout(c.ConfirmTimeout),
 		server.WithConfirmFallback(c.ConfirmFallback == "allow"),
 	}

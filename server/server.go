@@ -49,6 +49,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -96,9 +97,10 @@ type Server struct {
 
 // toolSet is one generation of the served tools.
 type toolSet struct {
-	ix    *index.Index
-	meta  *metatools.Tools
-	order map[string]int // listed tool name -> position in tools/list
+	ix     *index.Index
+	meta   *metatools.Tools
+	order  map[string]int // listed tool name -> position in tools/list
+	listed []*mcp.Tool    // the tools/list entries, in order
 }
 
 type options struct {
@@ -126,8 +128,9 @@ func WithClassic(classic bool) Option { return func(c *options) { c.classic = cl
 func WithLogger(l *slog.Logger) Option { return func(c *options) { c.logger = l } }
 
 // WithListChanged declares the tools.listChanged capability, for a server
-// whose tools [Server.Replace] may change: classic clients then get
-// notifications/tools/list_changed.
+// whose tools [Server.Replace] may change: clients then get
+// notifications/tools/list_changed whenever Replace changes the
+// tools/list they see (in either mode). Without it nothing is sent.
 func WithListChanged(on bool) Option { return func(c *options) { c.listChanged = on } }
 
 // WithAuditLog appends one JSON line per tool call to w (see
@@ -184,31 +187,41 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 	return s
 }
 
-// Replace makes ix the served tool set. Calls already running finish with
-// the definitions they started with; later calls, searches and tools/list
-// see ix. In classic mode tools that ix no longer holds are removed, and
-// clients are notified when the list changes ([WithListChanged]).
-func (s *Server) Replace(ix *index.Index) {
+// Replace makes ix the served tool set and reports whether the tools/list
+// clients see changed. Calls already running finish with the definitions
+// they started with; later calls, searches and tools/list see ix, also
+// when the list stays the same (a policy may change a command's fixed
+// words, which no definition shows).
+//
+// Only when the list changes are the tools registered with go-sdk again,
+// which sends notifications/tools/list_changed to every session when
+// [WithListChanged] declared the capability: in classic mode when a tool
+// comes, goes, moves or changes its definition; in discovery mode when
+// the definitions of climax_search and climax_call change (their
+// annotations follow the tools behind them).
+func (s *Server) Replace(ix *index.Index) (changed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := &toolSet{ix: ix, meta: metatools.New(ix, s.runner)}
 	var defs []metatools.Definition
-	handlers := map[string]mcp.ToolHandler{}
 	if s.cfg.classic {
 		defs = metatools.ClassicDefinitions(ix)
-		for _, rt := range ix.Tools() {
-			handlers[rt.Tool.Name] = s.classicHandler(rt)
-		}
 	} else {
 		defs = metatools.DefinitionsFor(ix)
-		handlers[metatools.SearchName] = s.searchHandler
-		handlers[metatools.CallName] = s.callHandler
 	}
 	next.order = make(map[string]int, len(defs))
+	next.listed = make([]*mcp.Tool, len(defs))
 	for i, d := range defs {
 		next.order[d.Name] = i
+		next.listed[i] = &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, Meta: d.Meta, Annotations: toolAnnotations(d.Annotations)}
 	}
-	prev := s.set.Swap(next)
+	prev := s.set.Load()
+	if prev != nil && sameTools(prev.listed, next.listed) {
+		next.listed = prev.listed // what go-sdk holds
+		s.set.Store(next)
+		return false
+	}
+	s.set.Store(next)
 	if prev != nil {
 		var gone []string
 		for name := range prev.order {
@@ -220,23 +233,66 @@ func (s *Server) Replace(ix *index.Index) {
 			s.mcp.RemoveTools(gone...)
 		}
 	}
-	for _, d := range defs {
-		s.mcp.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, Meta: d.Meta, Annotations: toolAnnotations(d.Annotations)}, handlers[d.Name])
+	for _, t := range next.listed {
+		var h mcp.ToolHandler
+		switch {
+		case s.cfg.classic:
+			h = s.classicHandler(t.Name)
+		case t.Name == metatools.SearchName:
+			h = s.searchHandler
+		default:
+			h = s.callHandler
+		}
+		s.mcp.AddTool(t, h)
 	}
+	return true
+}
+
+// sameTools reports whether a and b give the same tools/list: the same
+// tools in the same order, each with the same JSON.
+func sameTools(a, b []*mcp.Tool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name {
+			return false
+		}
+		ja, errA := json.Marshal(a[i])
+		jb, errB := json.Marshal(b[i])
+		if errA != nil || errB != nil || !bytes.Equal(ja, jb) {
+			return false
+		}
+	}
+	return true
 }
 
 // tools returns the tool set calls see now.
 func (s *Server) tools() *toolSet { return s.set.Load() }
 
+// toolSetKey is the context key of the tool set a tools/call request was
+// checked against (see [Server.middleware]).
+type toolSetKey struct{}
+
+// toolsFor returns the tool set a tools/call request was checked against,
+// so that a call uses one set from start to end even when [Server.Replace]
+// runs meanwhile; else the set calls see now.
+func (s *Server) toolsFor(ctx context.Context) *toolSet {
+	if set, ok := ctx.Value(toolSetKey{}).(*toolSet); ok {
+		return set
+	}
+	return s.tools()
+}
+
 // searchHandler answers climax_search.
-func (s *Server) searchHandler(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Server) searchHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	args, err := executor.DecodeArgs(req.Params.Arguments)
 	if err != nil {
 		s.log.Info("search rejected", "error", oneLine(err.Error()))
 		return errorResult(err.Error()), nil
 	}
 	start := time.Now()
-	res := s.tools().meta.Search(args)
+	res := s.toolsFor(ctx).meta.Search(args)
 	s.metrics.searched(time.Since(start))
 	s.log.Info("search", "args", shorten(string(req.Params.Arguments)), "is_error", res.IsError)
 	return &mcp.CallToolResult{IsError: res.IsError, Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}, nil
@@ -257,7 +313,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	defer s.metrics.inFlight.Dec()
 	hb := s.progress(ctx, req, name)
 	defer hb.stop()
-	set := s.tools()
+	set := s.toolsFor(ctx)
 	ap := s.newApproval(req, hb)
 	res := set.meta.Call(ctx, args, executor.WithConfirm(ap.confirm), executor.WithQueued(hb.queued(name)))
 	if res.Tool == "" {
@@ -296,11 +352,16 @@ func sentToolName(v any) string {
 	return string(b)
 }
 
-// classicHandler answers a call of one tool listed directly (classic
-// mode), through the same executor path as climax_call.
-func (s *Server) classicHandler(rt *config.ResolvedTool) mcp.ToolHandler {
-	name := rt.Tool.Name
+// classicHandler answers a call of the tool name listed directly (classic
+// mode), through the same executor path as climax_call, with the tool's
+// definition in the set the call was checked against.
+func (s *Server) classicHandler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		set := s.toolsFor(ctx)
+		rt, ok := set.ix.Get(name)
+		if !ok {
+			return errorResult(set.meta.Unlisted(name, true)), nil
+		}
 		args, err := executor.DecodeArgs(req.Params.Arguments)
 		if err != nil {
 			s.log.Info("call rejected", "tool", name, "error", oneLine(err.Error()))
@@ -446,6 +507,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
 				set := s.tools()
+				ctx = context.WithValue(ctx, toolSetKey{}, set)
 				if _, listed := set.order[r.Params.Name]; !listed {
 					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
 					text := set.meta.Unlisted(r.Params.Name, s.cfg.classic)
