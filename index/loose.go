@@ -22,11 +22,12 @@ const (
 
 // looseIndex holds the long keywords by their words.
 type looseIndex struct {
-	start []int32  // by term: the keywords holding it are kw[start[t]:start[t+1]]
-	kw    []int32  // keyword numbers
-	doc   []int32  // by keyword: its tool
-	nth   []uint16 // … which of the tool's keywords it is
-	words []uint8  // … and how many distinct words it has, stop words aside
+	start []int32   // by term: the keywords holding it are kw[start[t]:start[t+1]]
+	kw    []int32   // keyword numbers
+	doc   []int32   // by keyword: its tool
+	nth   []uint16  // … which of the tool's keywords it is
+	words []uint8   // … and how many distinct words it has, stop words aside
+	terms [][]int32 // … and those words, in order
 }
 
 // looseKeyword is a keyword met while indexing: the nth keyword of tool
@@ -55,6 +56,7 @@ func (li *looseIndex) build(kws []looseKeyword, isStop []bool) {
 		li.doc = append(li.doc, k.doc)
 		li.nth = append(li.nth, uint16(k.nth))
 		li.words = append(li.words, uint8(len(ts)))
+		li.terms = append(li.terms, ts)
 		terms = append(terms, ts)
 		for _, id := range ts {
 			li.start[id+1]++
@@ -102,6 +104,12 @@ func (r *ranker) matchLoose(ids []int32, s *scratch, ex *explainer) {
 		if n < minLooseWords || n < looseMinShare*of {
 			continue
 		}
+		// A pasted message keeps its words in order, whatever is
+		// inserted between them; a sentence that merely shares words
+		// with it seldom does.
+		if n = float32(inOrder(li.terms[k], ids)); n < minLooseWords || n < looseMinShare*of {
+			continue
+		}
 		d := li.doc[k]
 		if bonus := looseWeight * n * n / of; bonus > s.phrase[d] {
 			s.acc[d] += bonus - s.phrase[d]
@@ -112,4 +120,37 @@ func (r *ranker) matchLoose(ids []int32, s *scratch, ex *explainer) {
 		}
 	}
 	s.looseKW = hits[:0]
+}
+
+// inOrder returns how many words of kw appear in query in the same order
+// (the longest common subsequence of the two; query holds no repeats,
+// -1 for words the index lacks).
+func inOrder(kw, query []int32) int {
+	// One row of the dynamic programme over the keyword's words, which
+	// are few.
+	var rowBuf [32]int
+	row := rowBuf[:0]
+	if len(kw)+1 > len(rowBuf) {
+		row = make([]int, 0, len(kw)+1)
+	}
+	row = row[:len(kw)+1]
+	for i := range row {
+		row[i] = 0
+	}
+	for _, q := range query {
+		if q < 0 {
+			continue
+		}
+		prev := 0 // row[j-1] of the previous query word
+		for j := 1; j <= len(kw); j++ {
+			cur := row[j]
+			if kw[j-1] == q {
+				row[j] = prev + 1
+			} else if row[j-1] > row[j] {
+				row[j] = row[j-1]
+			}
+			prev = cur
+		}
+	}
+	return row[len(kw)]
 }
