@@ -18,7 +18,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "cargo_build",
 				Description: "Compile the Rust crate or workspace and report errors and warnings.",
-				Keywords:    []string{"compile rust", "build crate", "rustc", "error[E0", "cargo build", "release build", "rust binary", "cannot find value in this scope", "mismatched types", "linker error", "could not compile", "build a release binary", "--release", "feature flags"},
+				Keywords:    []string{"compile rust", "build crate", "rustc", "error[E0", "cargo build", "release build", "rust binary", "cannot find value in this scope", "mismatched types", "linker error", "could not compile", "build a release binary", "--release", "feature flags", "linker cc not found", "E0425"},
 				Command:     "build",
 				Args: []config.Arg{config.Arg{
 					Name: "release",
@@ -55,7 +55,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "cargo_check",
 				Description: "Type-check the crate without building binaries (faster than build). Use to quickly find compile errors.",
-				Keywords:    []string{"type check", "quick compile check", "borrow checker", "errors fast", "does it compile", "borrow of moved value", "cannot borrow as mutable", "lifetime error", "does it type check", "E0382", "E0502", "mismatched types"},
+				Keywords:    []string{"type check", "quick compile check", "borrow checker", "errors fast", "does it compile", "borrow of moved value", "cannot borrow as mutable", "lifetime error", "does it type check", "E0382", "E0502", "mismatched types", "the trait bound is not satisfied", "E0277", "no method named found", "E0599", "cannot find type in this scope", "E0412"},
 				Command:     "check",
 				Args: []config.Arg{config.Arg{
 					Name: "package",
@@ -83,11 +83,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(600),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      43,
+				Line:      44,
 			}, config.Tool{
 				Name:        "cargo_test",
 				Description: "Build and run Rust tests (unit, integration, doc) and report failures.",
-				Keywords:    []string{"run rust tests", "unit tests", "test failures", "panicked", "cargo test", "failing test", "thread 'main' panicked at", "test result: FAILED", "assertion failed", "left == right", "run a single test", "doc tests", "nocapture", "show output in tests"},
+				Keywords:    []string{"run rust tests", "unit tests", "test failures", "panicked", "cargo test", "failing test", "thread 'main' panicked at", "test result: FAILED", "assertion failed", "left == right", "run a single test", "doc tests", "nocapture", "show output in tests", "test failed, to rerun pass"},
 				Command:     "test",
 				Args: []config.Arg{config.Arg{
 					Name:        "test_name",
@@ -126,11 +126,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        67,
+				Line:        70,
 			}, config.Tool{
 				Name:        "cargo_clippy",
 				Description: "Lint Rust code with Clippy (mistakes, unidiomatic code, performance).",
-				Keywords:    []string{"lint rust", "clippy warnings", "code smells", "idiomatic", "linter", "clippy::", "needless borrow", "lint warnings", "clean up warnings", "unused variable"},
+				Keywords:    []string{"lint rust", "clippy warnings", "code smells", "idiomatic", "linter", "clippy::", "needless borrow", "lint warnings", "clean up warnings", "unused variable", "unused import"},
 				Command:     "clippy",
 				Args: []config.Arg{config.Arg{
 					Name:        "all_targets",
@@ -165,7 +165,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        98,
+				Line:        102,
 			}, config.Tool{
 				Name:        "cargo_fmt",
 				Description: "Format Rust code with rustfmt; check=true only reports unformatted files.",
@@ -189,11 +189,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        128,
+				Line:        133,
 			}, config.Tool{
 				Name:        "cargo_run",
 				Description: "Build and run a binary of the crate and show its output.",
-				Keywords:    []string{"run rust program", "execute binary", "cargo run", "start the app", "run the binary", "pass arguments to the program", "run an example", "cargo run --bin"},
+				Keywords:    []string{"run rust program", "execute binary", "cargo run", "start the app", "run the binary", "pass arguments to the program", "run an example", "cargo run --bin", "could not determine which binary to run", "no bin target named", "a bin target must be available"},
 				Command:     "run",
 				Args: []config.Arg{config.Arg{
 					Name:        "bin",
@@ -227,7 +227,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        147,
+				Line:        152,
 			}, config.Tool{
 				Name:        "cargo_bench",
 				Description: "Build and run the crate's benchmarks and report timings.",
@@ -262,7 +262,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        173,
+				Line:        180,
 			}, config.Tool{
 				Name:        "cargo_doc",
 				Description: "Build HTML documentation of the crate and its dependencies into target/doc; reports bad doc links.",
@@ -290,7 +290,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        197,
+				Line:        204,
 			}, config.Tool{
 				Name:        "cargo_clean",
 				Description: "Delete build output (the target directory) to free disk space or force a full rebuild.",
@@ -315,7 +315,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        217,
+				Line:        224,
 			}, config.Tool{
 				Name:        "cargo_add",
 				Description: "Add a dependency to Cargo.toml, e.g. 'serde' or 'tokio@1'.",
@@ -356,7 +356,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        236,
+				Line:        243,
 			}, config.Tool{
 				Name:        "cargo_remove",
 				Description: "Remove a dependency from Cargo.toml.",
@@ -385,11 +385,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        267,
+				Line:        274,
 			}, config.Tool{
 				Name:        "cargo_update",
 				Description: "Update Cargo.lock dependencies to the newest compatible versions.",
-				Keywords:    []string{"update crates", "bump dependencies", "refresh lockfile", "Cargo.lock", "upgrade dependencies", "failed to select a version for", "Cargo.lock out of date", "yanked", "update a single crate", "newer versions"},
+				Keywords:    []string{"update crates", "bump dependencies", "refresh lockfile", "Cargo.lock", "upgrade dependencies", "failed to select a version for", "Cargo.lock out of date", "yanked", "update a single crate", "newer versions", "the lock file needs to be updated but --locked was passed", "is not supported by the following package", "requires rustc"},
 				Command:     "update",
 				Args: []config.Arg{config.Arg{
 					Name:        "crate",
@@ -410,7 +410,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        287,
+				Line:        294,
 			}, config.Tool{
 				Name:        "cargo_tree",
 				Description: "Show the crate's dependency tree; invert shows why a crate is pulled in.",
@@ -444,11 +444,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(120),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      307,
+				Line:      316,
 			}, config.Tool{
 				Name:        "cargo_search",
 				Description: "Search crates.io for Rust crates by keyword.",
-				Keywords:    []string{"find crate", "crates.io", "library for", "look up crate", "rust package", "is there a crate for", "rust library for", "find a rust library", "crate name"},
+				Keywords:    []string{"find crate", "crates.io", "library for", "look up crate", "rust package", "is there a crate for", "rust library for", "find a rust library", "crate name", "no matching package named"},
 				Command:     "search",
 				Args: []config.Arg{config.Arg{
 					Name:       "query",
@@ -466,11 +466,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      335,
+				Line:      344,
 			}, config.Tool{
 				Name:        "cargo_new",
 				Description: "Start a new Rust package in a new directory: Cargo.toml and a hello-world main (library=true: a library).",
-				Keywords:    []string{"new rust package", "scaffold rust", "cargo init", "hello world rust", "start a rust app"},
+				Keywords:    []string{"new rust package", "scaffold rust", "cargo init", "hello world rust", "start a rust app", "could not find Cargo.toml in or any parent directory"},
 				Command:     "new",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
@@ -492,7 +492,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        353,
+				Line:        363,
 			}},
 			Source: "bundled:cargo",
 		}
@@ -508,7 +508,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "curl_request",
 				Description: "Send an HTTP request (GET by default) and print the response body: call REST APIs, fetch web pages.",
-				Keywords:    []string{"call an api", "GET request", "REST", "endpoint", "fetch url", "http get", "query api", "json api", "web request", "call an endpoint", "check the API response", "bearer token", "Authorization header", "401 Unauthorized", "Could not resolve host"},
+				Keywords:    []string{"call an api", "GET request", "REST", "endpoint", "fetch url", "http get", "query api", "json api", "web request", "call an endpoint", "check the API response", "bearer token", "Authorization header", "401 Unauthorized", "Could not resolve host", "403 Forbidden", "405 Method Not Allowed"},
 				Command:     "--max-time 60 --post301 --post302 --post303",
 				Args: []config.Arg{config.Arg{
 					Name:       "url",
@@ -560,7 +560,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "curl_send_stdin",
 				Description: "Send an HTTP request whose body (JSON, XML, binary) is passed on standard input; POST by default.",
-				Keywords:    []string{"POST json", "send payload", "upload body", "PUT", "submit data", "webhook", "post request", "POST a JSON body", "send data to an endpoint", "PATCH request", "415 Unsupported Media Type", "Content-Type application/json"},
+				Keywords:    []string{"POST json", "send payload", "upload body", "PUT", "submit data", "webhook", "post request", "POST a JSON body", "send data to an endpoint", "PATCH request", "415 Unsupported Media Type", "Content-Type application/json", "400 Bad Request", "422 Unprocessable Entity"},
 				Command:     "--max-time 60 --data-binary @-",
 				Args: []config.Arg{config.Arg{
 					Name:       "url",
@@ -596,11 +596,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(120),
 				MaxOutput: 65536,
 				OpenWorld: ptr(true),
-				Line:      55,
+				Line:      56,
 			}, config.Tool{
 				Name:        "curl_headers",
 				Description: "Fetch only a URL's status and headers (HEAD request), e.g. to check if a site is up.",
-				Keywords:    []string{"is the site up", "status code", "check url", "HEAD", "health check", "ping website", "redirect", "404", "500", "response headers", "HTTP status", "redirect location", "Connection refused", "Failed to connect", "SSL certificate problem", "is the server responding"},
+				Keywords:    []string{"is the site up", "status code", "check url", "HEAD", "health check", "ping website", "redirect", "404", "500", "response headers", "HTTP status", "redirect location", "Connection refused", "Failed to connect", "SSL certificate problem", "is the server responding", "unable to get local issuer certificate", "self signed certificate in certificate chain", "certificate has expired", "no alternative certificate subject name matches target host name", "Operation timed out after", "The requested URL returned error", "Empty reply from server", "Maximum redirects followed", "wrong version number"},
 				Command:     "--head --max-time 30",
 				Args: []config.Arg{config.Arg{
 					Name:       "url",
@@ -624,11 +624,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      85,
+				Line:      87,
 			}, config.Tool{
 				Name:        "curl_download",
 				Description: "Download a URL to a local file (follows redirects, fails on HTTP errors).",
-				Keywords:    []string{"download file", "save url", "wget", "fetch file", "grab file", "save to disk", "download a binary", "save a file from a url", "download a release asset", "download a tarball", "release binary"},
+				Keywords:    []string{"download file", "save url", "wget", "fetch file", "grab file", "save to disk", "download a binary", "save a file from a url", "download a release asset", "download a tarball", "release binary", "Failure writing output to destination", "Failed writing body"},
 				Command:     "--location --fail --create-dirs --max-time 540",
 				Args: []config.Arg{config.Arg{
 					Name:       "url",
@@ -659,7 +659,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        109,
+				Line:        115,
 			}},
 			Source: "bundled:curl",
 		}
@@ -675,7 +675,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "docker_ps",
 				Description: "List running containers (all=true adds stopped ones) with IDs, names, images, status and ports.",
-				Keywords:    []string{"running containers", "what's running", "container list", "container id", "is it up", "docker ps -a", "exited containers", "is the container running", "list all containers", "container status", "Exited (1)", "port is already allocated", "which container uses the port"},
+				Keywords:    []string{"running containers", "what's running", "container list", "container id", "is it up", "docker ps -a", "exited containers", "is the container running", "list all containers", "container status", "Exited (1)", "port is already allocated", "which container uses the port", "No such container", "driver failed programming external connectivity on endpoint"},
 				Command:     "ps",
 				Args: []config.Arg{config.Arg{
 					Name:        "all",
@@ -733,11 +733,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      43,
+				Line:      44,
 			}, config.Tool{
 				Name:        "docker_inspect",
 				Description: "Show low-level JSON details of a container, image, volume or network: config, env, mounts, IPs, health.",
-				Keywords:    []string{"container ip", "mounts", "env vars", "health check", "container details", "image metadata", "exit code", "ip address", "container ip address", "environment variables of a container", "restart policy", "where is the volume mounted", "entrypoint", "health status unhealthy", "exit code 137", "labels"},
+				Keywords:    []string{"container ip", "mounts", "env vars", "health check", "container details", "image metadata", "exit code", "ip address", "container ip address", "environment variables of a container", "restart policy", "where is the volume mounted", "entrypoint", "health status unhealthy", "exit code 137", "labels", "container is unhealthy", "No such object", "health check failing"},
 				Command:     "inspect",
 				Args: []config.Arg{config.Arg{
 					Name:        "target",
@@ -760,7 +760,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      67,
+				Line:      68,
 			}, config.Tool{
 				Name:        "docker_stats",
 				Description: "Snapshot of container resource usage: CPU, memory, network and block I/O.",
@@ -785,7 +785,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      89,
+				Line:      91,
 			}, config.Tool{
 				Name:        "docker_top",
 				Description: "List the processes running inside a container.",
@@ -801,7 +801,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      109,
+				Line:      111,
 			}, config.Tool{
 				Name:        "docker_port",
 				Description: "List a container's published port mappings (host to container).",
@@ -817,11 +817,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      121,
+				Line:      123,
 			}, config.Tool{
 				Name:        "docker_exec",
 				Description: "Run a shell command inside a running container, e.g. to inspect files or run migrations.",
-				Keywords:    []string{"shell into container", "bash in container", "ssh into container", "run command in container", "attach shell", "exec -it", "get inside container", "open a shell in a container", "debug inside the container", "OCI runtime exec failed", "run a command in a running container"},
+				Keywords:    []string{"shell into container", "bash in container", "ssh into container", "run command in container", "attach shell", "exec -it", "get inside container", "open a shell in a container", "debug inside the container", "OCI runtime exec failed", "run a command in a running container", "executable file not found in $PATH", "the input device is not a TTY"},
 				Command:     "exec",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -844,7 +844,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        136,
+				Line:        138,
 			}, config.Tool{
 				Name:        "docker_run",
 				Description: "Run a shell command in a new throwaway container and return its output (removed afterwards). The image needs /bin/sh.",
@@ -894,7 +894,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        157,
+				Line:        160,
 			}, config.Tool{
 				Name:        "docker_run_detached",
 				Description: "Start a long-running container in the background (e.g. a database or web server) and print its ID.",
@@ -936,11 +936,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        193,
+				Line:        196,
 			}, config.Tool{
 				Name:        "docker_start",
 				Description: "Start a stopped container.",
-				Keywords:    []string{"start container again", "resume container", "bring up stopped container", "Exited", "boot container", "Container is not running", "restart a stopped container", "bring the container back", "exited container"},
+				Keywords:    []string{"start container again", "resume container", "bring up stopped container", "Exited", "boot container", "Container is not running", "restart a stopped container", "bring the container back", "exited container", "daemon: Container is not running"},
 				Command:     "start",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -953,7 +953,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        224,
+				Line:        227,
 			}, config.Tool{
 				Name:        "docker_stop",
 				Description: "Stop a running container gracefully (SIGTERM, then SIGKILL after a timeout).",
@@ -976,7 +976,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        239,
+				Line:        243,
 			}, config.Tool{
 				Name:        "docker_kill",
 				Description: "Kill running containers at once (SIGKILL, or another signal), e.g. when docker_stop hangs.",
@@ -998,7 +998,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        259,
+				Line:        263,
 			}, config.Tool{
 				Name:        "docker_restart",
 				Description: "Restart a container (stop then start).",
@@ -1014,7 +1014,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        275,
+				Line:        279,
 			}, config.Tool{
 				Name:        "docker_rm",
 				Description: "Remove containers (data outside volumes is lost); force=true also kills running ones.",
@@ -1041,7 +1041,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        288,
+				Line:        292,
 			}, config.Tool{
 				Name:        "docker_cp",
 				Description: "Copy files between a container (CONTAINER:PATH) and the local filesystem.",
@@ -1063,7 +1063,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        311,
+				Line:        315,
 			}, config.Tool{
 				Name:        "docker_images",
 				Description: "List local images with repository, tag, ID, age and size.",
@@ -1092,11 +1092,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      331,
+				Line:      335,
 			}, config.Tool{
 				Name:        "docker_pull",
 				Description: "Download an image from a registry (Docker Hub or another).",
-				Keywords:    []string{"download image", "fetch image", "get image", "Unable to find image locally", "latest version of image", "pull image", "manifest unknown", "pull access denied", "repository does not exist or may require 'docker login'", "no matching manifest for", "update an image", "specific platform", "image not found"},
+				Keywords:    []string{"download image", "fetch image", "get image", "Unable to find image locally", "latest version of image", "pull image", "manifest unknown", "pull access denied", "repository does not exist or may require 'docker login'", "no matching manifest for", "update an image", "specific platform", "image not found", "No such image", "toomanyrequests: You have reached your pull rate limit", "image's platform does not match the detected host platform", "exec format error"},
 				Command:     "pull",
 				Args: []config.Arg{config.Arg{
 					Name:       "image",
@@ -1119,11 +1119,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        351,
+				Line:        355,
 			}, config.Tool{
 				Name:        "docker_build",
 				Description: "Build an image from a Dockerfile and a context directory, optionally tagging it.",
-				Keywords:    []string{"Dockerfile", "build image", "containerize", "docker build -t", "create image", "image build", "failed to solve", "COPY failed: file not found in build context", "failed to compute cache key", "rebuild without cache", "no-cache", "build args", "multi-stage build", "executor failed running"},
+				Keywords:    []string{"Dockerfile", "build image", "containerize", "docker build -t", "create image", "image build", "failed to solve", "COPY failed: file not found in build context", "failed to compute cache key", "rebuild without cache", "no-cache", "build args", "multi-stage build", "executor failed running", "failed to read dockerfile", "did not complete successfully: exit code", "COPY failed: no source files were specified"},
 				Command:     "build",
 				Args: []config.Arg{config.Arg{
 					Name:        "context",
@@ -1169,11 +1169,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        375,
+				Line:        381,
 			}, config.Tool{
 				Name:        "docker_tag",
 				Description: "Give an image an additional name:tag, e.g. before pushing it to a registry.",
-				Keywords:    []string{"rename image", "retag", "name an image", "version image", "image tag", "An image does not exist locally with the tag", "tag an image for a registry", "rename an image before pushing"},
+				Keywords:    []string{"rename image", "retag", "name an image", "version image", "image tag", "An image does not exist locally with the tag", "tag an image for a registry", "rename an image before pushing", "invalid reference format", "repository name must be lowercase"},
 				Command:     "tag",
 				Args: []config.Arg{config.Arg{
 					Name:        "source",
@@ -1192,11 +1192,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        412,
+				Line:        420,
 			}, config.Tool{
 				Name:        "docker_push",
 				Description: "Upload an image to a registry (needs docker login first).",
-				Keywords:    []string{"publish image", "upload to registry", "docker hub", "ship image", "denied: requested access to the resource is denied", "push image", "unauthorized: authentication required", "push to a private registry", "tag does not exist", "upload an image"},
+				Keywords:    []string{"publish image", "upload to registry", "docker hub", "ship image", "denied: requested access to the resource is denied", "push image", "unauthorized: authentication required", "push to a private registry", "tag does not exist", "upload an image", "no basic auth credentials", "name unknown: repository name not known to registry"},
 				Command:     "push",
 				Args: []config.Arg{config.Arg{
 					Name:       "image",
@@ -1213,7 +1213,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        430,
+				Line:        439,
 			}, config.Tool{
 				Name:        "docker_rmi",
 				Description: "Delete local images (untag them, remove unused layers).",
@@ -1235,7 +1235,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        449,
+				Line:        459,
 			}, config.Tool{
 				Name:        "docker_compose_ps",
 				Description: "List a Docker Compose project's services (containers) with state and ports.",
@@ -1263,11 +1263,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      470,
+				Line:      480,
 			}, config.Tool{
 				Name:        "docker_compose_up",
 				Description: "Create and start a Docker Compose project's services in the background; build=true rebuilds images first.",
-				Keywords:    []string{"start stack", "bring up services", "docker-compose up", "spin up environment", "start the app locally", "dev environment", "start the compose stack", "docker compose up -d", "recreate containers", "apply docker-compose.yml changes", "start all services"},
+				Keywords:    []string{"start stack", "bring up services", "docker-compose up", "spin up environment", "start the app locally", "dev environment", "start the compose stack", "docker compose up -d", "recreate containers", "apply docker-compose.yml changes", "start all services", "no configuration file provided: not found"},
 				Command:     "compose up --detach",
 				Args: []config.Arg{config.Arg{
 					Name:        "service",
@@ -1303,7 +1303,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        490,
+				Line:        500,
 			}, config.Tool{
 				Name:        "docker_compose_down",
 				Description: "Stop and remove a Docker Compose project's containers and networks; volumes=true also deletes its volumes.",
@@ -1327,11 +1327,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        523,
+				Line:        534,
 			}, config.Tool{
 				Name:        "docker_compose_logs",
 				Description: "Show recent logs of a Docker Compose project's services (last 100 lines each).",
-				Keywords:    []string{"service logs", "stack logs", "why did the service fail", "docker-compose logs", "service crashed", "compose service exited with code", "logs of all services", "why won't the service start"},
+				Keywords:    []string{"service logs", "stack logs", "why did the service fail", "docker-compose logs", "service crashed", "compose service exited with code", "logs of all services", "why won't the service start", "dependency failed to start"},
 				Command:     "compose logs --no-color",
 				Args: []config.Arg{config.Arg{
 					Name:       "service",
@@ -1361,7 +1361,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      543,
+				Line:      554,
 			}, config.Tool{
 				Name:        "docker_compose_build",
 				Description: "Build or rebuild the images of a Docker Compose project.",
@@ -1390,7 +1390,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        567,
+				Line:        579,
 			}, config.Tool{
 				Name:        "docker_compose_restart",
 				Description: "Restart a Docker Compose project's services (all, or one).",
@@ -1409,7 +1409,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        590,
+				Line:        602,
 			}, config.Tool{
 				Name:        "docker_compose_stop",
 				Description: "Stop a Docker Compose project's services; docker_compose_up starts them again.",
@@ -1430,7 +1430,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        604,
+				Line:        616,
 			}, config.Tool{
 				Name:        "docker_compose_exec",
 				Description: "Run a shell command inside a started service container of a Docker Compose project.",
@@ -1460,7 +1460,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        619,
+				Line:        631,
 			}, config.Tool{
 				Name:        "docker_compose_run",
 				Description: "Run a one-off shell command in a throwaway container of a Compose service; it needs /bin/sh.",
@@ -1485,7 +1485,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        640,
+				Line:        652,
 			}, config.Tool{
 				Name:        "docker_volume_ls",
 				Description: "List Docker volumes (persistent data storage).",
@@ -1505,7 +1505,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      658,
+				Line:      670,
 			}, config.Tool{
 				Name:        "docker_volume_create",
 				Description: "Create a named Docker volume for persistent data.",
@@ -1521,7 +1521,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        673,
+				Line:        685,
 			}, config.Tool{
 				Name:        "docker_volume_rm",
 				Description: "Remove Docker volumes and all the data in them.",
@@ -1542,7 +1542,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        684,
+				Line:        696,
 			}, config.Tool{
 				Name:        "docker_network_ls",
 				Description: "List Docker networks (bridge, host, compose networks).",
@@ -1562,11 +1562,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      699,
+				Line:      711,
 			}, config.Tool{
 				Name:        "docker_network_create",
 				Description: "Create a user-defined Docker network for containers to join.",
-				Keywords:    []string{"new network", "user-defined bridge", "network for services"},
+				Keywords:    []string{"new network", "user-defined bridge", "network for services", "declared as external, but could not be found"},
 				Command:     "network create",
 				Args: []config.Arg{config.Arg{
 					Name:       "name",
@@ -1582,7 +1582,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        714,
+				Line:        726,
 			}, config.Tool{
 				Name:        "docker_network_rm",
 				Description: "Remove Docker networks not in use.",
@@ -1599,7 +1599,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        727,
+				Line:        740,
 			}, config.Tool{
 				Name:        "docker_system_df",
 				Description: "Show Docker disk space used by images, containers, volumes and build cache.",
@@ -1614,11 +1614,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      739,
+				Line:      752,
 			}, config.Tool{
 				Name:        "docker_info",
 				Description: "Show Docker daemon info (version, storage driver, resources); check that Docker is running.",
-				Keywords:    []string{"docker daemon", "is docker running", "Cannot connect to the Docker daemon", "docker version", "storage driver", "docker engine", "Is the docker daemon running?", "permission denied while trying to connect to the Docker daemon socket", "docker.sock", "docker not running", "docker desktop"},
+				Keywords:    []string{"docker daemon", "is docker running", "Cannot connect to the Docker daemon", "docker version", "storage driver", "docker engine", "Is the docker daemon running?", "permission denied while trying to connect to the Docker daemon socket", "docker.sock", "docker not running", "docker desktop", "error during connect"},
 				Command:     "info",
 				Args: []config.Arg{config.Arg{
 					Name:        "format",
@@ -1629,7 +1629,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      752,
+				Line:      765,
 			}, config.Tool{
 				Name:        "docker_system_prune",
 				Description: "Delete stopped containers, unused networks, dangling images and build cache to free disk space.",
@@ -1649,7 +1649,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        766,
+				Line:        780,
 			}},
 			Source: "bundled:docker",
 		}
@@ -1665,7 +1665,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "find_files",
 				Description: "Find files or directories under a path by name glob, type, size or modification time; prints one path per line.",
-				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today"},
+				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today", "paths must precede expression", "unknown predicate", "Argument list too long"},
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "Where to start (default: dir)",
@@ -1733,7 +1733,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "gh_issue_list",
 				Description: "List a GitHub repository's issues (open by default, 30 at most by default), filtered by label, assignee, author or search.",
-				Keywords:    []string{"open issues", "bug reports", "tickets", "issue tracker", "my assigned issues", "backlog"},
+				Keywords:    []string{"open issues", "bug reports", "tickets", "issue tracker", "my assigned issues", "backlog", "Could not resolve to an issue or pull request"},
 				Command:     "issue list",
 				Args: []config.Arg{config.Arg{
 					Name: "state",
@@ -1808,7 +1808,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      57,
+				Line:      58,
 			}, config.Tool{
 				Name:        "gh_issue_create",
 				Description: "Open a new GitHub issue with a title and body, optionally with labels and assignees.",
@@ -1849,11 +1849,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        78,
+				Line:        79,
 			}, config.Tool{
 				Name:        "gh_pr_list",
 				Description: "List a GitHub repository's pull requests (open by default, 30 at most by default), by state, base or head branch, author, label or search.",
-				Keywords:    []string{"open pull requests", "PRs waiting for review", "my PRs", "review queue"},
+				Keywords:    []string{"open pull requests", "PRs waiting for review", "my PRs", "review queue", "Could not resolve to a PullRequest with the number of", "no pull requests found for branch"},
 				Command:     "pr list",
 				Args: []config.Arg{config.Arg{
 					Name: "state",
@@ -1903,11 +1903,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      105,
+				Line:      106,
 			}, config.Tool{
 				Name:        "gh_pr_view",
 				Description: "Show a GitHub pull request: title, state, branches, reviewers, body, and with comments=true its comments.",
-				Keywords:    []string{"pull request details", "PR description", "review comments", "PR status"},
+				Keywords:    []string{"pull request details", "PR description", "review comments", "PR status", "a pull request for branch into branch already exists"},
 				Command:     "pr view",
 				Args: []config.Arg{config.Arg{
 					Name:        "pr",
@@ -1932,7 +1932,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      140,
+				Line:      142,
 			}, config.Tool{
 				Name:        "gh_pr_checks",
 				Description: "Show the CI status checks of a GitHub pull request (pass, fail, pending); exit code 8 means some are still pending.",
@@ -1963,7 +1963,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 8},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             160,
+				Line:             163,
 			}, config.Tool{
 				Name:        "gh_pr_diff",
 				Description: "Show the diff of a GitHub pull request, or only its changed file names.",
@@ -1992,7 +1992,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      183,
+				Line:      186,
 			}, config.Tool{
 				Name:        "gh_pr_create",
 				Description: "Open a GitHub pull request for a branch already on GitHub, with a title and body (draft=true for a draft).",
@@ -2047,11 +2047,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        203,
+				Line:        206,
 			}, config.Tool{
 				Name:        "gh_run_list",
 				Description: "List recent GitHub Actions workflow runs (20 by default) with status, branch and event; run IDs for gh_run_view.",
-				Keywords:    []string{"ci runs", "workflow runs", "latest build", "github actions", "pipeline status", "did CI fail"},
+				Keywords:    []string{"ci runs", "workflow runs", "latest build", "github actions", "pipeline status", "did CI fail", "no checks reported on the branch", "logs will be available when it is complete"},
 				Command:     "run list",
 				Args: []config.Arg{config.Arg{
 					Name: "branch",
@@ -2081,7 +2081,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      239,
+				Line:      242,
 			}, config.Tool{
 				Name:        "gh_run_view",
 				Description: "Show a GitHub Actions run: jobs and steps, and with log_failed=true the log of its failed steps.",
@@ -2122,11 +2122,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      262,
+				Line:      266,
 			}, config.Tool{
 				Name:        "gh_release_list",
 				Description: "List a GitHub repository's releases (30 by default), newest first, with tag, date and whether latest, draft or prerelease.",
-				Keywords:    []string{"published releases", "latest version", "release tags", "changelog"},
+				Keywords:    []string{"published releases", "latest version", "release tags", "changelog", "release not found"},
 				Command:     "release list",
 				Args: []config.Arg{config.Arg{
 					Name: "exclude_drafts",
@@ -2151,7 +2151,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      291,
+				Line:      295,
 			}, config.Tool{
 				Name:        "gh_release_view",
 				Description: "Show a GitHub release (the latest by default): notes, assets and date.",
@@ -2176,11 +2176,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      312,
+				Line:      317,
 			}, config.Tool{
 				Name:        "gh_repo_view",
 				Description: "Show a GitHub repository's description, stars, default branch and README.",
-				Keywords:    []string{"repository info", "project readme", "about this repo", "github project page"},
+				Keywords:    []string{"repository info", "project readme", "about this repo", "github project page", "Bad credentials", "Could not resolve to a Repository with the name", "Resource not accessible by integration"},
 				Command:     "repo view",
 				Args: []config.Arg{config.Arg{
 					Name:        "repo",
@@ -2201,7 +2201,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      329,
+				Line:      334,
 			}},
 			Source: "bundled:gh",
 		}
@@ -2217,7 +2217,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "git_status",
 				Description: "Show what changed in the working tree: branch, staged, unstaged and untracked files.",
-				Keywords:    []string{"what changed", "modified files", "uncommitted changes", "dirty working tree", "untracked files", "changes not staged for commit", "nothing to commit", "wip", "pending changes", "git st", "merge conflicts", "conflicted files", "both modified", "Untracked files", "Changes to be committed", "You have unmerged paths", "your branch is ahead of", "is my working tree clean", "which files did I modify", "unmerged paths"},
+				Keywords:    []string{"what changed", "modified files", "uncommitted changes", "dirty working tree", "untracked files", "changes not staged for commit", "nothing to commit", "wip", "pending changes", "git st", "merge conflicts", "conflicted files", "both modified", "Untracked files", "Changes to be committed", "You have unmerged paths", "your branch is ahead of", "is my working tree clean", "which files did I modify", "unmerged paths", "CONFLICT (modify/delete)", "deleted in HEAD and modified in", "both added"},
 				Command:     "status",
 				Args: []config.Arg{config.Arg{
 					Name:        "short",
@@ -2304,7 +2304,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      42,
+				Line:      43,
 			}, config.Tool{
 				Name:        "git_diff",
 				Description: "Show line-by-line changes: unstaged by default, staged with staged=true, or against a commit, branch or range.",
@@ -2347,7 +2347,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      91,
+				Line:      92,
 			}, config.Tool{
 				Name:        "git_show",
 				Description: "Show a commit (message, author, diff), a tag, or a file at a revision (REV:PATH).",
@@ -2380,7 +2380,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      124,
+				Line:      125,
 			}, config.Tool{
 				Name:        "git_blame",
 				Description: "Show who last changed each line of a file and in which commit.",
@@ -2418,7 +2418,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      150,
+				Line:      151,
 			}, config.Tool{
 				Name:        "git_grep",
 				Description: "Search tracked files for a text or regex pattern, e.g. to find where a function or symbol is used.",
@@ -2471,7 +2471,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
-				Line:             177,
+				Line:             178,
 			}, config.Tool{
 				Name:        "git_ls_files",
 				Description: "List files tracked by git (or untracked, modified or deleted ones).",
@@ -2505,11 +2505,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      219,
+				Line:      220,
 			}, config.Tool{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its hash; for an annotated tag add ^{commit} to get the commit, not the tag object.",
-				Keywords:    []string{"commit sha", "commit id", "hash of HEAD", "resolve ref", "current commit", "short sha", "HEAD~1", "revision to sha", "full commit hash", "what commit is HEAD", "ambiguous argument", "unknown revision or path not in the working tree", "Needed a single revision", "peel tag", "tag commit"},
+				Keywords:    []string{"commit sha", "commit id", "hash of HEAD", "resolve ref", "current commit", "short sha", "HEAD~1", "revision to sha", "full commit hash", "what commit is HEAD", "ambiguous argument", "unknown revision or path not in the working tree", "Needed a single revision", "peel tag", "tag commit", "bad revision"},
 				Command:     "rev-parse --verify",
 				Args: []config.Arg{config.Arg{
 					Name:       "revision",
@@ -2534,7 +2534,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      245,
+				Line:      246,
 			}, config.Tool{
 				Name:        "git_repo_root",
 				Description: "Print the absolute path of the repository's top-level (root) directory.",
@@ -2549,7 +2549,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      268,
+				Line:      270,
 			}, config.Tool{
 				Name:        "git_reflog",
 				Description: "Show the reflog, newest 30 by default: every commit HEAD pointed to (commits, checkouts, resets, rebases). Use to recover lost commits.",
@@ -2573,7 +2573,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      280,
+				Line:      282,
 			}, config.Tool{
 				Name:        "git_describe",
 				Description: "Name a commit after the nearest tag reachable from it (v1.2.0-3-gabc1234), e.g. the version of a build.",
@@ -2602,11 +2602,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      299,
+				Line:      301,
 			}, config.Tool{
 				Name:        "git_branch_list",
 				Description: "List branches (local, remote or all), marking the current one, with last commit and upstream.",
-				Keywords:    []string{"branches", "which branches exist", "remote branches", "local branches", "tracking branch", "upstream", "ahead behind", "all branches", "merged branches", "branches merged into main", "unmerged branches", "stale branches", "upstream gone", "does the branch exist"},
+				Keywords:    []string{"branches", "which branches exist", "remote branches", "local branches", "tracking branch", "upstream", "ahead behind", "all branches", "merged branches", "branches merged into main", "unmerged branches", "stale branches", "upstream gone", "does the branch exist", "src refspec does not match any"},
 				Command:     "branch --list -vv",
 				Args: []config.Arg{config.Arg{
 					Name:        "pattern",
@@ -2636,11 +2636,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      321,
+				Line:      323,
 			}, config.Tool{
 				Name:        "git_current_branch",
 				Description: "Print the name of the current branch (empty when HEAD is detached).",
-				Keywords:    []string{"what branch am I on", "current branch name", "active branch", "which branch", "detached HEAD", "HEAD detached at", "You are in 'detached HEAD' state", "which branch is checked out"},
+				Keywords:    []string{"what branch am I on", "current branch name", "active branch", "which branch", "detached HEAD", "HEAD detached at", "You are in 'detached HEAD' state", "which branch is checked out", "HEAD detached from", "You are not currently on a branch"},
 				Command:     "branch --show-current",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
@@ -2650,7 +2650,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      347,
+				Line:      350,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with create does both).",
@@ -2674,7 +2674,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        357,
+				Line:        361,
 			}, config.Tool{
 				Name:        "git_branch_rename",
 				Description: "Rename a local branch (the current one when old is not given); refuses to overwrite an existing branch.",
@@ -2698,7 +2698,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        374,
+				Line:        378,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "Delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
@@ -2722,7 +2722,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        390,
+				Line:        394,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout), optionally creating it first.",
@@ -2751,7 +2751,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        410,
+				Line:        414,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch); a file path as target discards its changes. To discard file changes use git_restore.",
@@ -2776,11 +2776,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        431,
+				Line:        435,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
-				Keywords:    []string{"stage", "track new file", "add to index", "prepare commit", "git add .", "changes not staged for commit", "stage all", "no changes added to commit", "nothing added to commit but untracked files present", "mark conflict as resolved", "use git add to mark resolution", "stage a file"},
+				Keywords:    []string{"stage", "track new file", "add to index", "prepare commit", "git add .", "changes not staged for commit", "stage all", "no changes added to commit", "nothing added to commit but untracked files present", "mark conflict as resolved", "use git add to mark resolution", "stage a file", "The following paths are ignored by one of your .gitignore files"},
 				Command:     "add",
 				Args: []config.Arg{config.Arg{
 					Name:        "all",
@@ -2812,7 +2812,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        450,
+				Line:        454,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "Discard uncommitted changes to files; staged=true only unstages them.",
@@ -2844,11 +2844,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        479,
+				Line:        484,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
-				Keywords:    []string{"save changes", "commit my changes", "check in", "amend", "commit message", "record work", "fix last commit message", "snapshot", "Aborting commit due to empty commit message", "All conflicts fixed but you are still merging", "conclude the merge", "forgot a file in the last commit", "commit all changes", "fix the last commit"},
+				Keywords:    []string{"save changes", "commit my changes", "check in", "amend", "commit message", "record work", "fix last commit message", "snapshot", "Aborting commit due to empty commit message", "All conflicts fixed but you are still merging", "conclude the merge", "forgot a file in the last commit", "commit all changes", "fix the last commit", "does not have any commits yet", "bad default revision 'HEAD'"},
 				Command:     "commit",
 				Args: []config.Arg{config.Arg{
 					Name:     "message",
@@ -2873,11 +2873,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        504,
+				Line:        509,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "Delete files from the working tree and index; cached=true only untracks them.",
-				Keywords:    []string{"delete file", "untrack", "stop tracking", "remove from repo", "remove from index", "delete from git", "remove a file from git but keep it locally", "accidentally committed a file", "gitignore not working for a tracked file", "committed a secret"},
+				Keywords:    []string{"delete file", "untrack", "stop tracking", "remove from repo", "remove from index", "delete from git", "remove a file from git but keep it locally", "accidentally committed a file", "gitignore not working for a tracked file", "committed a secret", "adding embedded git repository"},
 				Command:     "rm",
 				Args: []config.Arg{config.Arg{
 					Name:        "cached",
@@ -2914,7 +2914,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        528,
+				Line:        534,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -2938,11 +2938,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        561,
+				Line:        568,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
-				Keywords:    []string{"stash", "shelve", "put aside", "save work in progress", "wip", "temporarily save", "clean tree before pull", "your local changes would be overwritten", "set aside changes", "Your local changes to the following files would be overwritten by checkout", "Please commit your changes or stash them before you switch branches", "Please commit your changes or stash them before you merge", "cannot pull with rebase: You have unstaged changes", "cannot rebase: You have unstaged changes", "save for later", "switch branches with uncommitted work", "git stash", "stash my changes"},
+				Keywords:    []string{"stash", "shelve", "put aside", "save work in progress", "wip", "temporarily save", "clean tree before pull", "your local changes would be overwritten", "set aside changes", "Your local changes to the following files would be overwritten by checkout", "Please commit your changes or stash them before you switch branches", "Please commit your changes or stash them before you merge", "cannot pull with rebase: You have unstaged changes", "cannot rebase: You have unstaged changes", "save for later", "switch branches with uncommitted work", "git stash", "stash my changes", "Entry not uptodate. Cannot merge"},
 				Command:     "stash push",
 				Args: []config.Arg{config.Arg{
 					Name: "message",
@@ -2971,11 +2971,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        578,
+				Line:        585,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
-				Keywords:    []string{"stashes", "saved work", "shelved changes", "stash entries", "where did my stash go", "stash@{0}", "list stashes"},
+				Keywords:    []string{"stashes", "saved work", "shelved changes", "stash entries", "where did my stash go", "stash@{0}", "list stashes", "No stash entries found", "is not a valid reference"},
 				Command:     "stash list",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
@@ -2985,7 +2985,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      607,
+				Line:      615,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
@@ -3004,7 +3004,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      617,
+				Line:      626,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -3028,7 +3028,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        630,
+				Line:        639,
 			}, config.Tool{
 				Name:        "git_stash_apply",
 				Description: "Re-apply a stash's changes and keep the stash in the list (unlike git_stash_pop).",
@@ -3052,7 +3052,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        648,
+				Line:        657,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "Delete a stash without applying it.",
@@ -3071,7 +3071,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        664,
+				Line:        673,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
@@ -3100,7 +3100,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      678,
+				Line:      687,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -3129,7 +3129,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        697,
+				Line:        706,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "Delete a local tag.",
@@ -3148,11 +3148,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        717,
+				Line:        726,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
-				Keywords:    []string{"origin url", "remote url", "where does it push", "upstream url", "remotes", "github url", "which remotes", "where is origin", "remote repository url", "No such remote"},
+				Keywords:    []string{"origin url", "remote url", "where does it push", "upstream url", "remotes", "github url", "which remotes", "where is origin", "remote repository url", "No such remote", "Could not read from remote repository", "make sure you have the correct access rights and the repository exists", "remote: Repository not found", "none of the git remotes configured for this repository point to a known GitHub host"},
 				Command:     "remote --verbose",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
@@ -3162,7 +3162,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      731,
+				Line:      740,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -3186,11 +3186,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        741,
+				Line:        754,
 			}, config.Tool{
 				Name:        "git_remote_set_url",
 				Description: "Change the URL of a remote (e.g. switch origin from HTTPS to SSH, or to a moved repository).",
-				Keywords:    []string{"change origin url", "repository moved", "switch to ssh", "update remote url", "remote: This repository moved"},
+				Keywords:    []string{"change origin url", "repository moved", "switch to ssh", "update remote url", "remote: This repository moved", "Permission denied (publickey)", "Support for password authentication was removed", "Authentication failed for", "could not read Username", "terminal prompts disabled"},
 				Command:     "remote set-url",
 				Args: []config.Arg{config.Arg{
 					Name:        "name",
@@ -3212,7 +3212,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        758,
+				Line:        771,
 			}, config.Tool{
 				Name:        "git_remote_remove",
 				Description: "Remove a remote and its remote-tracking branches.",
@@ -3231,11 +3231,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        776,
+				Line:        791,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
-				Keywords:    []string{"update remote branches", "get latest from remote", "sync", "download updates", "refresh", "origin/main", "check for new commits", "did not match any file(s) known to git", "couldn't find remote ref", "remote branch not showing", "new branch on the remote", "prune deleted remote branches", "fetch all remotes", "is my local copy up to date"},
+				Keywords:    []string{"update remote branches", "get latest from remote", "sync", "download updates", "refresh", "origin/main", "check for new commits", "did not match any file(s) known to git", "couldn't find remote ref", "remote branch not showing", "new branch on the remote", "prune deleted remote branches", "fetch all remotes", "is my local copy up to date", "cannot lock ref", "unable to update local ref"},
 				Command:     "fetch",
 				Args: []config.Arg{config.Arg{
 					Name:        "remote",
@@ -3272,11 +3272,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        788,
+				Line:        803,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
-				Keywords:    []string{"update my branch", "get latest", "sync with remote", "your branch is behind", "pull changes", "catch up", "integrate upstream", "bring my branch up to date", "Updates were rejected because the remote contains work that you do not have locally", "Updates were rejected because the tip of your current branch is behind", "failed to push some refs", "rejected non-fast-forward", "fetch first", "There is no tracking information for the current branch", "Your branch and 'origin/main' have diverged", "Need to specify how to reconcile divergent branches", "pull with rebase", "merge the latest main into my branch", "divergent branches"},
+				Keywords:    []string{"update my branch", "get latest", "sync with remote", "your branch is behind", "pull changes", "catch up", "integrate upstream", "bring my branch up to date", "Updates were rejected because the remote contains work that you do not have locally", "Updates were rejected because the tip of your current branch is behind", "failed to push some refs", "rejected non-fast-forward", "fetch first", "There is no tracking information for the current branch", "Your branch and 'origin/main' have diverged", "Need to specify how to reconcile divergent branches", "pull with rebase", "merge the latest main into my branch", "divergent branches", "Not possible to fast-forward, aborting", "Your branch is behind and can be fast-forwarded"},
 				Command:     "pull",
 				Args: []config.Arg{config.Arg{
 					Name:       "remote",
@@ -3315,11 +3315,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        822,
+				Line:        838,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
-				Keywords:    []string{"publish", "upload commits", "send to github", "share my branch", "push to origin", "set upstream", "before opening a PR", "force push", "The current branch has no upstream branch", "There is no tracking information for the current branch", "push --set-upstream", "publish a branch", "push tags", "push a new branch", "push to remote", "push my work", "rejected non-fast-forward"},
+				Keywords:    []string{"publish", "upload commits", "send to github", "share my branch", "push to origin", "set upstream", "before opening a PR", "force push", "The current branch has no upstream branch", "There is no tracking information for the current branch", "push --set-upstream", "publish a branch", "push tags", "push a new branch", "push to remote", "push my work", "rejected non-fast-forward", "you must first push the current branch to a remote"},
 				Command:     "push",
 				Args: []config.Arg{config.Arg{
 					Name:        "remote",
@@ -3358,11 +3358,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        861,
+				Line:        878,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
-				Keywords:    []string{"download repo", "get the code", "copy repository", "checkout repository", "github url", "shallow clone", "download a project from github", "only the latest commit", "depth 1", "clone a specific branch", "copy of the repo"},
+				Keywords:    []string{"download repo", "get the code", "copy repository", "checkout repository", "github url", "shallow clone", "download a project from github", "only the latest commit", "depth 1", "clone a specific branch", "copy of the repo", "destination path already exists and is not an empty directory"},
 				Command:     "clone",
 				Args: []config.Arg{config.Arg{
 					Name:        "url",
@@ -3395,7 +3395,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        896,
+				Line:        914,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -3419,7 +3419,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        925,
+				Line:        944,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -3458,11 +3458,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        943,
+				Line:        962,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
-				Keywords:    []string{"cancel merge", "merge conflict", "back out of merge", "undo merge in progress", "CONFLICT (content)", "give up on merge", "Automatic merge failed; fix conflicts and then commit the result", "You have not concluded your merge (MERGE_HEAD exists)", "Merging is not possible because you have unmerged files", "Merge conflict in", "abort the merge", "get out of this merge"},
+				Keywords:    []string{"cancel merge", "merge conflict", "back out of merge", "undo merge in progress", "CONFLICT (content)", "give up on merge", "Automatic merge failed; fix conflicts and then commit the result", "You have not concluded your merge (MERGE_HEAD exists)", "Merging is not possible because you have unmerged files", "Merge conflict in", "abort the merge", "get out of this merge", "you need to resolve your current index first", "cannot do a partial commit during a merge"},
 				Command:     "merge --abort",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
@@ -3472,7 +3472,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        974,
+				Line:        993,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
@@ -3502,7 +3502,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        988,
+				Line:        1008,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -3516,7 +3516,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1013,
+				Line:        1033,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -3530,7 +3530,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1026,
+				Line:        1046,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit (cherry-pick).",
@@ -3555,7 +3555,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1037,
+				Line:        1057,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
 				Description: "Continue a cherry-pick after resolving and staging its conflicts.",
@@ -3569,7 +3569,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1057,
+				Line:        1077,
 			}, config.Tool{
 				Name:        "git_cherry_pick_abort",
 				Description: "Abort a cherry-pick in progress and return to the state before it.",
@@ -3583,7 +3583,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1066,
+				Line:        1086,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -3607,11 +3607,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1075,
+				Line:        1095,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
-				Keywords:    []string{"undo last commit", "uncommit", "unstage all", "move HEAD", "soft reset", "HEAD~1", "go back a commit", "undo git add", "undo the commit but keep the changes", "unstage everything", "remove the last commit", "committed to the wrong branch", "reset to a previous commit"},
+				Keywords:    []string{"undo last commit", "uncommit", "unstage all", "move HEAD", "soft reset", "HEAD~1", "go back a commit", "undo git add", "undo the commit but keep the changes", "unstage everything", "remove the last commit", "committed to the wrong branch", "reset to a previous commit", "exceeds GitHub's file size limit"},
 				Command:     "reset",
 				Args: []config.Arg{config.Arg{
 					Name:        "commit",
@@ -3638,7 +3638,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1094,
+				Line:        1114,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "Reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -3658,7 +3658,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1118,
+				Line:        1139,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
@@ -3689,7 +3689,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1134,
+				Line:      1155,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "Permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -3721,7 +3721,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1158,
+				Line:        1179,
 			}, config.Tool{
 				Name:        "git_bisect",
 				Description: "Find the commit that introduced a bug by binary search: start BAD GOOD, then mark each checked-out commit good or bad; reset ends.",
@@ -3748,11 +3748,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1186,
+				Line:        1207,
 			}, config.Tool{
 				Name:        "git_worktree_list",
 				Description: "List the worktrees of the repository (extra checkouts of other branches) with path, commit and branch.",
-				Keywords:    []string{"worktrees", "other checkouts", "is already checked out at", "linked worktree"},
+				Keywords:    []string{"worktrees", "other checkouts", "is already checked out at", "linked worktree", "is already used by worktree at"},
 				Command:     "worktree list",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
@@ -3762,7 +3762,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1205,
+				Line:      1226,
 			}, config.Tool{
 				Name:        "git_worktree_add",
 				Description: "Check out a branch into a new directory (a worktree), to work on two branches at once.",
@@ -3792,7 +3792,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1214,
+				Line:        1236,
 			}, config.Tool{
 				Name:        "git_worktree_remove",
 				Description: "Remove a worktree and its directory; force=true even with uncommitted changes.",
@@ -3816,7 +3816,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1234,
+				Line:        1256,
 			}, config.Tool{
 				Name:        "git_config_get",
 				Description: "Print the value of one git setting (user.email, remote.origin.url...); exit code 1 when it is not set.",
@@ -3837,11 +3837,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
-				Line:             1250,
+				Line:             1272,
 			}, config.Tool{
 				Name:        "git_config_set",
 				Description: "Set a git setting in this repository's .git/config (user.name, user.email, core.autocrlf...).",
-				Keywords:    []string{"set git email", "configure git", "change user name", "set config value", "Please tell me who you are", "unable to auto-detect email address", "LF will be replaced by CRLF", "CRLF will be replaced by LF", "line endings"},
+				Keywords:    []string{"set git email", "configure git", "change user name", "set config value", "Please tell me who you are", "unable to auto-detect email address", "LF will be replaced by CRLF", "CRLF will be replaced by LF", "line endings", "Author identity unknown", "empty ident name not allowed"},
 				Command:     "config --local",
 				Args: []config.Arg{config.Arg{
 					Name:        "key",
@@ -3864,7 +3864,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1265,
+				Line:        1287,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -3878,7 +3878,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1288,
+				Line:      1311,
 			}},
 			Source: "bundled:git",
 		}
@@ -3894,7 +3894,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "go_build",
 				Description: "Compile Go packages and report compile errors. One main package also writes its binary, named after it, into dir; output sets the path.",
-				Keywords:    []string{"compile", "build binary", "does it compile", "compile errors", "undefined:", "cannot use", "go build ./...", "golang", "cannot use", "imported and not used", "declared and not used", "missing return", "syntax error: unexpected", "too many arguments in call", "not enough arguments in call", "build failed", "cross compile", "GOOS=linux"},
+				Keywords:    []string{"compile", "build binary", "does it compile", "compile errors", "undefined:", "cannot use", "go build ./...", "golang", "cannot use", "imported and not used", "declared and not used", "missing return", "syntax error: unexpected", "too many arguments in call", "not enough arguments in call", "build failed", "cross compile", "GOOS=linux", "import cycle not allowed"},
 				Command:     "build",
 				Args: []config.Arg{config.Arg{
 					Name:        "output",
@@ -3934,7 +3934,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "go_test",
 				Description: "Run Go tests and benchmarks and report failures.",
-				Keywords:    []string{"run tests", "unit tests", "test failures", "FAIL", "benchmark", "race detector", "coverage", "failing test", "golang", "--- FAIL:", "panic: test timed out", "DATA RACE", "run one test", "-run TestName", "verbose test output", "test coverage", "benchmarks", "flaky test"},
+				Keywords:    []string{"run tests", "unit tests", "test failures", "FAIL", "benchmark", "race detector", "coverage", "failing test", "golang", "--- FAIL:", "panic: test timed out", "DATA RACE", "run one test", "-run TestName", "verbose test output", "test coverage", "benchmarks", "flaky test", "cannot run *_test.go files", "no test files"},
 				Command:     "test",
 				Args: []config.Arg{config.Arg{
 					Name:        "packages",
@@ -3986,7 +3986,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        48,
+				Line:        49,
 			}, config.Tool{
 				Name:        "go_vet",
 				Description: "Static analysis of Go code (printf mistakes, unreachable code, copied locks...). Use as a quick lint.",
@@ -4006,7 +4006,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(300),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      90,
+				Line:      92,
 			}, config.Tool{
 				Name:        "go_fmt",
 				Description: "Reformat Go source files in place (gofmt) and print the changed files.",
@@ -4027,11 +4027,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        106,
+				Line:        108,
 			}, config.Tool{
 				Name:        "go_run",
 				Description: "Compile and run a Go main package or file and show its output.",
-				Keywords:    []string{"run main", "execute program", "go run main.go", "try the program", "golang", "run the server", "go run .", "execute main.go"},
+				Keywords:    []string{"run main", "execute program", "go run main.go", "try the program", "golang", "run the server", "go run .", "execute main.go", "is not a main package", "cannot run non-main package"},
 				Command:     "run",
 				Args: []config.Arg{config.Arg{
 					Name:        "package",
@@ -4054,7 +4054,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        121,
+				Line:        123,
 			}, config.Tool{
 				Name:        "go_install",
 				Description: "Compile and install Go commands into GOBIN (or GOPATH/bin), e.g. a tool at a version: pkg@latest.",
@@ -4076,7 +4076,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        141,
+				Line:        144,
 			}, config.Tool{
 				Name:        "go_generate",
 				Description: "Run the //go:generate commands in Go source files (code generators: stringer, mockgen, protoc...).",
@@ -4106,11 +4106,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        157,
+				Line:        160,
 			}, config.Tool{
 				Name:        "go_mod_tidy",
 				Description: "Add missing and remove unused requirements in go.mod and go.sum. Use after changing imports.",
-				Keywords:    []string{"clean up go.mod", "missing go.sum entry", "unused dependencies", "no required module provides package", "tidy", "updates to go.mod needed", "missing go.sum entry for module providing package", "cannot find module providing package", "go.mod out of date", "remove unused modules", "module declares its path as"},
+				Keywords:    []string{"clean up go.mod", "missing go.sum entry", "unused dependencies", "no required module provides package", "tidy", "updates to go.mod needed", "missing go.sum entry for module providing package", "cannot find module providing package", "go.mod out of date", "remove unused modules", "module declares its path as", "inconsistent vendoring"},
 				Command:     "mod tidy",
 				Args: []config.Arg{config.Arg{
 					Name:        "diff",
@@ -4130,7 +4130,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        178,
+				Line:        181,
 			}, config.Tool{
 				Name:        "go_mod_init",
 				Description: "Start a new Go module: write go.mod with the module path in dir.",
@@ -4150,11 +4150,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        199,
+				Line:        203,
 			}, config.Tool{
 				Name:        "go_get",
 				Description: "Add, upgrade or remove ('@none') a module dependency in go.mod.",
-				Keywords:    []string{"add dependency", "install module", "upgrade module", "go get", "bump version", "downgrade", "add library", "cannot find module providing package", "no required module provides package; to add it", "upgrade a dependency", "specific version", "@latest", "downgrade a module", "module not found"},
+				Keywords:    []string{"add dependency", "install module", "upgrade module", "go get", "bump version", "downgrade", "add library", "cannot find module providing package", "no required module provides package; to add it", "upgrade a dependency", "specific version", "@latest", "downgrade a module", "module not found", "cannot find package", "unknown revision", "invalid version"},
 				Command:     "get",
 				Args: []config.Arg{config.Arg{
 					Name:        "module",
@@ -4172,11 +4172,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        213,
+				Line:        217,
 			}, config.Tool{
 				Name:        "go_list",
 				Description: "List Go packages, or modules with modules=true, e.g. to explore a project or dependency versions.",
-				Keywords:    []string{"packages", "modules", "dependency versions", "list deps", "module graph", "list packages", "which module version is used", "go list -m all", "packages in the project", "import path"},
+				Keywords:    []string{"packages", "modules", "dependency versions", "list deps", "module graph", "list packages", "which module version is used", "go list -m all", "packages in the project", "import path", "no Go files in", "found packages", "is not in std"},
 				Command:     "list",
 				Args: []config.Arg{config.Arg{
 					Name:        "modules",
@@ -4208,7 +4208,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      233,
+				Line:      238,
 			}, config.Tool{
 				Name:        "go_doc",
 				Description: "Show documentation of a Go package or symbol (standard library or project).",
@@ -4240,11 +4240,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      261,
+				Line:      267,
 			}, config.Tool{
 				Name:        "go_mod_why",
 				Description: "Explain why a package or module is needed (shortest import chain from the main module).",
-				Keywords:    []string{"why is this dependency here", "who imports", "import chain", "why needed", "dependency reason", "why is this module in go.sum", "who depends on", "why is it a dependency", "indirect dependency"},
+				Keywords:    []string{"why is this dependency here", "who imports", "import chain", "why needed", "dependency reason", "why is this module in go.sum", "who depends on", "why is it a dependency", "indirect dependency", "ambiguous import: found package in multiple modules"},
 				Command:     "mod why",
 				Args: []config.Arg{config.Arg{
 					Name:        "modules",
@@ -4267,11 +4267,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      286,
+				Line:      292,
 			}, config.Tool{
 				Name:        "go_env",
 				Description: "Print Go environment variables (GOPATH, GOROOT, GOOS, GOARCH, GOPROXY...).",
-				Keywords:    []string{"GOPATH", "GOROOT", "go environment", "GOPROXY", "GOFLAGS", "cgo", "GOOS", "module cache", "GOMODCACHE", "GOCACHE", "GOBIN", "where are modules downloaded", "where does go install binaries", "GOPRIVATE", "CGO_ENABLED", "go settings"},
+				Keywords:    []string{"GOPATH", "GOROOT", "go environment", "GOPROXY", "GOFLAGS", "cgo", "GOOS", "module cache", "GOMODCACHE", "GOCACHE", "GOBIN", "where are modules downloaded", "where does go install binaries", "GOPRIVATE", "CGO_ENABLED", "go settings", "build constraints exclude all Go files in", "checksum mismatch", "-race requires cgo", "git ls-remote terminal prompts disabled"},
 				Command:     "env",
 				Args: []config.Arg{config.Arg{
 					Name:       "variable",
@@ -4285,16 +4285,16 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      308,
+				Line:      315,
 			}, config.Tool{
 				Name:        "go_version",
 				Description: "Print the installed Go version.",
-				Keywords:    []string{"which go version", "go installed", "toolchain version", "golang version", "go version too old", "requires go >=", "toolchain", "which go", "version of go"},
+				Keywords:    []string{"which go version", "go installed", "toolchain version", "golang version", "go version too old", "requires go >=", "toolchain", "which go", "version of go", "is not in GOROOT"},
 				Command:     "version",
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        321,
+				Line:        330,
 			}},
 			Source: "bundled:go",
 		}
@@ -4330,7 +4330,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "jj_log",
 				Description: "Show the history of changes as a graph (change IDs, authors, bookmarks, descriptions), 20 by default, selected with a revset.",
-				Keywords:    []string{"history", "revisions", "graph", "change ids", "recent changes", "recent commits", "commit log", "revset", "what happened recently", "find a change id", "show recent changes", "history graph", "where is main"},
+				Keywords:    []string{"history", "revisions", "graph", "change ids", "recent changes", "recent commits", "commit log", "revset", "what happened recently", "find a change id", "show recent changes", "history graph", "where is main", "resolved to more than one revision", "Revision doesn't exist"},
 				Command:     "log",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
@@ -4399,7 +4399,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      64,
+				Line:      65,
 			}, config.Tool{
 				Name:        "jj_diff",
 				Description: "Show file changes of a revision (default: the working copy @) or between two revisions (from/to).",
@@ -4449,11 +4449,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      86,
+				Line:      87,
 			}, config.Tool{
 				Name:        "jj_describe",
 				Description: "Set the description (commit message) of a change, by default the working copy @.",
-				Keywords:    []string{"commit message", "edit message", "reword", "set description", "name the change", "write message", "set the commit message", "change description", "no description set", "has no description"},
+				Keywords:    []string{"commit message", "edit message", "reword", "set description", "name the change", "write message", "set the commit message", "change description", "no description set", "has no description", "Won't push commit since it has no description"},
 				Command:     "describe",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -4474,11 +4474,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        121,
+				Line:        122,
 			}, config.Tool{
 				Name:        "jj_new",
 				Description: "Start a new empty change on top of the working copy (or given parents) to begin new work.",
-				Keywords:    []string{"start new work", "new commit", "begin a task", "fresh change", "branch off", "new revision", "start a new change", "start a new change from main", "stop editing this change", "create an empty commit"},
+				Keywords:    []string{"start new work", "new commit", "begin a task", "fresh change", "branch off", "new revision", "start a new change", "start a new change from main", "stop editing this change", "create an empty commit", "Commit is immutable", "immutable commit"},
 				Command:     "new",
 				Args: []config.Arg{config.Arg{
 					Name:        "parent",
@@ -4499,7 +4499,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        139,
+				Line:        141,
 			}, config.Tool{
 				Name:        "jj_commit",
 				Description: "Describe the working-copy change and start a new empty one on top (like git commit).",
@@ -4524,7 +4524,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        157,
+				Line:        160,
 			}, config.Tool{
 				Name:        "jj_edit",
 				Description: "Make an existing change the working copy so that file edits amend it directly.",
@@ -4544,7 +4544,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        174,
+				Line:        177,
 			}, config.Tool{
 				Name:        "jj_squash",
 				Description: "Move changes from a revision into its parent (default: the working copy into @-), or between revisions with from/into.",
@@ -4588,7 +4588,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        189,
+				Line:        192,
 			}, config.Tool{
 				Name:        "jj_split",
 				Description: "Split a change in two: the given paths stay in the first, the rest goes to a new child change.",
@@ -4619,7 +4619,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        219,
+				Line:        222,
 			}, config.Tool{
 				Name:        "jj_absorb",
 				Description: "Move each working-copy edit into the earlier mutable change that last touched those lines (automatic fixups).",
@@ -4649,7 +4649,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        239,
+				Line:        242,
 			}, config.Tool{
 				Name:        "jj_duplicate",
 				Description: "Duplicate changes: new changes with the same content, on the same parents or onto a destination.",
@@ -4674,11 +4674,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        258,
+				Line:        261,
 			}, config.Tool{
 				Name:        "jj_abandon",
 				Description: "Abandon (drop) a change, discarding its edits; descendants move onto its parent. Recoverable with jj_undo.",
-				Keywords:    []string{"drop change", "discard commit", "throw away change", "delete revision", "remove commit", "get rid of a change", "remove a change from the stack", "discard a revision"},
+				Keywords:    []string{"drop change", "discard commit", "throw away change", "delete revision", "remove commit", "get rid of a change", "remove a change from the stack", "discard a revision", "divergent change"},
 				Command:     "abandon",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -4693,7 +4693,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        274,
+				Line:        277,
 			}, config.Tool{
 				Name:        "jj_restore",
 				Description: "Restore files from another revision, discarding edits (default: undo all working-copy changes).",
@@ -4723,7 +4723,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        287,
+				Line:        291,
 			}, config.Tool{
 				Name:        "jj_rebase",
 				Description: "Move revisions onto a new parent, e.g. rebase work onto the latest main.",
@@ -4758,7 +4758,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        308,
+				Line:        312,
 			}, config.Tool{
 				Name:        "jj_undo",
 				Description: "Undo the last jj operation (describe, squash, rebase, abandon, ...). Use to recover from a mistake.",
@@ -4772,11 +4772,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        331,
+				Line:        335,
 			}, config.Tool{
 				Name:        "jj_op_log",
 				Description: "Show the operation log, newest 20 by default: every jj command that changed the repository, with IDs to restore earlier states.",
-				Keywords:    []string{"operation history", "what did jj do", "op log", "restore earlier state", "audit trail", "operations", "restore the repo to an earlier operation", "op restore"},
+				Keywords:    []string{"operation history", "what did jj do", "op log", "restore earlier state", "audit trail", "operations", "restore the repo to an earlier operation", "op restore", "The working copy is stale", "not updated since operation", "Concurrent modification detected"},
 				Command:     "op log",
 				Args: []config.Arg{config.Arg{
 					Name:    "limit",
@@ -4795,7 +4795,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      342,
+				Line:      346,
 			}, config.Tool{
 				Name:        "jj_op_restore",
 				Description: "Put the whole repository back to how it was after an earlier operation (ID from jj_op_log).",
@@ -4815,7 +4815,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        360,
+				Line:        365,
 			}, config.Tool{
 				Name:        "jj_evolog",
 				Description: "Show how a change evolved (its previous versions after amends and rebases), 20 by default.",
@@ -4839,7 +4839,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      373,
+				Line:      378,
 			}, config.Tool{
 				Name:        "jj_bookmark_list",
 				Description: "List bookmarks (jj's branches) and the changes they point to.",
@@ -4863,7 +4863,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      391,
+				Line:      396,
 			}, config.Tool{
 				Name:        "jj_bookmark_create",
 				Description: "Create a bookmark (branch name) at a revision, e.g. before pushing a change as a Git branch.",
@@ -4888,11 +4888,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        408,
+				Line:        413,
 			}, config.Tool{
 				Name:        "jj_bookmark_set",
 				Description: "Create or move a bookmark to a revision (e.g. advance main).",
-				Keywords:    []string{"move branch", "advance main", "point branch at", "update bookmark", "move bookmark", "move main to", "Refusing to move bookmark backwards or sideways", "advance a bookmark"},
+				Keywords:    []string{"move branch", "advance main", "point branch at", "update bookmark", "move bookmark", "move main to", "Refusing to move bookmark backwards or sideways", "advance a bookmark", "No bookmarks found in the default push revset"},
 				Command:     "bookmark set",
 				Args: []config.Arg{config.Arg{
 					Name:        "name",
@@ -4918,7 +4918,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        425,
+				Line:        430,
 			}, config.Tool{
 				Name:        "jj_bookmark_delete",
 				Description: "Delete a bookmark; the deletion reaches the remote on the next push.",
@@ -4937,7 +4937,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        446,
+				Line:        452,
 			}, config.Tool{
 				Name:        "jj_bookmark_track",
 				Description: "Track a remote bookmark (e.g. 'main@origin') so fetches update the local one.",
@@ -4958,11 +4958,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        458,
+				Line:        464,
 			}, config.Tool{
 				Name:        "jj_git_fetch",
 				Description: "Fetch changes and bookmarks from a Git remote (update from origin).",
-				Keywords:    []string{"pull", "get latest", "update from remote", "sync", "download changes", "fetch from origin", "update from github", "jj git fetch"},
+				Keywords:    []string{"pull", "get latest", "update from remote", "sync", "download changes", "fetch from origin", "update from github", "jj git fetch", "Refusing to push a bookmark that unexpectedly moved on the remote", "unexpectedly moved"},
 				Command:     "git fetch",
 				Args: []config.Arg{config.Arg{
 					Name:        "remote",
@@ -4988,7 +4988,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        473,
+				Line:        479,
 			}, config.Tool{
 				Name:        "jj_git_push",
 				Description: "Push bookmarks to a Git remote: one bookmark, all tracked ones, or a change (creating a bookmark for it).",
@@ -5027,7 +5027,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        495,
+				Line:        502,
 			}, config.Tool{
 				Name:        "jj_git_clone",
 				Description: "Clone a Git repository into a new jj repository.",
@@ -5059,7 +5059,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        523,
+				Line:        530,
 			}, config.Tool{
 				Name:        "jj_git_init",
 				Description: "Create a new Git-backed jj repository; colocate=true shares it with git.",
@@ -5083,7 +5083,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        547,
+				Line:        554,
 			}, config.Tool{
 				Name:        "jj_file_show",
 				Description: "Print a file's content at a given revision.",
@@ -5108,7 +5108,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      564,
+				Line:      571,
 			}, config.Tool{
 				Name:        "jj_file_annotate",
 				Description: "Show the change that last modified each part of a file (jj blame).",
@@ -5133,7 +5133,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      581,
+				Line:      588,
 			}, config.Tool{
 				Name:        "jj_file_list",
 				Description: "List the files tracked in a revision.",
@@ -5158,11 +5158,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      597,
+				Line:      604,
 			}, config.Tool{
 				Name:        "jj_resolve_list",
 				Description: "List files with unresolved merge conflicts in a revision.",
-				Keywords:    []string{"conflicts", "conflicted files", "merge conflicts", "unresolved", "which files conflict", "There are unresolved conflicts at these paths", "resolve conflicts"},
+				Keywords:    []string{"conflicts", "conflicted files", "merge conflicts", "unresolved", "which files conflict", "There are unresolved conflicts at these paths", "resolve conflicts", "Won't push commit since it has conflicts"},
 				Command:     "resolve --list",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -5177,7 +5177,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      614,
+				Line:      621,
 			}},
 			Source: "bundled:jj",
 		}
@@ -5193,7 +5193,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "jq_query",
 				Description: "Apply a jq filter to JSON text or a file: pull out fields, select items, reshape, count.",
-				Keywords:    []string{"parse json", "pretty print json", "extract field", "filter json", "format json", "json path", "query json", "transform json", "count items", "jq", "parse error: Invalid numeric literal", "Cannot index array with string", "Cannot iterate over null", "extract a value from json", "select objects where", "minify json", "keys of an object", "length of an array"},
+				Keywords:    []string{"parse json", "pretty print json", "extract field", "filter json", "format json", "json path", "query json", "transform json", "count items", "jq", "parse error: Invalid numeric literal", "Cannot index array with string", "Cannot iterate over null", "extract a value from json", "select objects where", "minify json", "keys of an object", "length of an array", "syntax error, unexpected INVALID_CHARACTER", "Unix shell quoting issues", "Cannot index string with string", "Cannot index object with number", "is not defined at top-level", "Invalid literal at line", "Unfinished JSON term"},
 				Command:     "--argjson vars",
 				Args: []config.Arg{config.Arg{
 					Name:        "vars",
@@ -5256,7 +5256,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "kubectl_get",
 				Description: "List Kubernetes resources in the cluster (pods, deployments, services, nodes...) or get one by name.",
-				Keywords:    []string{"list pods", "k8s", "what pods are running", "show deployments", "services", "nodes", "namespaces", "kubectl get pods", "pod status", "Error from server (NotFound)", "not found", "list deployments", "get all resources", "pod name", "which namespace", "Evicted", "Completed", "what's deployed"},
+				Keywords:    []string{"list pods", "k8s", "what pods are running", "show deployments", "services", "nodes", "namespaces", "kubectl get pods", "pod status", "Error from server (NotFound)", "not found", "list deployments", "get all resources", "pod name", "which namespace", "Evicted", "Completed", "what's deployed", "No resources found in namespace"},
 				Command:     "get",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -5299,7 +5299,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "kubectl_describe",
 				Description: "Show detailed state and events of a resource; use to debug Pending, CrashLoopBackOff or failing pods.",
-				Keywords:    []string{"why is the pod pending", "CrashLoopBackOff", "ImagePullBackOff", "pod events", "debug pod", "troubleshoot", "not ready", "Pending", "k8s", "ErrImagePull", "FailedScheduling", "Insufficient cpu", "Insufficient memory", "nodes are available", "OOMKilled", "Readiness probe failed", "Liveness probe failed", "Back-off restarting failed container", "stuck in ContainerCreating", "CreateContainerConfigError", "why is the pod not starting", "MountVolume.SetUp failed"},
+				Keywords:    []string{"why is the pod pending", "CrashLoopBackOff", "ImagePullBackOff", "pod events", "debug pod", "troubleshoot", "not ready", "Pending", "k8s", "ErrImagePull", "FailedScheduling", "Insufficient cpu", "Insufficient memory", "nodes are available", "OOMKilled", "Readiness probe failed", "Liveness probe failed", "Back-off restarting failed container", "stuck in ContainerCreating", "CreateContainerConfigError", "why is the pod not starting", "MountVolume.SetUp failed", "had untolerated taint", "didn't match Pod's node affinity/selector", "pod has unbound immediate PersistentVolumeClaims", "InvalidImageName"},
 				Command:     "describe",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -5326,11 +5326,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      41,
+				Line:      42,
 			}, config.Tool{
 				Name:        "kubectl_logs",
 				Description: "Print the logs of a pod's container (last 100 lines by default).",
-				Keywords:    []string{"pod logs", "container logs", "crash logs", "tail", "previous container", "application output", "k8s logs", "stack trace", "logs of the crashed container", "previous logs", "application error", "Back-off restarting failed container", "follow logs", "exit code 1", "CrashLoopBackOff"},
+				Keywords:    []string{"pod logs", "container logs", "crash logs", "tail", "previous container", "application output", "k8s logs", "stack trace", "logs of the crashed container", "previous logs", "application error", "Back-off restarting failed container", "follow logs", "exit code 1", "CrashLoopBackOff", "a container name must be specified for pod", "previous terminated container not found", "is not valid for pod"},
 				Command:     "logs",
 				Args: []config.Arg{config.Arg{
 					Name:        "pod",
@@ -5372,11 +5372,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      66,
+				Line:      69,
 			}, config.Tool{
 				Name:        "kubectl_exec",
 				Description: "Run a shell command in a pod's container and return its output.",
-				Keywords:    []string{"shell into pod", "ssh into pod", "bash in pod", "run command in pod", "get inside pod", "debug inside the pod", "curl from inside the pod", "check env inside the pod", "OCI runtime exec failed"},
+				Keywords:    []string{"shell into pod", "ssh into pod", "bash in pod", "run command in pod", "get inside pod", "debug inside the pod", "curl from inside the pod", "check env inside the pod", "OCI runtime exec failed", "unable to upgrade connection"},
 				Command:     "exec",
 				Args: []config.Arg{config.Arg{
 					Name:        "pod",
@@ -5409,7 +5409,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        101,
+				Line:        106,
 			}, config.Tool{
 				Name:        "kubectl_cp",
 				Description: "Copy files between a pod (POD:PATH or NAMESPACE/POD:PATH) and the local filesystem; needs tar in the container.",
@@ -5441,11 +5441,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        128,
+				Line:        134,
 			}, config.Tool{
 				Name:        "kubectl_apply",
 				Description: "Create or update resources from a manifest file, directory or URL (kubectl apply -f).",
-				Keywords:    []string{"deploy", "apply manifest", "apply yaml", "kubectl apply", "create resources", "update deployment", "k8s deploy", "deploy a manifest", "apply kustomization", "error validating data", "create a deployment from yaml", "update the image version", "apply changes"},
+				Keywords:    []string{"deploy", "apply manifest", "apply yaml", "kubectl apply", "create resources", "update deployment", "k8s deploy", "deploy a manifest", "apply kustomization", "error validating data", "create a deployment from yaml", "update the image version", "apply changes", "Error from server (AlreadyExists)", "the object has been modified; please apply your changes to the latest version and try again", "no objects passed to apply", "Operation cannot be fulfilled on"},
 				Command:     "apply",
 				Args: []config.Arg{config.Arg{
 					Name:        "file",
@@ -5474,7 +5474,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        151,
+				Line:        157,
 			}, config.Tool{
 				Name:        "kubectl_apply_manifest",
 				Description: "Create or update resources from YAML/JSON manifest text given directly.",
@@ -5501,7 +5501,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        178,
+				Line:        187,
 			}, config.Tool{
 				Name:        "kubectl_diff",
 				Description: "Show what applying a manifest would change in the cluster (live vs. desired); exit code 1 means there are differences.",
@@ -5524,11 +5524,11 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             198,
+				Line:             207,
 			}, config.Tool{
 				Name:        "kubectl_delete",
 				Description: "Delete Kubernetes resources by type and name, by label selector, or from a manifest file.",
-				Keywords:    []string{"delete pod", "remove deployment", "tear down", "kill pod", "remove resource", "pod stuck in Terminating", "delete a stuck pod", "force delete", "delete a namespace", "remove completed jobs", "Evicted pods"},
+				Keywords:    []string{"delete pod", "remove deployment", "tear down", "kill pod", "remove resource", "pod stuck in Terminating", "delete a stuck pod", "force delete", "delete a namespace", "remove completed jobs", "Evicted pods", "field is immutable", "namespace stuck in Terminating"},
 				Command:     "delete",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -5565,7 +5565,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        217,
+				Line:        226,
 			}, config.Tool{
 				Name:        "kubectl_scale",
 				Description: "Set the replica count of a deployment, statefulset or replicaset (scale up or down; 0 stops it).",
@@ -5592,7 +5592,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        247,
+				Line:        257,
 			}, config.Tool{
 				Name:        "kubectl_set_image",
 				Description: "Point a deployment (or other workload) at another container image, which starts a rollout.",
@@ -5621,11 +5621,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        267,
+				Line:        277,
 			}, config.Tool{
 				Name:        "kubectl_rollout_status",
 				Description: "Wait for a deployment rollout to finish and report success or failure.",
-				Keywords:    []string{"deployment progress", "is the rollout done", "wait for deploy", "deployment stuck", "progress deadline exceeded", "rollout", "deployment not progressing", "waiting for rollout", "Waiting for deployment", "ProgressDeadlineExceeded", "is the new version live", "rollout stuck"},
+				Keywords:    []string{"deployment progress", "is the rollout done", "wait for deploy", "deployment stuck", "progress deadline exceeded", "rollout", "deployment not progressing", "waiting for rollout", "Waiting for deployment", "ProgressDeadlineExceeded", "is the new version live", "rollout stuck", "exceeded its progress deadline"},
 				Command:     "rollout status",
 				Args: []config.Arg{config.Arg{
 					Name:        "resource",
@@ -5648,7 +5648,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      287,
+				Line:      297,
 			}, config.Tool{
 				Name:        "kubectl_rollout_history",
 				Description: "List the earlier revisions of a rollout (to pick one for kubectl_rollout_undo).",
@@ -5674,7 +5674,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      309,
+				Line:      320,
 			}, config.Tool{
 				Name:        "kubectl_rollout_restart",
 				Description: "Rolling restart of a deployment's pods (e.g. to pick up a changed ConfigMap).",
@@ -5695,7 +5695,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        327,
+				Line:        338,
 			}, config.Tool{
 				Name:        "kubectl_rollout_undo",
 				Description: "Roll a deployment back to its previous (or a given) revision after a bad release.",
@@ -5721,7 +5721,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        343,
+				Line:        354,
 			}, config.Tool{
 				Name:        "kubectl_events",
 				Description: "List recent cluster events (scheduling failures, image pull errors, OOM kills, restarts).",
@@ -5750,11 +5750,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      363,
+				Line:      374,
 			}, config.Tool{
 				Name:        "kubectl_top_pods",
 				Description: "Show CPU and memory usage of pods (requires metrics-server).",
-				Keywords:    []string{"pod cpu", "pod memory", "resource usage", "which pod uses most memory", "pod metrics", "pod memory usage", "which pod uses the most cpu", "memory leak", "close to the memory limit", "OOMKilled"},
+				Keywords:    []string{"pod cpu", "pod memory", "resource usage", "which pod uses most memory", "pod metrics", "pod memory usage", "which pod uses the most cpu", "memory leak", "close to the memory limit", "OOMKilled", "Metrics API not available", "metrics not available yet"},
 				Command:     "top pod",
 				Args: []config.Arg{config.Arg{
 					Name: "namespace",
@@ -5779,7 +5779,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      385,
+				Line:      396,
 			}, config.Tool{
 				Name:        "kubectl_top_nodes",
 				Description: "Show CPU and memory usage of cluster nodes (requires metrics-server).",
@@ -5789,11 +5789,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        407,
+				Line:        419,
 			}, config.Tool{
 				Name:        "kubectl_explain",
 				Description: "Show the documentation of a resource type or field path. Use when writing manifests.",
-				Keywords:    []string{"field reference", "what fields", "api docs", "spec fields", "resource schema", "manifest syntax", "unknown field", "what does this field mean", "the server doesn't have a resource type", "which apiVersion", "ValidationError", "CRD fields"},
+				Keywords:    []string{"field reference", "what fields", "api docs", "spec fields", "resource schema", "manifest syntax", "unknown field", "what does this field mean", "the server doesn't have a resource type", "which apiVersion", "ValidationError", "CRD fields", "no matches for kind", "ensure CRDs are installed first", "resource mapping not found for name", "strict decoding error"},
 				Command:     "explain",
 				Args: []config.Arg{config.Arg{
 					Name:        "field",
@@ -5811,11 +5811,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      415,
+				Line:      427,
 			}, config.Tool{
 				Name:        "kubectl_auth_can_i",
 				Description: "Check whether the current user may perform an action (verb on a resource); answers yes or no (exit code 1).",
-				Keywords:    []string{"permission check", "rbac", "forbidden", "am I allowed", "access denied", "cannot list resource", "is forbidden User cannot"},
+				Keywords:    []string{"permission check", "rbac", "forbidden", "am I allowed", "access denied", "cannot list resource", "is forbidden User cannot", "in API group", "at the cluster scope"},
 				Command:     "auth can-i",
 				Args: []config.Arg{config.Arg{
 					Name:        "verb",
@@ -5843,7 +5843,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             434,
+				Line:             448,
 			}, config.Tool{
 				Name:        "kubectl_wait",
 				Description: "Wait until resources reach a condition (e.g. pods Ready, a job complete, deleted), up to a timeout.",
@@ -5886,16 +5886,16 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      457,
+				Line:      472,
 			}, config.Tool{
 				Name:        "kubectl_config_get_contexts",
 				Description: "List the kubeconfig contexts (clusters, users, namespaces), marking the current one.",
-				Keywords:    []string{"which cluster", "current context", "kubeconfig", "list clusters", "kube context", "which cluster am I connected to", "current namespace", "Unable to connect to the server", "The connection to the server was refused", "no configuration has been provided", "wrong cluster", "kubeconfig contexts"},
+				Keywords:    []string{"which cluster", "current context", "kubeconfig", "list clusters", "kube context", "which cluster am I connected to", "current namespace", "Unable to connect to the server", "The connection to the server was refused", "no configuration has been provided", "wrong cluster", "kubeconfig contexts", "You must be logged in to the server (Unauthorized)", "context was not found for specified context"},
 				Command:     "config get-contexts",
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        488,
+				Line:        503,
 			}, config.Tool{
 				Name:        "kubectl_config_use_context",
 				Description: "Switch the current kubeconfig context (which cluster later kubectl tools talk to).",
@@ -5912,7 +5912,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        497,
+				Line:        514,
 			}},
 			Source: "bundled:kubectl",
 		}
@@ -5928,7 +5928,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "make_run",
 				Description: "Run a Makefile target (default: the first), e.g. build, test or lint.",
-				Keywords:    []string{"run make target", "make build", "Makefile", "make test", "make install", "No rule to make target", "make: *** Error 1", "missing separator", "run make install", "make clean", "make all"},
+				Keywords:    []string{"run make target", "make build", "Makefile", "make test", "make install", "No rule to make target", "make: *** Error 1", "missing separator", "run make install", "make clean", "make all", "No targets specified and no makefile found", "recipe for target failed"},
 				Args: []config.Arg{config.Arg{
 					Name:        "target",
 					Description: "Default: the first in the Makefile",
@@ -5963,7 +5963,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "make_dry_run",
 				Description: "Preview the commands of the Makefile's default target without running them (its $(shell) and $(MAKE) lines still run).",
-				Keywords:    []string{"what would make do", "preview make", "make -n", "show commands", "dry run", "what commands would make run", "show commands without running them", "debug a Makefile", "print the recipe"},
+				Keywords:    []string{"what would make do", "preview make", "make -n", "show commands", "dry run", "what commands would make run", "show commands without running them", "debug a Makefile", "print the recipe", "Nothing to be done for", "Circular dependency dropped", "overriding recipe for target", "commands commence before first target"},
 				Command:     "--dry-run",
 				Args: []config.Arg{config.Arg{
 					Name:        "makefile",
@@ -5978,7 +5978,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      37,
+				Line:      38,
 			}},
 			Source: "bundled:make",
 		}
@@ -5994,7 +5994,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "npm_install",
 				Description: "Install all dependencies from package.json, or add packages.",
-				Keywords:    []string{"install deps", "node modules", "add package", "Cannot find module", "npm i", "install packages", "node", "Module not found: Error: Can't resolve", "ERESOLVE unable to resolve dependency tree", "command not found", "missing dependencies", "devDependency", "save-dev", "install a package", "node_modules missing", "project dependencies"},
+				Keywords:    []string{"install deps", "node modules", "add package", "Cannot find module", "npm i", "install packages", "node", "Module not found: Error: Can't resolve", "ERESOLVE unable to resolve dependency tree", "command not found", "missing dependencies", "devDependency", "save-dev", "install a package", "node_modules missing", "project dependencies", "ERESOLVE could not resolve", "Conflicting peer dependency", "Fix the upstream dependency conflict", "legacy-peer-deps", "ERR_MODULE_NOT_FOUND", "Missing: from lock file", "Please update your lock file with npm install"},
 				Command:     "install",
 				Args: []config.Arg{config.Arg{
 					Name:        "package",
@@ -6046,11 +6046,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        43,
+				Line:        46,
 			}, config.Tool{
 				Name:        "npm_ci",
 				Description: "Clean install exactly what package-lock.json says (replaces node_modules), e.g. in CI.",
-				Keywords:    []string{"clean install", "reinstall", "reproducible install", "lockfile", "fresh node_modules", "continuous integration", "package.json and package-lock.json are not in sync", "lockfile out of sync", "delete node_modules and reinstall", "CI install"},
+				Keywords:    []string{"clean install", "reinstall", "reproducible install", "lockfile", "fresh node_modules", "continuous integration", "package.json and package-lock.json are not in sync", "lockfile out of sync", "delete node_modules and reinstall", "CI install", "EINTEGRITY", "integrity checksum failed", "ENOTEMPTY: directory not empty"},
 				Command:     "ci",
 				Args: []config.Arg{config.Arg{
 					Name:        "omit_dev",
@@ -6071,7 +6071,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        58,
+				Line:        61,
 			}, config.Tool{
 				Name:        "npm_uninstall",
 				Description: "Remove a package from node_modules and from package.json dependencies.",
@@ -6091,7 +6091,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        80,
+				Line:        84,
 			}, config.Tool{
 				Name:        "npm_run",
 				Description: "Run a package.json script (build, lint, dev, typecheck...); npm_scripts lists them.",
@@ -6122,11 +6122,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        95,
+				Line:        99,
 			}, config.Tool{
 				Name:        "npm_scripts",
 				Description: "List the scripts defined in package.json (what npm_run can run).",
-				Keywords:    []string{"available scripts", "what scripts", "list commands", "scripts section", "Missing script", "what can I run", "which npm scripts", "list npm scripts", "project scripts"},
+				Keywords:    []string{"available scripts", "what scripts", "list commands", "scripts section", "Missing script", "what can I run", "which npm scripts", "list npm scripts", "project scripts", "no test specified"},
 				Command:     "run",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
@@ -6136,7 +6136,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      119,
+				Line:      123,
 			}, config.Tool{
 				Name:        "npm_test",
 				Description: "Run the project's test script (npm test).",
@@ -6157,7 +6157,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        129,
+				Line:        134,
 			}, config.Tool{
 				Name:        "npm_exec",
 				Description: "Run a command from a package's bin, local or fetched from the registry (npx).",
@@ -6190,11 +6190,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        145,
+				Line:        150,
 			}, config.Tool{
 				Name:        "npm_ls",
 				Description: "Show installed packages and versions as a dependency tree.",
-				Keywords:    []string{"installed packages", "dependency tree", "which version is installed", "peer dependencies", "deps", "which version of", "why is it installed", "who depends on", "duplicate packages", "extraneous", "UNMET PEER DEPENDENCY", "missing peer"},
+				Keywords:    []string{"installed packages", "dependency tree", "which version is installed", "peer dependencies", "deps", "which version of", "why is it installed", "who depends on", "duplicate packages", "extraneous", "UNMET PEER DEPENDENCY", "missing peer", "ELSPROBLEMS", "invalid: from the root project"},
 				Command:     "ls",
 				Args: []config.Arg{config.Arg{
 					Name:        "package",
@@ -6224,7 +6224,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      168,
+				Line:      173,
 			}, config.Tool{
 				Name:        "npm_explain",
 				Description: "Explain why a package is installed: the chain of dependents that require it (npm why).",
@@ -6244,11 +6244,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      195,
+				Line:      201,
 			}, config.Tool{
 				Name:        "npm_outdated",
 				Description: "List dependencies with newer versions available (current, wanted, latest); exit code 1 when some are outdated.",
-				Keywords:    []string{"old packages", "stale dependencies", "updates available", "newer versions", "out of date", "check for updates", "what can be upgraded", "old versions"},
+				Keywords:    []string{"old packages", "stale dependencies", "updates available", "newer versions", "out of date", "check for updates", "what can be upgraded", "old versions", "npm WARN deprecated", "has been deprecated"},
 				Command:     "outdated",
 				Args: []config.Arg{config.Arg{
 					Name:       "package",
@@ -6269,11 +6269,11 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             209,
+				Line:             215,
 			}, config.Tool{
 				Name:        "npm_view",
 				Description: "Look up a package in the npm registry: versions, description, dependencies, or one field.",
-				Keywords:    []string{"package info", "latest version", "npm registry", "package details", "published versions", "latest version of a package", "does this package exist", "npm info", "E404 Not Found", "peerDependencies"},
+				Keywords:    []string{"package info", "latest version", "npm registry", "package details", "published versions", "latest version of a package", "does this package exist", "npm info", "E404 Not Found", "peerDependencies", "ETARGET", "No matching version found for", "is not in this registry", "EBADENGINE Unsupported engine"},
 				Command:     "view",
 				Args: []config.Arg{config.Arg{
 					Name:        "package",
@@ -6295,7 +6295,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      228,
+				Line:      235,
 			}, config.Tool{
 				Name:        "npm_audit",
 				Description: "Scan dependencies for known security vulnerabilities, with severity and fixes; exit code 1 when any are found.",
@@ -6326,7 +6326,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             249,
+				Line:             258,
 			}, config.Tool{
 				Name:        "npm_audit_fix",
 				Description: "Upgrade vulnerable dependencies to patched versions within semver ranges.",
@@ -6345,7 +6345,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        275,
+				Line:        284,
 			}, config.Tool{
 				Name:        "npm_init",
 				Description: "Create a package.json with default values.",
@@ -6359,11 +6359,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        291,
+				Line:        300,
 			}, config.Tool{
 				Name:        "npm_version",
 				Description: "Bump the package version in package.json (patch, minor, major or an exact version); under git it also commits and tags it.",
-				Keywords:    []string{"semver", "increment package version"},
+				Keywords:    []string{"semver", "increment package version", "Version not changed"},
 				Command:     "version",
 				Args: []config.Arg{config.Arg{
 					Name:        "version",
@@ -6384,7 +6384,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        302,
+				Line:        311,
 			}},
 			Source: "bundled:npm",
 		}
@@ -6400,7 +6400,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "psql_query",
 				Description: "Run one SQL statement (SELECT, INSERT, UPDATE...) or a describe command (\\d users, \\dt, \\l) on a PostgreSQL database.",
-				Keywords:    []string{"sql", "select", "query database", "postgres", "count rows", "describe table", "relation does not exist", "run query", "column does not exist", "does the column exist", "table structure", "count rows", "inspect data", "syntax error at or near", "duplicate key value violates unique constraint", "update rows", "delete rows", "explain analyze", "slow query"},
+				Keywords:    []string{"sql", "select", "query database", "postgres", "count rows", "describe table", "relation does not exist", "run query", "column does not exist", "does the column exist", "table structure", "count rows", "inspect data", "syntax error at or near", "duplicate key value violates unique constraint", "update rows", "delete rows", "explain analyze", "slow query", "role does not exist", "permission denied for table", "violates foreign key constraint", "violates not-null constraint", "invalid input syntax for type", "No function matches the given name and argument types", "add explicit type casts"},
 				Args: []config.Arg{config.Arg{
 					Name:        "sql",
 					Description: "SQL, or a \\d or \\l command",
@@ -6442,7 +6442,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "psql_script",
 				Description: "Run a multi-statement SQL script (migrations, seed data, DDL); stops at the first error.",
-				Keywords:    []string{"run migration", "sql file", "seed database", "schema migration", "ddl", "create tables", "run a .sql file", "load schema.sql", "restore a dump", "apply migrations", "seed", "create schema"},
+				Keywords:    []string{"run migration", "sql file", "seed database", "schema migration", "ddl", "create tables", "run a .sql file", "load schema.sql", "restore a dump", "apply migrations", "seed", "create schema", "current transaction is aborted, commands ignored until end of transaction block"},
 				Command:     "--set=ON_ERROR_STOP=1",
 				Args: []config.Arg{config.Arg{
 					Name:     "script",
@@ -6475,11 +6475,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(600),
 				MaxOutput: 65536,
 				OpenWorld: ptr(true),
-				Line:      52,
+				Line:      55,
 			}, config.Tool{
 				Name:        "psql_list_databases",
 				Description: "List the databases on a PostgreSQL server.",
-				Keywords:    []string{"which databases", "list dbs", "show databases", "database names", "database does not exist", "which databases exist", "list all dbs"},
+				Keywords:    []string{"which databases", "list dbs", "show databases", "database names", "database does not exist", "which databases exist", "list all dbs", "password authentication failed for user", "Connection refused Is the server running on host", "accepting TCP/IP connections on port", "no pg_hba.conf entry for host", "Peer authentication failed", "fe_sendauth: no password supplied", "connection to server on socket failed", "server closed the connection unexpectedly"},
 				Command:     "--list",
 				Args: []config.Arg{config.Arg{
 					Name:        "database",
@@ -6491,11 +6491,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      79,
+				Line:      83,
 			}, config.Tool{
 				Name:        "psql_list_tables",
 				Description: "List the tables of a PostgreSQL database with schema, owner and size.",
-				Keywords:    []string{"show tables", "table list", "schema", "what tables", "relations", "relation does not exist", "which tables exist", "table names", "is the table there", "list tables"},
+				Keywords:    []string{"show tables", "table list", "schema", "what tables", "relations", "relation does not exist", "which tables exist", "table names", "is the table there", "list tables", "schema does not exist", "must be owner of table"},
 				Command:     "--command=\\dt+",
 				Args: []config.Arg{config.Arg{
 					Name:        "database",
@@ -6507,7 +6507,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      91,
+				Line:      99,
 			}},
 			Source: "bundled:psql",
 		}
@@ -6523,7 +6523,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "rg_search",
 				Description: "Search file contents recursively for a regex (or fixed text); prints file:line:match. Exit code 1 means no match.",
-				Keywords:    []string{"find text in files", "grep recursively", "where is this used", "search codebase", "find string", "ripgrep", "rg", "where is this function called", "find all uses", "search for a symbol", "find TODOs", "which file contains", "grep -r"},
+				Keywords:    []string{"find text in files", "grep recursively", "where is this used", "search codebase", "find string", "ripgrep", "rg", "where is this function called", "find all uses", "search for a symbol", "find TODOs", "which file contains", "grep -r", "regex parse error", "unclosed group", "unclosed character class", "repetition operator missing expression", "binary file matches"},
 				Args: []config.Arg{config.Arg{
 					Name:        "pattern",
 					Description: "Regex (Rust syntax); several match any",
@@ -6596,7 +6596,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "rg_files",
 				Description: "List the files under a directory that ripgrep would search (skips .gitignore'd and hidden files), by glob or type.",
-				Keywords:    []string{"list files", "find files by name", "project files", "file tree", "which files", "glob files", "list source files", "files of a type", "files not ignored", "count files"},
+				Keywords:    []string{"list files", "find files by name", "project files", "file tree", "which files", "glob files", "list source files", "files of a type", "files not ignored", "count files", "No files were searched, which means ripgrep probably applied a filter", "unrecognized file type"},
 				Command:     "--files",
 				Args: []config.Arg{config.Arg{
 					Name:        "glob",
@@ -6629,7 +6629,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      68,
+				Line:      70,
 			}},
 			Source: "bundled:rg",
 		}
@@ -6645,7 +6645,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "tar_list",
 				Description: "List the files inside a tar archive without extracting it.",
-				Keywords:    []string{"what's in the archive", "archive contents", "peek into tarball", "tgz contents", "list tarball", "list an archive", "what's inside the .tar.gz", "tar tvf"},
+				Keywords:    []string{"what's in the archive", "archive contents", "peek into tarball", "tgz contents", "list tarball", "list an archive", "what's inside the .tar.gz", "tar tvf", "Cannot open: No such file or directory", "This does not look like a tar archive", "Not found in archive", "Unexpected EOF in archive", "Error is not recoverable: exiting now"},
 				Command:     "--list",
 				Args: []config.Arg{config.Arg{
 					Name:     "archive",
@@ -6676,7 +6676,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "tar_extract",
 				Description: "Extract (unpack) a tar archive, or some members, into a directory.",
-				Keywords:    []string{"unpack", "untar", "decompress", "extract tgz", "open tarball", "tar xzf", "extract an archive", "unpack a tar.gz", "strip components", "extract to a directory", "extract a single file", "not in gzip format"},
+				Keywords:    []string{"unpack", "untar", "decompress", "extract tgz", "open tarball", "tar xzf", "extract an archive", "unpack a tar.gz", "strip components", "extract to a directory", "extract a single file", "not in gzip format", "Cannot mkdir: Permission denied", "Cannot change ownership to uid", "Cannot utime: Operation not permitted"},
 				Command:     "--extract",
 				Args: []config.Arg{config.Arg{
 					Name:     "archive",
@@ -6713,11 +6713,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        38,
+				Line:        40,
 			}, config.Tool{
 				Name:        "tar_create",
 				Description: "Create a tar archive of files or a directory, compressed per its name (.tar.gz, .tar.xz...); overwrites an existing one.",
-				Keywords:    []string{"compress", "make an archive", "backup folder", "bundle files", "tarball", "zip a folder", "tar czf", "create a tar.gz", "archive a directory", "compress a folder", "back up a directory"},
+				Keywords:    []string{"compress", "make an archive", "backup folder", "bundle files", "tarball", "zip a folder", "tar czf", "create a tar.gz", "archive a directory", "compress a folder", "back up a directory", "file changed as we read it", "Cannot stat: No such file or directory", "Removing leading from member names", "Cowardly refusing to create an empty archive"},
 				Command:     "--create --auto-compress",
 				Args: []config.Arg{config.Arg{
 					Name:     "archive",
@@ -6746,7 +6746,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        69,
+				Line:        73,
 			}},
 			Source: "bundled:tar",
 		}
