@@ -649,6 +649,31 @@ func TestRankLooseKeywords(t *testing.T) {
 			t.Errorf("%s: keyword %q matched by two of its six words", r.Entry.ToolName, r.Keyword)
 		}
 	}
+	// The same words out of the message's order are a sentence, not the
+	// message.
+	ex = ix.Explain("merge overwritten files, would your local changes", "", "", 3)
+	for _, r := range ex.Results {
+		if r.Entry.ToolName == "vcs_shelve" && r.Keyword != "" {
+			t.Errorf("vcs_shelve: keyword %q matched with its words out of order", r.Keyword)
+		}
+	}
+}
+
+func TestInOrder(t *testing.T) {
+	for _, tc := range []struct {
+		kw, query []int32
+		want      int
+	}{
+		{[]int32{1, 2, 3}, []int32{1, 2, 3}, 3},
+		{[]int32{1, 2, 3}, []int32{1, 9, 2, -1, 3}, 3},
+		{[]int32{1, 2, 3}, []int32{3, 2, 1}, 1},
+		{[]int32{1, 2, 3, 4}, []int32{2, 1, 3, 4}, 3},
+		{[]int32{1, 2}, nil, 0},
+	} {
+		if got := inOrder(tc.kw, tc.query); got != tc.want {
+			t.Errorf("inOrder(%v, %v) = %d, want %d", tc.kw, tc.query, got, tc.want)
+		}
+	}
 }
 
 // FuzzTokenize checks the tokenizer's fast path for ASCII against what
