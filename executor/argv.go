@@ -35,7 +35,8 @@ type Command struct {
 	// as failures; nil means just 0.
 	SuccessExitCodes []int
 
-	secret []secretWord // the words of Argv that hold values of secret args
+	secret    []secretWord // the words of Argv that hold values of secret args
+	dirSecret bool         // Dir is the value of a secret cwd arg
 }
 
 // redacted stands for the value of an argument marked secret in what
@@ -46,6 +47,15 @@ const redacted = "***"
 // argument marked secret: Argv[i][keep:] is the value (keep is the length
 // of a flag joined with it).
 type secretWord struct{ i, keep int }
+
+// RedactedDir returns Dir as climax shows it: "***" when it is the value
+// of an argument marked secret.
+func (c *Command) RedactedDir() string {
+	if c.dirSecret {
+		return redacted
+	}
+	return c.Dir
+}
 
 // Redacted returns Argv with the values of arguments marked secret
 // replaced by "***" — exactly the words those values became, so that what
@@ -160,7 +170,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 
 	cmd := &Command{Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput, SuccessExitCodes: t.SuccessExitCodes}
 	var cwd string
-	var hasCwd, hasStdin bool
+	var hasCwd, cwdSecret, hasStdin bool
 	var tail []string // the after_double_dash values
 	var secret, tailSecret []secretWord
 	for i := range t.Args {
@@ -176,7 +186,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		case a.Stdin:
 			cmd.Stdin, hasStdin = Render(v), true
 		case a.Cwd:
-			cwd, hasCwd = Render(v), true
+			cwd, hasCwd, cwdSecret = Render(v), true, a.Secret
 		case a.AfterDoubleDash:
 			n := len(tail)
 			tail = appendPositional(tail, v)
@@ -252,6 +262,9 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 				w = cwd
 			}
 			prefix = append(prefix, "-w", w)
+			if hasCwd && cwdSecret {
+				cmd.secret = append(cmd.secret, secretWord{len(prefix) - 1, 0})
+			}
 		}
 		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 			prefix = append(prefix, "-e", k+"="+c.Env[k])
@@ -275,6 +288,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	switch {
 	case hasCwd:
 		cmd.Dir = cwd // a caller's value: used as it is
+		cmd.dirSecret = cwdSecret
 	case c.WorkingDir != "":
 		cmd.Dir = expandWord(c.WorkingDir, lookup)
 	}

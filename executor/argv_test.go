@@ -1,8 +1,10 @@
 package executor_test
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -270,5 +272,39 @@ func TestCommandRedacted(t *testing.T) {
 		if strings.Contains(strings.Join(cmd.Argv, " "), "***") {
 			t.Errorf("Argv itself was changed: %q", cmd.Argv)
 		}
+	}
+}
+
+// A secret cwd arg's value is hidden in the working directory climax
+// shows, in the docker -w word, and in the error for a missing directory.
+func TestSecretWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	args := []config.Arg{{Name: "dir", Cwd: true, Secret: true}}
+	missing := filepath.Join(t.TempDir(), "hidden-place")
+	values := map[string]any{"dir": missing}
+	rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t", Args: args, Timeout: 5}, CLI: &config.Config{Name: "c", Command: "echo"}}
+	cmd, err := executor.Build(rt, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Dir != missing || cmd.RedactedDir() != "***" {
+		t.Errorf("Dir %q, RedactedDir %q", cmd.Dir, cmd.RedactedDir())
+	}
+	out := executor.New().Call(context.Background(), rt, values)
+	if !out.IsError || strings.Contains(out.Text, "hidden-place") || !strings.Contains(out.Text, "Working directory does not exist: ***") {
+		t.Errorf("missing secret directory: %q", out.Text)
+	}
+	rt.Executor = config.Executor{Type: config.ExecutorDocker, Image: "img"}
+	if cmd, err = executor.Build(rt, values); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cmd.Redacted(), " "); got != "docker run --rm -w *** img echo" {
+		t.Errorf("docker: Redacted() = %q", got)
+	}
+	// Not secret: shown as it is.
+	args[0].Secret = false
+	rt.Executor = config.Executor{}
+	if cmd, err = executor.Build(rt, values); err != nil || cmd.RedactedDir() != missing {
+		t.Errorf("RedactedDir of a plain cwd = %q, %v", cmd.RedactedDir(), err)
 	}
 }

@@ -98,10 +98,10 @@ func (c *Command) program() (string, error) {
 	if c.Dir != "" {
 		fi, err := os.Stat(c.Dir)
 		if err != nil {
-			return "", &StartError{Msg: fmt.Sprintf("Working directory does not exist: %s", c.Dir), Err: err}
+			return "", &StartError{Msg: fmt.Sprintf("Working directory does not exist: %s", c.RedactedDir()), Err: err}
 		}
 		if !fi.IsDir() {
-			return "", &StartError{Msg: fmt.Sprintf("Working directory is not a directory: %s", c.Dir)}
+			return "", &StartError{Msg: fmt.Sprintf("Working directory is not a directory: %s", c.RedactedDir())}
 		}
 	}
 	return lookPath(c.Argv[0], c.Env, c.Dir)

@@ -327,11 +327,11 @@ func (a *approval) stop(tool, state, text string) error {
 }
 
 // approvalMessage is what the user is asked: the tool, the command line
-// (secret values as "***"), the working directory and the executor.
+// and the working directory (secret values as "***"), and the executor.
 func approvalMessage(rt *config.ResolvedTool, cmd *executor.Command) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Allow %s to run this command?\n\n%s\n", rt.Tool.Name, executor.ShellQuote(cmd.Redacted()))
-	dir := cmd.Dir
+	dir := cmd.RedactedDir()
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}

@@ -17,3 +17,18 @@ func TestApprovalMessageQuotesTheDirectory(t *testing.T) {
 		t.Errorf("the directory added a line:\n%s", msg)
 	}
 }
+
+// A secret working directory is shown as *** in the question.
+func TestApprovalMessageHidesASecretDirectory(t *testing.T) {
+	rt := &config.ResolvedTool{
+		Tool: &config.Tool{Name: "t", Args: []config.Arg{{Name: "dir", Cwd: true, Secret: true}}},
+		CLI:  &config.Config{Name: "c", Command: "ls"},
+	}
+	cmd, err := executor.Build(rt, map[string]any{"dir": "/srv/hidden-place"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := approvalMessage(rt, cmd); strings.Contains(msg, "hidden-place") || !strings.Contains(msg, "Working directory: '***'") && !strings.Contains(msg, "Working directory: ***") {
+		t.Errorf("question:\n%s", msg)
+	}
+}
