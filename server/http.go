@@ -339,13 +339,13 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 		g.token = sum[:]
 	}
 	for _, o := range opts.AllowedOrigins {
-		if o == "*" {
+		if strings.TrimSpace(o) == "*" {
 			g.anyOrigin = true
 		}
 		g.origins[normalizeOrigin(o)] = true
 	}
 	for _, h := range opts.AllowedHosts {
-		g.hosts[strings.ToLower(stripPort(h))] = true
+		g.hosts[strings.ToLower(stripPort(strings.TrimSpace(h)))] = true // "a, b" in the environment
 	}
 
 	mux := http.NewServeMux()

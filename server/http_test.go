@@ -349,7 +349,8 @@ func TestHTTPOrigin(t *testing.T) {
 
 func TestHTTPHost(t *testing.T) {
 	t.Parallel()
-	hs := serveHTTP(t, server.HTTPOptions{AllowedHosts: []string{"mcp.example.com"}})
+	// As an environment list "a, b" gives them: spaces around entries.
+	hs := serveHTTP(t, server.HTTPOptions{AllowedHosts: []string{"other.example.org", " mcp.example.com "}})
 	port := hs.base[strings.LastIndex(hs.base, ":")+1:]
 	for host, want := range map[string]int{
 		"localhost:" + port:        http.StatusOK,
