@@ -113,8 +113,8 @@ func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool,
 	if ap != nil {
 		rec.Approval = ap.state
 	}
-	if req.Extra != nil && req.Extra.Header != nil {
-		rec.Transport = "http"
+	if req.Extra != nil && req.Extra.Header != nil || s.overHTTP.Load() {
+		rec.Transport = "http" // the SSE transport passes no headers
 	}
 	if req.Session != nil {
 		rec.Session = req.Session.ID()

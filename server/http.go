@@ -291,6 +291,7 @@ func (s *Server) HTTPHandler(ctx context.Context, opts HTTPOptions) http.Handler
 }
 
 func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
+	s.overHTTP.Store(true)
 	limit := opts.MaxBodyBytes
 	if limit <= 0 {
 		limit = DefaultMaxBodyBytes

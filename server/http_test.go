@@ -128,8 +128,15 @@ func TestHTTPListAndCall(t *testing.T) {
 		{"sse", server.HTTPOptions{SSE: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			hs := serveHTTP(t, tc.opts)
+			var audit syncBuffer
+			hs := serveHTTP(t, tc.opts, server.WithAuditLog(&audit))
 			cs := mustConnectHTTP(t, hs.url, tc.opts.SSE, "")
+			defer func() {
+				// Every transport over HTTP is audited as http.
+				if out := audit.String(); !strings.Contains(out, `"transport":"http"`) || strings.Contains(out, `"transport":"stdio"`) {
+					t.Errorf("audit lines:\n%s", out)
+				}
+			}()
 			res, err := cs.ListTools(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)

@@ -92,7 +92,8 @@ type Server struct {
 	set atomic.Pointer[toolSet] // what calls see now
 
 	metrics   *metrics
-	approvals *approvals // request states of approvals asked through input requests
+	approvals *approvals  // request states of approvals asked through input requests
+	overHTTP  atomic.Bool // an HTTP handler was made: calls come over HTTP (streamable or SSE)
 }
 
 // toolSet is one generation of the served tools.
