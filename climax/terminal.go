@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -16,8 +17,8 @@ func (e *env) forText() *env {
 	return &env{stdin: e.stdin, stdout: controlEscaper{e.stdout}, stderr: controlEscaper{e.stderr}}
 }
 
-// controlEscaper writes text with every control character but newline and
-// tab (C0, DEL and C1) shown as an escape, e.g. \u001b, which means the
+// controlEscaper writes text with every character that does not show as
+// itself (see isEscaped) shown as an escape, e.g. \u001b, which means the
 // same character inside a JSON or Go string, so that JSON output stays
 // valid JSON. Each Write is escaped on its own: the commands write whole
 // strings.
@@ -32,10 +33,14 @@ func (c controlEscaper) Write(p []byte) (int, error) {
 	out = append(out, p[:i]...)
 	for rest := p[i:]; len(rest) > 0; {
 		r, size := utf8.DecodeRune(rest)
-		if isEscaped(r, size) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
+		switch {
+		case !isEscaped(r, size):
 			out = append(out, rest[:size]...)
+		case r > 0xffff: // as JSON writes it: a surrogate pair
+			r1, r2 := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
 		}
 		rest = rest[size:]
 	}
@@ -58,12 +63,14 @@ func firstControl(p []byte) int {
 	return -1
 }
 
-// isEscaped reports whether the rune r, size bytes long in its text, is a
-// control character other than newline and tab. An invalid byte (r is
-// utf8.RuneError, size 1) is written as it is.
+// isEscaped reports whether the rune r, size bytes long in its text, does
+// not show as itself: a control character other than newline and tab, a
+// format character (a bidirectional override that makes a line read
+// backwards, a zero-width space) or a line or paragraph separator. An
+// invalid byte (r is utf8.RuneError, size 1) is written as it is.
 func isEscaped(r rune, size int) bool {
 	if r == utf8.RuneError && size <= 1 {
 		return false
 	}
-	return unicode.IsControl(r) && r != '\n' && r != '\t'
+	return (unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)) && r != '\n' && r != '\t'
 }

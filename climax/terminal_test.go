@@ -14,6 +14,8 @@ func TestControlEscaper(t *testing.T) {
 		{"cr\roverwrite", `cr\u000doverwrite`},
 		{"del \x7f c1 \u0085 \u009b", `del \u007f c1 \u0085 \u009b`},
 		{"bad utf8 \xff stays", "bad utf8 \xff stays"},
+		{"rlo \u202e zwsp \u200b ls \u2028 ps \u2029", `rlo \u202e zwsp \u200b ls \u2028 ps \u2029`},
+		{"tag \U000e0001 end", `tag \udb40\udc01 end`},
 	} {
 		var b strings.Builder
 		n, err := controlEscaper{&b}.Write([]byte(tc.in))

@@ -45,10 +45,12 @@ func unsafeShellRune(r rune) bool {
 }
 
 // isControl reports whether r would not show as itself: a control
-// character, or a format character such as a bidirectional override that
-// could make the line read differently from what runs.
+// character, a format character such as a bidirectional override that
+// could make the line read differently from what runs, or a line or
+// paragraph separator (U+2028, U+2029), which many interfaces show as a
+// line break.
 func isControl(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r)
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // ansiQuote writes s as $'...': printable characters as they are, the

@@ -23,6 +23,7 @@ func TestShellQuote(t *testing.T) {
 		{[]string{"echo", "tab\there 'q' \\"}, `echo $'tab\there \'q\' \\'`},
 		{[]string{"echo", "\x1b[31mred"}, `echo $'\x1b[31mred'`},
 		{[]string{"echo", "abc\u202edef"}, `echo $'abc\u202edef'`},
+		{[]string{"echo", "ls\u2028ps\u2029x"}, `echo $'ls\u2028ps\u2029x'`},
 		{[]string{"echo", "bad\xffbyte"}, `echo $'bad\xffbyte'`},
 		{[]string{"echo", "héllo wörld"}, `echo 'héllo wörld'`},
 	}
