@@ -153,9 +153,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = ep.code
 		}
 	}()
+	// Errors may quote what was typed or read (paths, names): they reach
+	// the terminal escaped.
+	errOut := controlEscaper{stderr}
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "climax: %v\n", err)
+		fmt.Fprintf(errOut, "climax: %v\n", err)
 		var pe *kong.ParseError
 		if errors.As(err, &pe) && pe.Context != nil && pe.Context.Selected() != nil {
 			fmt.Fprintf(stderr, "Run 'climax %s --help' for usage.\n", pe.Context.Selected().Name)
@@ -173,10 +176,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	case errors.As(err, &ce):
 		return ce.code
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "climax: %v\n", err)
+		fmt.Fprintf(errOut, "climax: %v\n", err)
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "climax: %v\n", err)
+		fmt.Fprintf(errOut, "climax: %v\n", err)
 		return exitError
 	}
 }

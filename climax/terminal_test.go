@@ -78,3 +78,22 @@ tools:
 		t.Errorf("description decoded from JSON = %q, want %q", out.Tools[0].Description, want)
 	}
 }
+
+// Errors that quote a path reach the terminal escaped, whatever the command.
+func TestErrorsEscapeControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	missing := dir + "/no\x1b[31mfile.yaml"
+	bad := writeFile(t, dir, "bad\x1b[31mname.yaml", "name: x\ncommand: [oops\n")
+	for _, args := range [][]string{
+		{"list", missing},
+		{"search", "x", missing},
+		{"run", missing},
+		{"list", bad},
+		{"run", bad},
+	} {
+		_, stdout, stderr := runClimax(t, args...)
+		if strings.ContainsRune(stdout+stderr, 0x1b) || !strings.Contains(stderr, `\u001b[31m`) {
+			t.Errorf("climax %s: stderr %q", args[0], stderr)
+		}
+	}
+}
