@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/climax-mcp/climax/server"
@@ -57,6 +58,9 @@ func (f *httpFlags) check() error {
 	}
 	if f.MaxSessions < 0 {
 		return usagef("--max-sessions must not be negative")
+	}
+	if f.AuthToken != "" && strings.TrimSpace(f.AuthToken) == "" {
+		return usagef("the auth token is blank (--auth-token or CLIMAX_AUTH_TOKEN): no client could send it; set a long random one, e.g. from: openssl rand -hex 32")
 	}
 	if err := server.CheckAddr(f.Addr, f.AuthToken); err != nil {
 		if errors.Is(err, server.ErrNoToken) {

@@ -73,6 +73,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"search", "--limit", "-1", "x", "git"}, "--limit must be 0 or more, got -1"},
 		{[]string{"--auto-budget", "-1", "git"}, "--auto-budget must not be negative"},
 		{[]string{"--max-concurrent", "-2", "git"}, "must not be negative"},
+		{[]string{"--transport", "http", "--auth-token", "   ", "git"}, "the auth token is blank"},
 	} {
 		code, out, errOut := runClimax(t, tc.args...)
 		if code != exitUsage {

@@ -451,7 +451,11 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		opensSession = r.Method == http.MethodPost && r.Header.Get(sessionIDHeader) == ""
 	}
 	if opensSession && !g.sessions.reserve() {
-		g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d sessions are open, the server's limit; end the sessions you no longer use (DELETE with their %s header) or raise the limit", g.sessions.max, sessionIDHeader), "sessions", g.sessions.max)
+		end := fmt.Sprintf("DELETE with their %s header", sessionIDHeader)
+		if g.sse {
+			end = "close their event streams"
+		}
+		g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d sessions are open, the server's limit; end the sessions you no longer use (%s) or raise the limit", g.sessions.max, end), "sessions", g.sessions.max)
 		return
 	}
 	if r.Body != nil {

@@ -707,6 +707,15 @@ func TestHTTPMaxSessionsSSE(t *testing.T) {
 	if _, err := connectHTTP(t, hs.url, true, ""); err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
 		t.Errorf("second SSE session: %v, want a 503", err)
 	}
+	resp, err := http.Get(hs.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if code, body := resp.StatusCode, string(b); code != http.StatusServiceUnavailable || !strings.Contains(body, "close their event streams") || strings.Contains(body, "DELETE") {
+		t.Errorf("GET /sse at the limit: %d %q, want a 503 that says how SSE sessions end", code, body)
+	}
 	if code, _ := getMetrics(t, hs.base+server.MetricsPath, ""); code != http.StatusOK {
 		t.Errorf("GET /metrics at the session limit: %d (it opens no session)", code)
 	}
