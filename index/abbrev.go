@@ -26,6 +26,22 @@ type abbrevIndex struct {
 	seen    map[string]bool // while building
 }
 
+// newAbbrevIndex returns the abbreviation index of r's tool names. It is
+// built when a query first needs it: few queries have a word the index
+// lacks, and building it would add to every start.
+func (r *ranker) newAbbrevIndex() *abbrevIndex {
+	ai := &abbrevIndex{seen: map[string]bool{}}
+	for _, t := range r.tools {
+		tokenize(t.Tool.Name, func(tok []byte) {
+			if id, ok := r.termID[stem(string(tok))]; ok {
+				ai.add(string(tok), id)
+			}
+		})
+	}
+	ai.seen = nil
+	return ai
+}
+
 // add records w, a word of a tool's name, unless it is too short to be
 // abbreviated, has anything but letters or was added before.
 func (ai *abbrevIndex) add(w string, term int32) {

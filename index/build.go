@@ -20,6 +20,7 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 		tools:   tools,
 	}
 	r.pool.New = func() any { return newScratch(r.n) }
+	r.abbrevs = sync.OnceValue(r.newAbbrevIndex)
 	// The literal index shares nothing with the rest: build it on another
 	// core.
 	var lit sync.WaitGroup
@@ -34,7 +35,6 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 	r.bigrams.build(b.pairs, len(r.vocab), r.n)
 	r.loose.build(b.keywords, r.isStop)
 
-	r.abbrevs.seen = nil
 	r.termOf = slices.Clone(r.vocab)
 	slices.Sort(r.vocab) // after the postings, which are by ID
 	lit.Wait()
@@ -129,11 +129,6 @@ func newBuilder(r *ranker) *builder {
 func (b *builder) addTool(d int32, t *config.ResolvedTool) {
 	ct := b.cliTerms(t.CLI)
 	b.count(d, fieldName, b.terms(t.Tool.Name))
-	tokenize(t.Tool.Name, func(tok []byte) {
-		if id, ok := b.rawTerm[string(tok)]; ok {
-			b.r.abbrevs.add(string(tok), id)
-		}
-	})
 	for i, kw := range t.Tool.Keywords {
 		ids := b.terms(kw)
 		b.r.addPhrase(d, ids)

@@ -140,7 +140,7 @@ type ranker struct {
 
 	loose   looseIndex
 	typos   typoIndex
-	abbrevs abbrevIndex
+	abbrevs func() *abbrevIndex // built at the first query that needs it
 	lit     literalIndex
 	tools   []*config.ResolvedTool // for explanations
 
@@ -436,7 +436,7 @@ func (r *ranker) variants(vs []variant, s *scratch, t queryTerm, typoOK bool) []
 	}
 	if !ok && len(vs) == 0 && typoOK {
 		// Nothing else: maybe an abbreviation.
-		terms, n := r.abbrevs.lookup(t.raw)
+		terms, n := r.abbrevs().lookup(t.raw)
 		for _, id := range terms[:n] {
 			if !r.isStop[id] {
 				vs = append(vs, variant{id, abbrevWeight, abbrevCover, viaAbbrev})
