@@ -23,11 +23,10 @@ type throughput struct {
 // servingURL matches the line climax prints on stderr once it listens.
 var servingURL = regexp.MustCompile(`at (http://127\.0\.0\.1:[0-9]+/mcp)$`)
 
-// startHTTP starts c with --transport http on a free loopback port and
+// startHTTP starts c, a server that listens on a free loopback port, and
 // returns the MCP endpoint's URL and a function that stops the server.
 func startHTTP(ctx context.Context, c command) (url string, stop func(), err error) {
-	args := append([]string{"run", "--transport", "http", "--addr", "127.0.0.1:0"}, c.args...)
-	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd := exec.CommandContext(ctx, c.bin, c.args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return "", nil, err
@@ -104,11 +103,34 @@ type throughputComparison struct {
 	ratio           float64
 }
 
-// compareHTTP measures climax_call of echo_hello over streamable HTTP with
-// conc client sessions calling at once against conc goroutines running
-// `echo hello` directly: calls of each, in httpRounds rounds that
-// alternate which side goes first.
-func compareHTTP(ctx context.Context, calls, conc int, c command) (throughputComparison, error) {
+// An httpServer is a server to measure over streamable HTTP: its command
+// line (which makes it listen on a free loopback port and print its URL)
+// and the tool call that runs `echo hello`.
+type httpServer struct {
+	command
+	tool string
+	args map[string]any
+}
+
+// climaxHTTP is climax serving configs over streamable HTTP, called
+// through climax_call of echo_hello.
+func climaxHTTP(bin string, configs ...string) httpServer {
+	args := append([]string{"run", "--transport", "http", "--addr", "127.0.0.1:0"}, configs...)
+	return httpServer{command{bin, args}, "climax_call", map[string]any{"tool_name": "echo_hello"}}
+}
+
+// minimalHTTP is the minimal go-sdk server over streamable HTTP, whose
+// echo_hello tool runs `echo hello` with os/exec and nothing else.
+func minimalHTTP(bin string) httpServer {
+	return httpServer{command{bin, []string{"-http", "127.0.0.1:0"}}, "echo_hello", nil}
+}
+
+// compareHTTP measures the echo call of srv over streamable HTTP with conc
+// client sessions calling at once against conc goroutines running `echo
+// hello` directly: calls of each, in httpRounds rounds that alternate
+// which side goes first.
+func compareHTTP(ctx context.Context, calls, conc int, srv httpServer) (throughputComparison, error) {
+	c := srv.command
 	var cmp throughputComparison
 	url, stop, err := startHTTP(ctx, c)
 	if err != nil {
@@ -124,12 +146,12 @@ func compareHTTP(ctx context.Context, calls, conc int, c command) (throughputCom
 		defer sessions[i].Close()
 	}
 	call := func(w int) error {
-		res, err := sessions[w].CallTool(ctx, &mcp.CallToolParams{Name: "climax_call", Arguments: map[string]any{"tool_name": "echo_hello"}})
+		res, err := sessions[w].CallTool(ctx, &mcp.CallToolParams{Name: srv.tool, Arguments: srv.args})
 		if err != nil {
 			return err
 		}
 		if res.IsError || contentText(res) != "hello" {
-			return fmt.Errorf("climax_call echo_hello over HTTP: %q", contentText(res))
+			return fmt.Errorf("%s over HTTP: %q", srv.tool, contentText(res))
 		}
 		return nil
 	}

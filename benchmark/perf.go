@@ -183,7 +183,7 @@ func runPerf(o options, stdout, stderr io.Writer) error {
 	httpCalls := o.calls * 4
 	for _, conc := range []int{1, 8} {
 		logf("HTTP throughput: %d climax_call echo_hello over %d sessions at once, and exec echo hello, in %d alternating rounds", httpCalls, conc, httpRounds)
-		cmp, err := compareHTTP(ctx, httpCalls, conc, command{climaxBin, []string{echoPath}})
+		cmp, err := compareHTTP(ctx, httpCalls, conc, climaxHTTP(climaxBin, echoPath))
 		if err != nil {
 			return err
 		}
@@ -202,6 +202,19 @@ func runPerf(o options, stdout, stderr io.Writer) error {
 		}
 		rep.rows = append(rep.rows, row)
 	}
+	// The same load against a go-sdk server that does nothing but run the
+	// command: what the protocol and os/exec alone cost.
+	logf("HTTP throughput: %d calls of the minimal server's echo_hello over 8 sessions at once, and exec echo hello, in %d alternating rounds", httpCalls, httpRounds)
+	ref, err := compareHTTP(ctx, httpCalls, 8, minimalHTTP(minimalBin))
+	if err != nil {
+		return err
+	}
+	rep.rows = append(rep.rows, perfRow{
+		what:     fmt.Sprintf("for reference: a minimal go-sdk server whose tool runs `echo hello` with os/exec, over streamable HTTP, 8 at once (%d calls in %d rounds)", httpCalls, httpRounds),
+		value:    fmt.Sprintf("%s calls/s (%s / %s)", formatInt(int(ref.viaHTTP.perSecond)), formatDuration(ref.viaHTTP.p50), formatDuration(ref.viaHTTP.p99)),
+		baseline: fmt.Sprintf("%s/s exec `echo hello`, 8 at once", formatInt(int(ref.direct.perSecond))),
+		ratio:    fmt.Sprintf("%.2f×", ref.ratio),
+	})
 
 	// Search and index build at generated sizes.
 	var gen10k []genConfig
