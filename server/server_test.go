@@ -108,19 +108,7 @@ tools:
 
 func buildIndex(t *testing.T) *index.Index {
 	t.Helper()
-	var cfgs []*config.Config
-	for i, y := range []string{fakeConfig(t), gitConfig} {
-		c, err := config.Parse([]byte(y), fmt.Sprintf("config%d.yaml", i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfgs = append(cfgs, c)
-	}
-	ix, _, err := index.New(cfgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix
+	return parseIndex(t, fakeConfig(t), gitConfig)
 }
 
 // connect serves srv over an in-memory transport and returns a connected
