@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -50,7 +51,7 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // syntax records a YAML syntax error, with its line when the library gives
 // one. The library's message may quote the file (an unknown anchor's
 // name): it is shortened.
-func (c *checker) syntax(err error) {
+func (c *checker) syntax(err error, data []byte) {
 	msg := clip(err.Error(), 2*maxQuoted)
 	p := Problem{File: c.file}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
@@ -58,9 +59,35 @@ func (c *checker) syntax(err error) {
 		msg = m[2]
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
+		// The YAML reader gives no position for bytes it refuses before
+		// parsing: find the first one.
+		p.Line, p.Column = firstUnreadable(data)
 	}
 	p.Message = "invalid YAML: " + msg
 	c.add(p)
+}
+
+// firstUnreadable returns the line and column (1-based, in characters) of
+// the first byte of data that YAML does not allow in a file: a control
+// character other than tab, newline and carriage return, or invalid UTF-8;
+// 0, 0 when there is none.
+func firstUnreadable(data []byte) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1,
+			r < 0x20 && r != '\t' && r != '\n' && r != '\r',
+			r == 0x7f:
+			return line, col
+		case r == '\n':
+			line, col = line+1, 1
+		default:
+			col++
+		}
+		i += size
+	}
+	return 0, 0
 }
 
 // document parses data as exactly one YAML document whose root is a
@@ -73,7 +100,7 @@ func (c *checker) document(data []byte, what, hint string) *yaml.Node {
 		if errors.Is(err, io.EOF) {
 			c.report(nil, "", "%s file is empty: %s", what, hint)
 		} else {
-			c.syntax(err)
+			c.syntax(err, data)
 		}
 		return nil
 	}
@@ -83,7 +110,7 @@ func (c *checker) document(data []byte, what, hint string) *yaml.Node {
 		c.report(&next, "", "more than one YAML document (\"---\"): keep one %s per file", what)
 		return nil
 	case !errors.Is(err, io.EOF):
-		c.syntax(err)
+		c.syntax(err, data)
 		return nil
 	}
 	if len(doc.Content) == 0 {

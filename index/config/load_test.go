@@ -66,6 +66,18 @@ func TestParseErrors(t *testing.T) {
 			want: []string{"t.yaml:3: invalid YAML: found character that cannot start any token"},
 		},
 		{
+			// The YAML reader gives no position for these: the loader finds
+			// the byte.
+			name: "control character",
+			src:  "command: git\ndescription: \"é\x01\"\ntools: []\n",
+			want: []string{"t.yaml:2:16: invalid YAML: control characters are not allowed"},
+		},
+		{
+			name: "invalid UTF-8",
+			src:  "command: git\ntools: []\n# \xff\n",
+			want: []string{"t.yaml:3:3: invalid YAML: invalid leading UTF-8 octet"},
+		},
+		{
 			name: "empty file",
 			src:  "",
 			want: []string{"t.yaml: config file is empty: a config needs at least command and tools"},
