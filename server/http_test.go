@@ -893,12 +893,22 @@ func TestHTTPRefusesInexactIDs(t *testing.T) {
 					}
 				}
 			}
-			// Integer ids still work, in a batch too.
-			resp, err := postAt(context.Background(), hs.url, session, "2025-03-26", `[`+call("9007199254740991")+`,{"jsonrpc":"2.0","id":"ok","method":"ping"}]`)
+			// Two requests of one batch with one id: refused, nothing runs.
+			resp, err := postAt(context.Background(), hs.url, session, "2025-03-26", `[`+call("7")+`,`+call("7")+`]`)
 			if err != nil {
 				t.Fatal(err)
 			}
 			data, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(data), "request id already in use") || exists(marker) {
+				t.Errorf("batch with a repeated id: %s %s, ran %v", resp.Status, data, exists(marker))
+			}
+			// Integer ids still work, in a batch too.
+			resp, err = postAt(context.Background(), hs.url, session, "2025-03-26", `[`+call("9007199254740991")+`,{"jsonrpc":"2.0","id":"ok","method":"ping"}]`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ = io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != http.StatusOK || !strings.Contains(string(data), `"id":9007199254740991`) || !exists(marker) {
 				t.Errorf("integer id: %s %s, ran %v", resp.Status, data, exists(marker))

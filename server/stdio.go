@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -355,26 +356,41 @@ func checkID(raw json.RawMessage, isRequest bool) (id any, reply []byte, ok bool
 // of each message is read (see scanMessage): a body may hold megabytes of
 // arguments.
 func checkBodyIDs(body []byte) (reply []byte, ok bool) {
-	check := func(msg []byte) ([]byte, bool) {
+	// check checks one message; requestID is the id of a request, nil
+	// for anything else.
+	check := func(msg []byte) (requestID, reply []byte, ok bool) {
 		id, method, isObject := scanMessage(msg)
 		if !isObject {
-			return nil, true
+			return nil, nil, true
 		}
-		_, reply, ok := checkID(id, method != nil)
+		_, reply, ok = checkID(id, method != nil)
 		if !ok && reply == nil {
 			reply = errorReply(nil, codeInvalidRequest, "Invalid Request: a response's id must be the id of the server's request")
 		}
-		return reply, ok
+		if method != nil && len(id) > 0 {
+			requestID = id
+		}
+		return requestID, reply, ok
 	}
 	i := skipSpace(body, 0)
 	if i == len(body) || body[i] != '[' {
-		return check(body[i:])
+		_, reply, ok := check(body[i:])
+		return reply, ok
 	}
-	// A batch: check each element.
+	// A batch: check each element; two requests of one batch must not
+	// share an id (as over stdio, where an id in progress is refused).
+	var ids []string
 	for i = skipSpace(body, i+1); i < len(body) && body[i] != ']'; {
 		end := skipValue(body, i)
-		if reply, ok := check(body[i:end]); !ok {
+		id, reply, ok := check(body[i:end])
+		if !ok {
 			return reply, false
+		}
+		if id != nil {
+			if slices.Contains(ids, string(id)) {
+				return errorReply(id, codeInvalidRequest, fmt.Sprintf("Invalid Request: request id already in use: %s is the id of another request of the batch", id)), false
+			}
+			ids = append(ids, string(id))
 		}
 		i = skipSpace(body, end)
 		if i == len(body) || body[i] != ',' {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,6 +110,7 @@ func FuzzCheckBodyIDs(f *testing.F) {
 		`{"jsonrpc":"2.0","id":9007199254740993,"result":{}}`,
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2.9,"method":"ping"}]`,
 		`[1,"x",{"id":null,"method":"m"}]`,
+		`[{"id":7,"method":"a"},{"id":7,"method":"b"}]`,
 		`{"id":"\ud800","method":"m"}`,
 		`{"id":[1],"method":"m"}`,
 		`not json`,
@@ -142,9 +144,20 @@ func FuzzCheckBodyIDs(f *testing.F) {
 		if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && trimmed[0] == '[' {
 			var msgs []json.RawMessage
 			json.Unmarshal(trimmed, &msgs)
+			var ids []string // of the batch's requests
 			for _, m := range msgs {
 				if wantReply, wantOK = check(m); !wantOK {
 					break
+				}
+				obj, isObject := members(m)
+				if _, hasMethod := obj["method"]; !isObject || !hasMethod || obj["id"] == nil {
+					continue
+				}
+				if id := string(obj["id"]); slices.Contains(ids, id) {
+					wantReply, wantOK = []byte("dropped"), false // refused as a repeated id
+					break
+				} else {
+					ids = append(ids, id)
 				}
 			}
 		} else {
