@@ -535,12 +535,7 @@ func Render(v any) string {
 	return string(b)
 }
 
-func formatFloat(f float64) string {
-	if f == 0 {
-		return "0" // also for -0
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
+func formatFloat(f float64) string { return config.FormatNumber(f) }
 
 func typeName(t config.ArgType) string {
 	if t == "" {

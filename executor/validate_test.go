@@ -368,3 +368,24 @@ func TestValidateHidesSecretValues(t *testing.T) {
 		}
 	}
 }
+
+// Enum values written in another form of the same number in the config
+// match the calls that give that number, in any form.
+func TestNumericEnumForms(t *testing.T) {
+	c, err := config.Parse([]byte("command: x\ntools:\n  - name: t\n    description: d\n    args:\n      - {name: f, flag: -f, type: number, enum: [0.5, 1.0]}\n      - {name: i, flag: -i, type: integer, enum: [\"+1\", \"010\"]}\n"), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := &config.ResolvedTool{Tool: &c.Tools[0], CLI: c}
+	for _, args := range []map[string]any{
+		{"f": 1.0}, {"f": "1.0"}, {"f": json.Number("1")}, {"f": ".5"},
+		{"i": 1}, {"i": "+1"}, {"i": "10"}, {"i": json.Number("10.0")},
+	} {
+		if _, err := executor.Validate(rt, args); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+	if _, err := executor.Validate(rt, map[string]any{"f": 2}); err == nil {
+		t.Error("f=2 passed an enum of 0.5 and 1")
+	}
+}

@@ -346,17 +346,24 @@ func (c *checker) enum(f field, typ ArgType, ctx string) []string {
 			c.report(item, ctx, "enum: expected a string value, got %s%s", describe(ri), hint)
 			continue
 		}
+		// A number is kept in the one form a call's value takes after
+		// coercion ("+1" and "01" are 1, "1.0" and "1e0" are 1), which is
+		// what calls are compared with and what the schema lists.
 		switch typ {
 		case TypeInteger:
-			if _, err := strconv.Atoi(s); err != nil {
+			n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+			if err != nil {
 				c.report(item, ctx, "enum value %s is not an integer", quote(s))
 				continue
 			}
+			s = strconv.FormatInt(n, 10)
 		case TypeNumber:
-			if x, err := strconv.ParseFloat(s, 64); err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
 				c.report(item, ctx, "enum value %s is not a finite number", quote(s))
 				continue
 			}
+			s = FormatNumber(x)
 		}
 		if seen[s] {
 			c.report(item, ctx, "enum lists %s twice: remove one", quote(s))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"unicode/utf8"
 )
@@ -55,7 +56,7 @@ func (ps Properties) appendJSON(b []byte) ([]byte, error) {
 			b = appendString(b, string(p.Items.Type))
 			if len(p.Items.Enum) > 0 {
 				b = append(b, `,"enum":`...)
-				b = appendStrings(b, p.Items.Enum)
+				b = appendEnum(b, p.Items.Type, p.Items.Enum)
 			}
 			b = append(b, '}')
 		}
@@ -72,11 +73,46 @@ func (ps Properties) appendJSON(b []byte) ([]byte, error) {
 		}
 		if len(p.Enum) > 0 {
 			b = append(b, `,"enum":`...)
-			b = appendStrings(b, p.Enum)
+			b = appendEnum(b, p.Type, p.Enum)
 		}
 		b = append(b, '}')
 	}
 	return append(b, '}'), nil
+}
+
+// appendEnum appends the enum values of a property of type typ: numbers
+// for an integer or number property (the loader keeps them in their
+// canonical form), strings otherwise and for values in no canonical form.
+func appendEnum(b []byte, typ ArgType, enum []string) []byte {
+	b = append(b, '[')
+	for i, e := range enum {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if (typ == TypeInteger || typ == TypeNumber) && IsCanonicalNumber(e) {
+			b = append(b, e...)
+		} else {
+			b = appendString(b, e)
+		}
+	}
+	return append(b, ']')
+}
+
+// IsCanonicalNumber reports whether s is a number as [FormatNumber] writes
+// it (which is also valid JSON).
+func IsCanonicalNumber(s string) bool {
+	x, err := strconv.ParseFloat(s, 64)
+	return err == nil && !math.IsInf(x, 0) && FormatNumber(x) == s
+}
+
+// FormatNumber writes a number as calls' values of number args are
+// written on command lines and compared with enums: plain decimal, no
+// exponent, the fewest digits that read back as x; 0 for -0.
+func FormatNumber(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
 // InputSchema returns the JSON Schema of the tool's arguments: every

@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,6 +110,7 @@ func FuzzSchemaJSON(f *testing.F) {
 	f.Add("name", "A <b> & \"c\"\n\t\\", "x", "json", uint8(0), int64(0), 0.0)
 	f.Add("\u2028", "\x00\x1f\x7f\xff\xfe", "\u2029é", "", uint8(1), int64(-7), 1.5)
 	f.Add("", "", "", "bad \xc3", uint8(3), int64(1<<40), 1e21)
+	f.Add("1.5", "number", "integer", "12", uint8(4), int64(3), 0.5)
 	f.Fuzz(func(t *testing.T, name, desc, enum, def string, kind uint8, n int64, x float64) {
 		var d any
 		switch kind % 6 {
@@ -147,12 +149,29 @@ func FuzzSchemaJSON(f *testing.F) {
 
 // referenceSchemaJSON encodes s with encoding/json, HTML escaping off.
 func referenceSchemaJSON(t *testing.T, s config.Schema) string {
+	type items struct {
+		Type config.ArgType `json:"type"`
+		Enum []any          `json:"enum,omitempty"`
+	}
 	type property struct {
 		Type        config.ArgType `json:"type"`
-		Items       *config.Items  `json:"items,omitempty"`
+		Items       *items         `json:"items,omitempty"`
 		Description string         `json:"description,omitempty"`
 		Default     any            `json:"default,omitempty"`
-		Enum        []string       `json:"enum,omitempty"`
+		Enum        []any          `json:"enum,omitempty"`
+	}
+	// Enum values of integer and number properties are numbers when in
+	// canonical form.
+	enum := func(typ config.ArgType, values []string) []any {
+		var out []any
+		for _, v := range values {
+			if (typ == config.TypeInteger || typ == config.TypeNumber) && config.IsCanonicalNumber(v) {
+				out = append(out, json.Number(v))
+			} else {
+				out = append(out, v)
+			}
+		}
+		return out
 	}
 	enc := func(v any) string {
 		var b strings.Builder
@@ -169,7 +188,11 @@ func referenceSchemaJSON(t *testing.T, s config.Schema) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(enc(p.Name) + ":" + enc(property{p.Type, p.Items, p.Description, p.Default, p.Enum}))
+		var it *items
+		if p.Items != nil {
+			it = &items{p.Items.Type, enum(p.Items.Type, p.Items.Enum)}
+		}
+		b.WriteString(enc(p.Name) + ":" + enc(property{p.Type, it, p.Description, p.Default, enum(p.Type, p.Enum)}))
 	}
 	b.WriteByte('}')
 	if len(s.Required) > 0 {
@@ -177,4 +200,37 @@ func referenceSchemaJSON(t *testing.T, s config.Schema) string {
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// Integer and number enums are kept in the form calls are compared in,
+// and listed as numbers in the schema.
+func TestNumericEnums(t *testing.T) {
+	c, err := config.Parse([]byte(`command: x
+tools:
+  - name: t
+    description: d
+    args:
+      - {name: i, type: integer, enum: ["+1", "010", 2]}
+      - {name: f, type: number, enum: [0.5, 1.0, 1e2], default: 1.0}
+      - {name: l, type: array, items: integer, enum: [1, 2]}
+      - {name: s, enum: ["1.0", "01"]}
+`), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := c.Tools[0].Args
+	for i, want := range [][]string{{"1", "10", "2"}, {"0.5", "1", "100"}, {"1", "2"}, {"1.0", "01"}} {
+		if got := args[i].Enum; !slices.Equal(got, want) {
+			t.Errorf("arg %s: enum %q, want %q", args[i].Name, got, want)
+		}
+	}
+	got, _ := json.Marshal(c.Tools[0].InputSchema())
+	for _, want := range []string{`"enum":[1,10,2]`, `"enum":[0.5,1,100]`, `"items":{"type":"integer","enum":[1,2]}`, `"enum":["1.0","01"]`} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("schema lacks %s:\n%s", want, got)
+		}
+	}
+	if _, err := config.Parse([]byte("command: x\ntools:\n  - name: t\n    description: d\n    args:\n      - {name: f, type: number, enum: [1, 1.0]}\n"), "t.yaml"); err == nil || !strings.Contains(err.Error(), `enum lists "1" twice`) {
+		t.Errorf("1 and 1.0 in a number enum: %v", err)
+	}
 }
