@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -500,6 +501,34 @@ func goInt(v any) (int64, bool) {
 	return 0, false
 }
 
+// exactDecimal writes the JSON number lit in plain decimal notation,
+// exactly, whatever its size or digits ("1e3" is "1000", and
+// 18446744073709551617 stays itself where a float64 would make it
+// 18446744073709552000): no exponent, no trailing zeros after the point,
+// "0" for zero. A number beyond the range of float64 is not a number here
+// (ok false), which also bounds the digits written.
+func exactDecimal(lit string) (string, bool) {
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return "", false
+	}
+	var r big.Rat
+	if _, ok := r.SetString(lit); !ok {
+		return "", false
+	}
+	if r.IsInt() {
+		return r.Num().String(), true
+	}
+	// The digits after the point a decimal with this many fraction digits
+	// and this exponent needs, at most.
+	mant, exp, _ := strings.Cut(strings.ToLower(lit), "e")
+	_, frac, _ := strings.Cut(mant, ".")
+	e, _ := strconv.Atoi(exp)
+	digits := max(len(frac)-e, 1)
+	d := strings.TrimRight(r.FloatString(digits), "0")
+	return strings.TrimSuffix(d, "."), true
+}
+
 // Render returns the command-line form of a value: strings as they are,
 // integers and floats in plain decimal notation ("42", "3.5", never
 // "4.2e+01"), booleans as "true" or "false". Other values are rendered as
@@ -518,8 +547,8 @@ func Render(v any) string {
 		if n, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return strconv.FormatInt(n, 10)
 		}
-		if f, err := strconv.ParseFloat(string(x), 64); err == nil {
-			return formatFloat(f)
+		if d, ok := exactDecimal(string(x)); ok {
+			return d
 		}
 		return string(x)
 	case nil:

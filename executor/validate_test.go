@@ -389,3 +389,30 @@ func TestNumericEnumForms(t *testing.T) {
 		t.Error("f=2 passed an enum of 0.5 and 1")
 	}
 }
+
+// A number sent for a string arg is written in plain decimal exactly as
+// sent, however many digits it has; error texts show it exactly too.
+func TestStringArgKeepsNumbersExact(t *testing.T) {
+	rt := tool(config.Arg{Name: "s", Flag: "--s="}, config.Arg{Name: "n", Type: config.TypeInteger, Flag: "-n"})
+	for lit, want := range map[string]string{
+		"18446744073709551617":      "18446744073709551617",
+		"12345678901234567890123":   "12345678901234567890123",
+		"0.12345678901234567890123": "0.12345678901234567890123",
+		"-9223372036854775809":      "-9223372036854775809",
+		"1e3":                       "1000",
+		"1.50":                      "1.5",
+		"-0":                        "0",
+		"1.5e-7":                    "0.00000015",
+		"123.456e2":                 "12345.6",
+		"9007199254740993":          "9007199254740993",
+	} {
+		values, err := executor.Validate(rt, map[string]any{"s": json.Number(lit)})
+		if err != nil || values["s"] != want {
+			t.Errorf("s=%s: %v, %v; want %q", lit, values["s"], err, want)
+		}
+	}
+	_, err := executor.Validate(rt, map[string]any{"n": json.Number("9223372036854775808")})
+	if err == nil || !strings.Contains(err.Error(), "cannot convert 9223372036854775808 to integer") {
+		t.Errorf("an integer out of range: %v", err)
+	}
+}
