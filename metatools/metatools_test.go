@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -507,5 +508,14 @@ func TestSearchQueryTooLong(t *testing.T) {
 	atLimit := strings.Repeat("x", metatools.MaxQueryBytes)
 	if out := mt.Search(map[string]any{"query": atLimit}); out.IsError || out.Text != `{"mode":"search","results":[]}` {
 		t.Errorf("query of exactly MaxQueryBytes: %v %q", out.IsError, out.Text)
+	}
+}
+
+// Configs cannot take the meta-tools' names.
+func TestMetaToolNamesAreReserved(t *testing.T) {
+	for _, name := range []string{metatools.SearchName, metatools.CallName} {
+		if !slices.Contains(config.ReservedToolNames, name) {
+			t.Errorf("%s is not in config.ReservedToolNames", name)
+		}
 	}
 }

@@ -42,6 +42,11 @@ var validToolName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 // letters, digits, "_", "-" or ".".
 func ValidToolName(name string) bool { return len(name) <= 128 && validToolName.MatchString(name) }
 
+// ReservedToolNames are the names of the server's own tools, the
+// meta-tools of discovery mode (package metatools): no config may use
+// them, or a call of one would be ambiguous.
+var ReservedToolNames = []string{"climax_search", "climax_call"}
+
 const configHint = "a config needs at least command and tools"
 
 // config checks a config document's root mapping and returns its content.
@@ -143,6 +148,8 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 	if t.Name != "" {
 		if !ValidToolName(t.Name) {
 			c.report(o.at("name"), ctx, "invalid tool name: use 1 to 128 letters, digits, \"_\", \"-\" or \".\" (e.g. git_status)")
+		} else if slices.Contains(ReservedToolNames, t.Name) {
+			c.report(o.at("name"), ctx, "%s is the name of CLImax's own meta-tool: name the tool after its CLI and action (e.g. git_status)", t.Name)
 		}
 		if first, dup := seen[t.Name]; dup {
 			c.report(o.at("name"), ctx, "another tool has this name (line %d): rename one", first.Line)

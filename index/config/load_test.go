@@ -61,6 +61,11 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "reserved tool name",
+			src:  "command: x\ntools:\n  - {name: climax_call, description: d}\n",
+			want: []string{"t.yaml:3:12: tool \"climax_call\": climax_call is the name of CLImax's own meta-tool: name the tool after its CLI and action (e.g. git_status)"},
+		},
+		{
 			name: "tab indentation",
 			src:  "command: git\ntools:\n\t- name: x\n",
 			want: []string{"t.yaml:3: invalid YAML: found character that cannot start any token"},
