@@ -186,7 +186,10 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		case a.Stdin:
 			cmd.Stdin, hasStdin = Render(v), true
 		case a.Cwd:
-			cwd, hasCwd, cwdSecret = Render(v), true, a.Secret
+			// An empty directory is no directory: the config's applies.
+			if cwd = Render(v); cwd != "" {
+				hasCwd, cwdSecret = true, a.Secret
+			}
 		case a.AfterDoubleDash:
 			n := len(tail)
 			tail = appendPositional(tail, v)
@@ -275,7 +278,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		}
 		cmd.Argv = append(prefix, argv...)
 		if c.WorkingDir != "" {
-			cmd.Dir = expandWord(c.WorkingDir, lookup)
+			cmd.Dir = workingDir(c, lookup)
 		}
 		return cmd, nil
 	}
@@ -290,7 +293,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		cmd.Dir = cwd // a caller's value: used as it is
 		cmd.dirSecret = cwdSecret
 	case c.WorkingDir != "":
-		cmd.Dir = expandWord(c.WorkingDir, lookup)
+		cmd.Dir = workingDir(c, lookup)
 	}
 	return cmd, nil
 }
@@ -399,18 +402,38 @@ func programPath(prog string, c *config.Config, lookup func(string) (string, boo
 	if !hasPathSeparator(prog) || filepath.IsAbs(prog) {
 		return prog
 	}
-	dir := ""
-	switch {
-	case c.WorkingDir != "":
-		dir = expandWord(c.WorkingDir, lookup)
-	case c.Source != "" && !strings.HasPrefix(c.Source, "bundled:"):
-		dir = filepath.Dir(c.Source)
+	dir := workingDir(c, lookup)
+	if dir == "" {
+		dir = configDir(c)
 	}
 	p, err := filepath.Abs(filepath.Join(dir, prog))
 	if err != nil {
 		return filepath.Join(dir, prog)
 	}
 	return p
+}
+
+// workingDir returns the config's working_dir, expanded; a relative one is
+// taken relative to the directory of the config's file, so that a config
+// means the same wherever climax starts. "" when there is none.
+func workingDir(c *config.Config, lookup func(string) (string, bool)) string {
+	dir := expandWord(c.WorkingDir, lookup)
+	if dir == "" || filepath.IsAbs(dir) {
+		return dir
+	}
+	return filepath.Join(configDir(c), dir)
+}
+
+// configDir returns the directory of the config's file, "" for a bundled
+// config or one that was not read from a file.
+func configDir(c *config.Config) string {
+	if c.Source == "" || strings.HasPrefix(c.Source, "bundled:") {
+		return ""
+	}
+	if dir, err := filepath.Abs(filepath.Dir(c.Source)); err == nil {
+		return dir
+	}
+	return filepath.Dir(c.Source)
 }
 
 // hasPathSeparator reports whether a program name is a path rather than a

@@ -308,3 +308,26 @@ func TestSecretWorkingDirectory(t *testing.T) {
 		t.Errorf("RedactedDir of a plain cwd = %q, %v", cmd.RedactedDir(), err)
 	}
 }
+
+// A relative working_dir is taken relative to the config's file, and an
+// empty cwd value leaves the config's working directory in place.
+func TestWorkingDirectory(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join(t.TempDir(), "cfgs", "tool.yaml")
+	args := []config.Arg{{Name: "dir", Cwd: true}}
+	rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t", Args: args}, CLI: &config.Config{Name: "c", Command: "./bin/prog", WorkingDir: "sub", Source: src}}
+	want := filepath.Join(filepath.Dir(src), "sub")
+	for _, values := range []map[string]any{nil, {"dir": ""}} {
+		cmd, err := executor.Build(rt, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cmd.Dir != want || cmd.Argv[0] != filepath.Join(want, "bin", "prog") {
+			t.Errorf("values %v: Dir %q, program %q; want %q and %s/bin/prog", values, cmd.Dir, cmd.Argv[0], want, want)
+		}
+	}
+	cmd, err := executor.Build(rt, map[string]any{"dir": "/elsewhere"})
+	if err != nil || cmd.Dir != "/elsewhere" {
+		t.Errorf("a cwd value: Dir %q, %v", cmd.Dir, err)
+	}
+}
