@@ -297,6 +297,9 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 		}
 	}
 	if typeOK {
+		if a.Type == TypeBoolean && a.Pattern != "" {
+			c.report(o.at("pattern"), ctx, "pattern does not apply to a boolean arg (its values are true and false): remove it")
+		}
 		if f, ok := o.get("enum"); ok {
 			a.Enum = c.enum(f, a.ItemType(), ctx)
 		}

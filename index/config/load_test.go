@@ -61,6 +61,11 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "pattern on a boolean",
+			src:  "command: x\ntools:\n  - name: t\n    description: d\n    args:\n      - {name: b, type: boolean, flag: -b, pattern: x}\n",
+			want: []string{"t.yaml:6:53: tool \"t\": arg \"b\": pattern does not apply to a boolean arg (its values are true and false): remove it"},
+		},
+		{
 			name: "reserved tool name",
 			src:  "command: x\ntools:\n  - {name: climax_call, description: d}\n",
 			want: []string{"t.yaml:3:12: tool \"climax_call\": climax_call is the name of CLImax's own meta-tool: name the tool after its CLI and action (e.g. git_status)"},
