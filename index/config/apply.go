@@ -288,10 +288,10 @@ func policyProblems(p *Policy, known map[string]*Tool) ([]Problem, error) {
 			case (con.Min != nil || con.Max != nil) && !numeric && a.Type == TypeArray:
 				bad("policy for tool %s: arg %s is an array of %s: min and max only apply to integer and number values; remove them, or make the items integer or number in the config", quote(name), quote(an), it)
 			case (con.Min != nil || con.Max != nil) && !numeric:
-				bad("policy for tool %s: arg %s is a %s: min and max only apply to integer and number args; remove them, or make the arg an integer or number in the config", quote(name), quote(an), it)
+				bad("policy for tool %s: arg %s is %s: min and max only apply to integer and number args; remove them, or make the arg an integer or number in the config", quote(name), quote(an), withArticle(it))
 			}
 			if (con.MinItems != nil || con.MaxItems != nil) && a.Type != TypeArray {
-				bad("policy for tool %s: arg %s is a %s: min_items and max_items only apply to array args; remove them, or make the arg an array in the config", quote(name), quote(an), it)
+				bad("policy for tool %s: arg %s is %s: min_items and max_items only apply to array args; remove them, or make the arg an array in the config", quote(name), quote(an), withArticle(it))
 			}
 			if con.Pattern != "" && a.Type == TypeBoolean {
 				warn(con.Pos, "policy for tool %s: arg %s is a boolean; a pattern does not apply to it", quote(name), quote(an))
@@ -299,4 +299,12 @@ func policyProblems(p *Policy, known map[string]*Tool) ([]Problem, error) {
 		}
 	}
 	return out, errs.err()
+}
+
+// withArticle returns "a string", "an integer": the type with its article.
+func withArticle(t ArgType) string {
+	if strings.ContainsRune("aeiou", rune(t[0])) {
+		return "an " + string(t)
+	}
+	return "a " + string(t)
 }

@@ -23,8 +23,11 @@ func (c *checker) exitCodes(o *object, ctx string) []int {
 	v := f.val()
 	if v.Kind != yaml.SequenceNode {
 		hint := ""
-		if _, ok := decodeNumber(v); ok && v.Value == clip(v.Value, maxQuoted) {
+		if n, ok := decodeNumber(v); ok && v.Value == clip(v.Value, maxQuoted) {
 			hint = fmt.Sprintf("; write success_exit_codes: [0, %s]", v.Value)
+			if n == 0 {
+				hint = "; write success_exit_codes: [0], or leave it out (0 alone is the default)"
+			}
 		}
 		c.report(f.value, ctx, "success_exit_codes: expected a list of exit codes, got %s%s", describe(v), hint)
 		return nil

@@ -96,6 +96,11 @@ func TestParseFieldErrors(t *testing.T) {
 			want: []string{`t.yaml:5:25: tool "t": success_exit_codes: expected a list of exit codes, got a number (1); write success_exit_codes: [0, 1]`},
 		},
 		{
+			name: "success_exit_codes as 0",
+			src:  tool1("    success_exit_codes: 0"),
+			want: []string{`t.yaml:5:25: tool "t": success_exit_codes: expected a list of exit codes, got a number (0); write success_exit_codes: [0], or leave it out (0 alone is the default)`},
+		},
+		{
 			name: "success_exit_codes out of range, duplicate, not a number",
 			src:  tool1("    success_exit_codes: [0, 256, -1, 1, 1, one, 1.5]"),
 			want: []string{

@@ -107,6 +107,7 @@ func TestApplyArrayConstraintErrors(t *testing.T) {
 		{Name: "paths", Type: config.TypeArray, Items: config.TypeString},
 		{Name: "ns", Type: config.TypeArray, Items: config.TypeInteger},
 		{Name: "s", Type: config.TypeString},
+		{Name: "i", Type: config.TypeInteger},
 	}}}}
 	one := 1.0
 	n := 2
@@ -114,12 +115,14 @@ func TestApplyArrayConstraintErrors(t *testing.T) {
 		"paths": {Max: &one, MaxItems: &n, Pos: config.Pos{Line: 1, Column: 1}},
 		"ns":    {Max: &one, MinItems: &n, Pos: config.Pos{Line: 2, Column: 1}},
 		"s":     {MinItems: &n, Pos: config.Pos{Line: 3, Column: 1}},
+		"i":     {MaxItems: &n, Pos: config.Pos{Line: 4, Column: 1}},
 	}}}}
 	_, _, err := config.Apply([]*config.Config{cfg}, pol)
 	got := problemStrings(t, err)
 	want := []string{
 		`p.yaml:1:1: policy for tool "t": arg "paths" is an array of string: min and max only apply to integer and number values; remove them, or make the items integer or number in the config`,
 		`p.yaml:3:1: policy for tool "t": arg "s" is a string: min_items and max_items only apply to array args; remove them, or make the arg an array in the config`,
+		`p.yaml:4:1: policy for tool "t": arg "i" is an integer: min_items and max_items only apply to array args; remove them, or make the arg an array in the config`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("problems:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
