@@ -68,6 +68,12 @@ func loadConfigWith(read readFunc, ref string) (*config.Config, error) {
 // config; it is often a misspelt subcommand.
 func unknownConfigMessage(ref string) string {
 	var b strings.Builder
+	if fi, err := os.Stat(ref); err == nil && fi.Mode().IsRegular() {
+		// A file of that name exists, but a bare name means a bundled
+		// config.
+		fmt.Fprintf(&b, "no bundled config named %q; to load the file of that name, write %q", ref, "./"+ref)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "no config named %q: it is not a file and not a bundled config", ref)
 	bundled := bundledNames()
 	if s := config.Suggest(ref, append(append([]string{}, subcommands...), bundled...)); s != "" {

@@ -108,6 +108,13 @@ func TestUnknownConfigName(t *testing.T) {
 	if !strings.Contains(errOut, `did you mean "git" (bundled config)?`) {
 		t.Errorf("no suggestion for gti:\n%s", errOut)
 	}
+	// A file of that name in the working directory: say how to load it.
+	t.Chdir(t.TempDir())
+	writeFile(t, ".", "mytool", "command: x\ntools: []\n")
+	code, _, errOut = runClimax(t, "list", "mytool")
+	if code != exitUsage || !strings.Contains(errOut, `no bundled config named "mytool"; to load the file of that name, write "./mytool"`) {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
 }
 
 func TestLogLevel(t *testing.T) {
