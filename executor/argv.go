@@ -253,8 +253,14 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 			prefix = append(prefix, "-i")
 		}
 		for _, v := range e.Volumes {
-			if v = expandWord(v, lookup); v != "" {
-				prefix = append(prefix, "-v", v)
+			// A volume that names an unset variable would mount the
+			// wrong thing (":/workspace" is no mount at all).
+			x, complete := expandEnv(expandHome(v), lookup)
+			if !complete {
+				return nil, fmt.Errorf("The docker executor's volume %q names a variable that is not set: set it in the environment climax runs in, or fix executor.volumes in the policy", v)
+			}
+			if x != "" {
+				prefix = append(prefix, "-v", x)
 			}
 		}
 		if e.Network != "" {

@@ -331,3 +331,23 @@ func TestWorkingDirectory(t *testing.T) {
 		t.Errorf("a cwd value: Dir %q, %v", cmd.Dir, err)
 	}
 }
+
+// A docker volume that names an unset variable fails the call with a
+// message instead of mounting ":/workspace".
+func TestDockerVolumeWithUnsetVariable(t *testing.T) {
+	t.Parallel()
+	rt := &config.ResolvedTool{
+		Tool:     &config.Tool{Name: "t"},
+		CLI:      &config.Config{Name: "c", Command: "ls"},
+		Executor: config.Executor{Type: config.ExecutorDocker, Image: "img", Volumes: []string{"${CLIMAX_TEST_UNSET_VOLUME_DIR}:/workspace"}},
+	}
+	_, err := executor.Build(rt, nil)
+	if err == nil || !strings.Contains(err.Error(), `volume "${CLIMAX_TEST_UNSET_VOLUME_DIR}:/workspace" names a variable that is not set`) {
+		t.Errorf("Build: %v", err)
+	}
+	rt.CLI.Env = map[string]string{"CLIMAX_TEST_UNSET_VOLUME_DIR": "/src"}
+	cmd, err := executor.Build(rt, nil)
+	if err != nil || !slices.Contains(cmd.Argv, "/src:/workspace") {
+		t.Errorf("with the variable set: %v %v", cmd, err)
+	}
+}
