@@ -239,6 +239,10 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 			c.report(o.at("pattern"), ctx, "pattern is not a valid Go regular expression (%s): fix it", err)
 		}
 	}
+	if a.Name != "" && !validToolName.MatchString(a.Name) {
+		// It is a JSON property name and, without flag, becomes "--NAME".
+		c.report(o.at("name"), ctx, "invalid arg name: use letters, digits, \"_\", \"-\" or \".\" (e.g. max_count)")
+	}
 	if a.Name != "" {
 		if first, dup := seen[a.Name]; dup {
 			c.report(o.at("name"), ctx, "another arg has this name (line %d): rename one", first.Line)

@@ -66,6 +66,11 @@ func TestParseErrors(t *testing.T) {
 			want: []string{"t.yaml:6:53: tool \"t\": arg \"b\": pattern does not apply to a boolean arg (its values are true and false): remove it"},
 		},
 		{
+			name: "arg name with a space",
+			src:  "command: x\ntools:\n  - name: t\n    description: d\n    args:\n      - {name: \"weird name\"}\n",
+			want: []string{"t.yaml:6:16: tool \"t\": arg \"weird name\": invalid arg name: use letters, digits, \"_\", \"-\" or \".\" (e.g. max_count)"},
+		},
+		{
 			name: "reserved tool name",
 			src:  "command: x\ntools:\n  - {name: climax_call, description: d}\n",
 			want: []string{"t.yaml:3:12: tool \"climax_call\": climax_call is the name of CLImax's own meta-tool: name the tool after its CLI and action (e.g. git_status)"},
