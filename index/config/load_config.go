@@ -61,7 +61,7 @@ func (c *checker) config(root *yaml.Node) *Config {
 		Category:    o.str("category"),
 		Tags:        o.strings("tags"),
 	}
-	if f, ok := o.fields["name"]; ok && !isNull(f.val()) && strings.TrimSpace(cfg.Name) == "" {
+	if f, ok := o.fields["name"]; ok && !isNull(f.val()) && strings.TrimSpace(cfg.Name) == "" && isStringScalar(f.val()) {
 		c.report(f.value, "", "name is empty: remove it or name the CLI, e.g. name: git")
 	}
 	if items, ok := o.list("global_args", "args"); ok {
@@ -95,6 +95,13 @@ func (c *checker) config(root *yaml.Node) *Config {
 		}
 	}
 	return cfg
+}
+
+// isStringScalar reports whether n can stand for a string (for another
+// type, a problem was reported already).
+func isStringScalar(n *yaml.Node) bool {
+	_, ok := scalarString(n)
+	return ok
 }
 
 func toolContext(name string, i int) string {

@@ -71,6 +71,11 @@ func TestParseErrors(t *testing.T) {
 			want: []string{"t.yaml:6:16: tool \"t\": arg \"weird name\": invalid arg name: use letters, digits, \"_\", \"-\" or \".\" (e.g. max_count)"},
 		},
 		{
+			name: "name not a string",
+			src:  "name: true\ncommand: x\ntools: []\n",
+			want: []string{"t.yaml:1:7: name: expected a string, got a boolean (true); quote it: \"true\""},
+		},
+		{
 			name: "reserved tool name",
 			src:  "command: x\ntools:\n  - {name: climax_call, description: d}\n",
 			want: []string{"t.yaml:3:12: tool \"climax_call\": climax_call is the name of CLImax's own meta-tool: name the tool after its CLI and action (e.g. git_status)"},
