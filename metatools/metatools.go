@@ -34,10 +34,14 @@ package metatools
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -287,6 +291,16 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 // parseLimit returns v as a non-negative integer, or DefaultLimit when it
 // is absent or not one. Integer-valued numbers and strings holding one
 // are accepted; values beyond the int range are capped.
+// parseWhole parses a decimal number for parseLimit: a number too large
+// for float64 (1e400) is +Inf, which caps like any large number.
+func parseWhole(s string) (float64, bool) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !(errors.Is(err, strconv.ErrRange) && f > 0) {
+		return 0, false
+	}
+	return f, true
+}
+
 func parseLimit(v any) int {
 	var f float64
 	switch x := v.(type) {
@@ -297,14 +311,14 @@ func parseLimit(v any) int {
 	case int64:
 		f = float64(x)
 	case json.Number:
-		g, err := x.Float64()
-		if err != nil {
+		g, ok := parseWhole(string(x))
+		if !ok {
 			return DefaultLimit
 		}
 		f = g
 	case string:
-		g, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		if err != nil {
+		g, ok := parseWhole(strings.TrimSpace(x))
+		if !ok {
 			return DefaultLimit
 		}
 		f = g
@@ -343,16 +357,25 @@ func (t *Tools) Call(ctx context.Context, args map[string]any, opts ...executor.
 	case nil:
 		problems = append(problems, "Missing required argument 'tool_name'")
 	case string:
-		if strings.TrimSpace(v) == "" {
+		name = strings.TrimSpace(v)
+		if name == "" {
 			problems = append(problems, "Missing required argument 'tool_name'")
 		}
-		name = v
 	default:
 		problems = append(problems, fmt.Sprintf("Argument 'tool_name' must be a string (got %s)", jsonType(v)))
 	}
 	toolArgs := map[string]any{}
 	switch v := args["args"].(type) {
 	case nil:
+		// Without args, another key most likely holds the tool's
+		// arguments ("arguments", or the arguments themselves): the call
+		// must not run with none of them.
+		example := cmp.Or(name, "TOOL")
+		for _, k := range slices.Sorted(maps.Keys(args)) {
+			if k != "tool_name" && k != "args" {
+				problems = append(problems, fmt.Sprintf("Unknown argument '%s': climax_call takes tool_name and args; put the tool's arguments in args, e.g. {\"tool_name\": \"%s\", \"args\": {...}}", displayName(k), displayName(example)))
+			}
+		}
 	case map[string]any:
 		toolArgs = v
 	default:

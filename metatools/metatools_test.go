@@ -235,6 +235,13 @@ func TestSearchBadLimitFallsBack(t *testing.T) {
 			t.Errorf("search, limit %#v: %d results, want %d", limit, len(sr.Results), metatools.DefaultLimit)
 		}
 	}
+	// Numbers too large for float64 are large limits, not bad ones.
+	for _, limit := range []any{json.Number("1e400"), "1e400"} {
+		var resp struct{ Summary []any }
+		if out := mt.Search(map[string]any{"limit": limit}); json.Unmarshal([]byte(out.Text), &resp) != nil || len(resp.Summary) != 12 {
+			t.Errorf("limit %#v: %d summaries, want all 12", limit, len(resp.Summary))
+		}
+	}
 }
 
 // An empty query is given, not absent: a search that every tool matches
@@ -295,6 +302,9 @@ func TestCallArgumentErrors(t *testing.T) {
 		{"args a string", map[string]any{"tool_name": "fake_echo", "args": `{"message":"x"}`}, "Argument validation failed:\n  - Argument 'args' must be an object (got string)"},
 		{"args a number", map[string]any{"tool_name": "fake_echo", "args": 1.0}, "Argument validation failed:\n  - Argument 'args' must be an object (got number)"},
 		{"both wrong", map[string]any{"tool_name": false, "args": true}, "Argument validation failed:\n  - Argument 'tool_name' must be a string (got boolean)\n  - Argument 'args' must be an object (got boolean)"},
+		// The tool's arguments under another key: refused, not run with none.
+		{"arguments instead of args", map[string]any{"tool_name": "fake_echo", "arguments": map[string]any{"message": "x"}}, "Argument validation failed:\n  - Unknown argument 'arguments': climax_call takes tool_name and args; put the tool's arguments in args, e.g. {\"tool_name\": \"fake_echo\", \"args\": {...}}"},
+		{"the arguments themselves", map[string]any{"tool_name": "fake_echo", "message": "x"}, "Argument validation failed:\n  - Unknown argument 'message': climax_call takes tool_name and args; put the tool's arguments in args, e.g. {\"tool_name\": \"fake_echo\", \"args\": {...}}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -386,6 +396,8 @@ func TestCallRuns(t *testing.T) {
 		{"routes to the tool", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hello"}}, "hello", false},
 		{"flags", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi", "format": "csv"}}, "hi --format csv", false},
 		{"extra keys are ignored", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi", "bogus": 1.0}}, "hi", false},
+		{"extra keys beside args are ignored", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi"}, "reason": "to test"}, "hi", false},
+		{"tool_name trimmed", map[string]any{"tool_name": " fake_echo\n", "args": map[string]any{"message": "hi"}}, "hi", false},
 		{"missing required arg", map[string]any{"tool_name": "fake_echo"}, "Argument validation failed:\n  - Missing required argument 'message'", true},
 		{"null args is {}", map[string]any{"tool_name": "fake_echo", "args": nil}, "Argument validation failed:\n  - Missing required argument 'message'", true},
 		{"invalid enum", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi", "format": "xml"}}, "Argument validation failed:\n  - Argument 'format' must be one of: json, text, csv", true},
