@@ -201,6 +201,16 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 		}
 	}
 	if len(problems) > 0 {
+		if !strict {
+			// The call fails anyway: a misspelled name is likely why
+			// ("Missing required argument 'message'" for "mesage").
+			unknown, _ := UnknownArgs(t, args)
+			for _, u := range unknown {
+				if u.DidYouMean != "" {
+					problems = append(problems, unknownArgProblem(t, u))
+				}
+			}
+		}
 		return nil, &ValidationError{Problems: problems}
 	}
 

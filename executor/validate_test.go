@@ -416,3 +416,18 @@ func TestStringArgKeepsNumbersExact(t *testing.T) {
 		t.Errorf("an integer out of range: %v", err)
 	}
 }
+
+// A call that fails validation also names the argument names it did not
+// use that stand for one of the tool's ("mesage" for "message").
+func TestValidateNamesMisspellingsOfAFailedCall(t *testing.T) {
+	rt := tool(config.Arg{Name: "message", Required: true}, config.Arg{Name: "count", Type: config.TypeInteger, Flag: "-n"})
+	_, err := executor.Validate(rt, map[string]any{"mesage": "hi", "zzz": 1})
+	want := "Argument validation failed:\n  - Missing required argument 'message'\n  - Unknown argument 'mesage' (did you mean 'message'?)"
+	if err == nil || err.Error() != want {
+		t.Errorf("Validate = %v\nwant %s", err, want)
+	}
+	// A call that passes ignores them (structuredContent lists them).
+	if _, err := executor.Validate(rt, map[string]any{"message": "hi", "cnt": 1}); err != nil {
+		t.Errorf("valid call with an unknown name: %v", err)
+	}
+}
