@@ -2351,7 +2351,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "git_show",
 				Description: "Show a commit (message, author, diff), a tag, or a file at a revision (REV:PATH).",
-				Keywords:    []string{"view commit", "inspect commit", "commit details", "what did this commit change", "old version of a file", "file at revision", "HEAD", "contents of commit", "tag details", "files changed in a commit", "what was in this commit", "file from another branch", "show a file at a commit"},
+				Keywords:    []string{"view commit", "inspect commit", "commit details", "what did this commit change", "old version of a file", "file at revision", "HEAD", "contents of commit", "tag details", "files changed in a commit", "what was in this commit", "file from another branch", "show a file at a commit", "last commit", "what did the last commit change"},
 				Command:     "show",
 				Args: []config.Arg{config.Arg{
 					Name:        "object",
