@@ -431,9 +431,6 @@ func (t *Tools) Unlisted(name string, classic bool) string {
 		return text + fmt.Sprintf("\nThis server lists only %s and %s: find tools with %s, then run them with %s.",
 			SearchName, CallName, SearchName, CallName)
 	}
-	if name == SearchName || name == CallName {
-		return text + "\nThis server lists every tool directly (classic mode): call the tools by their names in tools/list."
-	}
 	if sug := Suggestions(name, t.ix.Names()); len(sug) > 0 {
 		text += "\nDid you mean: " + strings.Join(sug, ", ") + "?"
 	}

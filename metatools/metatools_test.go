@@ -531,14 +531,3 @@ func TestMetaToolNamesAreReserved(t *testing.T) {
 		}
 	}
 }
-
-// In classic mode a meta-tool's name gets a note on the mode.
-func TestUnlistedMetaToolInClassicMode(t *testing.T) {
-	mt := newTools(t)
-	for _, name := range []string{metatools.SearchName, metatools.CallName} {
-		want := "Unknown tool: " + name + "\nThis server lists every tool directly (classic mode): call the tools by their names in tools/list."
-		if got := mt.Unlisted(name, true); got != want {
-			t.Errorf("Unlisted(%s, classic) = %q", name, got)
-		}
-	}
-}
