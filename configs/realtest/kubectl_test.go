@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The kubectl sandbox: a fake Kubernetes API server on 127.0.0.1 (legacy
@@ -292,6 +293,12 @@ func websocketExec(w http.ResponseWriter, r *http.Request, out string) {
 		}
 		buf.Write(payload)
 	}
+	// The command's output comes a moment after the upgrade, as from a
+	// real process: kubectl reads frames before it has set up its streams
+	// and drops those that arrive too early ("Unknown stream id 1,
+	// discarding message").
+	buf.Flush()
+	time.Sleep(200 * time.Millisecond)
 	frame(2, append([]byte{1}, out...))
 	frame(2, append([]byte{3}, `{"metadata":{},"status":"Success"}`...))
 	frame(8, []byte{0x03, 0xe8})
