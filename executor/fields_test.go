@@ -208,12 +208,7 @@ func TestValidateArrayPolicy(t *testing.T) {
 		{map[string]any{"paths": "src/a"}, "Policy validation failed:\n  - Argument 'def': item 2: value 'bad' does not match pattern 'ok'"},
 	}
 	for _, tt := range tests {
-		_, err := executor.Validate(rt, tt.args)
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if got != tt.want {
+		if got := problems(rt, tt.args); got != tt.want {
 			t.Errorf("Validate(%v) = %q\nwant %q", tt.args, got, tt.want)
 		}
 	}

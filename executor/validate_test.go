@@ -19,6 +19,15 @@ func tool(args ...config.Arg) *config.ResolvedTool {
 	}
 }
 
+// problems returns the error text of Validate(rt, args), "" when it
+// passes.
+func problems(rt *config.ResolvedTool, args map[string]any) string {
+	if _, err := executor.Validate(rt, args); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
 // withPolicy resolves a one-tool config through index.New so that the
 // constraints are compiled as in production.
 func withPolicy(t *testing.T, cons map[string]config.Constraint, args ...config.Arg) *config.ResolvedTool {
@@ -139,12 +148,7 @@ func TestValidateErrors(t *testing.T) {
 		{"nul in stdin", map[string]any{"message": "m", "input": "a\x00b"}, ""},
 	}
 	for _, tt := range tests {
-		_, err := executor.Validate(rt, tt.args)
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if got != tt.want {
+		if got := problems(rt, tt.args); got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
 		}
 	}
@@ -236,12 +240,7 @@ func TestValidatePolicy(t *testing.T) {
 		{"argument errors first", map[string]any{"name": "INVALID123"}, "Argument validation failed:\n  - Missing required argument 'required'"},
 	}
 	for _, tt := range tests {
-		_, err := executor.Validate(rt, tt.args)
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if got != tt.want {
+		if got := problems(rt, tt.args); got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
 		}
 	}
@@ -333,12 +332,7 @@ func TestValidateConfigPattern(t *testing.T) {
 		{map[string]any{"sql": "x", "files": []any{"a.sqlx"}}, "Argument validation failed:\n  - Argument 'files': item 1: value 'a.sqlx' does not match pattern '[a-z]+\\.sql'"},
 	}
 	for _, tt := range tests {
-		_, err := executor.Validate(rt, tt.args)
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if got != tt.want {
+		if got := problems(rt, tt.args); got != tt.want {
 			t.Errorf("%v:\n got %q\nwant %q", tt.args, got, tt.want)
 		}
 	}
