@@ -27,6 +27,20 @@ var typeAliases = map[string]string{
 	"list": "array", "slice": "array", "sequence": "array",
 }
 
+// typeSuggestion returns " (did you mean "T"?)" for the type among valid
+// that an unknown type name s stands for (an alias such as "int", or a
+// misspelling), or "".
+func typeSuggestion(s string, valid []string) string {
+	sug := typeAliases[strings.ToLower(s)]
+	if !slices.Contains(valid, sug) {
+		sug = suggest(s, valid)
+	}
+	if sug == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", quote(sug))
+}
+
 // MaxTimeout is the largest tool timeout a config may set, in seconds (one year).
 const MaxTimeout = 365 * 24 * 3600.0
 
@@ -269,13 +283,7 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 			c.report(f.value, ctx, "type: expected one of %s, got %s%s", strings.Join(argTypes, ", "), describe(f.val()), hint)
 			typeOK = false
 		case !slices.Contains(argTypes, s):
-			msg := "unknown type " + quote(s)
-			if sug := typeAliases[strings.ToLower(s)]; sug != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
-			} else if sug := suggest(s, argTypes); sug != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
-			}
-			c.report(f.value, ctx, "%s: valid types are %s", msg, strings.Join(argTypes, ", "))
+			c.report(f.value, ctx, "unknown type %s%s: valid types are %s", quote(s), typeSuggestion(s, argTypes), strings.Join(argTypes, ", "))
 			typeOK = false
 		default:
 			a.Type = ArgType(s)

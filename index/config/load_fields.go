@@ -121,13 +121,7 @@ func (c *checker) arrayFields(o *object, a *Arg, ctx string, typeOK bool) bool {
 			c.report(f.value, ctx, "items: boolean is not supported: the items of an array are %s", strings.Join(itemTypes, ", "))
 			ok = false
 		case !slices.Contains(itemTypes, s):
-			msg := "unknown item type " + quote(s)
-			if sug := typeAliases[strings.ToLower(s)]; sug != "" && slices.Contains(itemTypes, sug) {
-				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
-			} else if sug := suggest(s, itemTypes); sug != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
-			}
-			c.report(f.value, ctx, "%s: the items of an array are %s", msg, strings.Join(itemTypes, ", "))
+			c.report(f.value, ctx, "unknown item type %s%s: the items of an array are %s", quote(s), typeSuggestion(s, itemTypes), strings.Join(itemTypes, ", "))
 			ok = false
 		default:
 			a.Items = ArgType(s)
