@@ -396,13 +396,8 @@ func splitPath(p string) []string {
 // regular file; anything else (a FIFO, a directory, a device) is an error,
 // and it never blocks opening one.
 func readRegular(name string) ([]byte, error) {
-	if fi, err := os.Stat(name); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, notRegularError(name, fi.Mode())
-	}
-	// Opened without blocking, and checked again: a FIFO may have taken
-	// the file's place since.
+	// Opened without blocking, then checked: opening a FIFO the usual way
+	// would wait for a writer.
 	f, err := openNonBlocking(name)
 	if err != nil {
 		return nil, err
