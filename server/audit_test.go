@@ -10,7 +10,6 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
-	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/server"
 )
 
@@ -34,15 +33,7 @@ tools:
     description: "Fails"
     command: fail
 `, exe, fakeEnv)
-	c, err := config.Parse([]byte(src), "fake.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.New([]*config.Config{c}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix
+	return parseIndex(t, src)
 }
 
 func TestAuditLog(t *testing.T) {
@@ -149,7 +140,7 @@ func TestAuditLogWriteFailureDoesNotFailTheCall(t *testing.T) {
 // under a mistyped name that stands for a secret argument.
 func TestRefusedCallsKeepSecrets(t *testing.T) {
 	t.Parallel()
-	c, err := config.Parse([]byte(`name: s
+	ix := parseIndexWithPolicy(t, "tools:\n  s_login:\n    args:\n      token: {pattern: \"tok-[0-9]+\"}\n", `name: s
 command: echo
 tools:
   - name: s_login
@@ -161,18 +152,7 @@ tools:
       - {name: keys, type: array, flag: --key, enum: [a, b], secret: true}
       - {name: token, flag: --token, secret: true}
       - {name: user, flag: --user}
-`), "s.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := config.ParsePolicy([]byte("tools:\n  s_login:\n    args:\n      token: {pattern: \"tok-[0-9]+\"}\n"), "p.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.New([]*config.Config{c}, pol)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	var audit, logs syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv := server.New(ix, executor.New(), server.WithAuditLog(&audit), server.WithLogger(logger))

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/index"
-	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -24,14 +22,7 @@ func BenchmarkHTTPCall(b *testing.B) {
 	if _, err := exec.LookPath("echo"); err != nil {
 		b.Skip("no echo on PATH")
 	}
-	c, err := config.Parse([]byte("name: bench\ncommand: echo\ntools:\n  - name: echo_hello\n    description: Print hello\n    command: hello\n"), "bench.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	ix, _, err := index.New([]*config.Config{c}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ix := parseIndex(b, "name: bench\ncommand: echo\ntools:\n  - name: echo_hello\n    description: Print hello\n    command: hello\n")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)

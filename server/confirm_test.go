@@ -33,23 +33,7 @@ var protocols = []string{newProtocol, oldProtocol}
 // confirmIndex is the test tool set with policy applied.
 func confirmIndex(t *testing.T, policy string) *index.Index {
 	t.Helper()
-	var cfgs []*config.Config
-	for i, y := range []string{fakeConfig(t), gitConfig} {
-		c, err := config.Parse([]byte(y), fmt.Sprintf("config%d.yaml", i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfgs = append(cfgs, c)
-	}
-	p, err := config.ParsePolicy([]byte(policy), "policy.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.New(cfgs, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix
+	return parseIndexWithPolicy(t, policy, fakeConfig(t), gitConfig)
 }
 
 // sleepNeedsApproval enables every tool; fake_sleep needs approval.

@@ -18,15 +18,7 @@ import (
 // with it removes every fake_* tool.
 func onlyGit(t *testing.T) *index.Index {
 	t.Helper()
-	c, err := config.Parse([]byte(gitConfig), "git.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.New([]*config.Config{c}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix
+	return parseIndex(t, gitConfig)
 }
 
 func listNames(t *testing.T, cs *mcp.ClientSession) []string {
@@ -95,7 +87,14 @@ func TestReplaceDiscovery(t *testing.T) {
 }
 
 // parseIndex builds an index of the given configs.
-func parseIndex(t *testing.T, yamls ...string) *index.Index {
+func parseIndex(t testing.TB, yamls ...string) *index.Index {
+	t.Helper()
+	return parseIndexWithPolicy(t, "", yamls...)
+}
+
+// parseIndexWithPolicy builds an index of the given configs with the
+// policy YAML applied ("" for none).
+func parseIndexWithPolicy(t testing.TB, policy string, yamls ...string) *index.Index {
 	t.Helper()
 	var cfgs []*config.Config
 	for i, y := range yamls {
@@ -105,7 +104,14 @@ func parseIndex(t *testing.T, yamls ...string) *index.Index {
 		}
 		cfgs = append(cfgs, c)
 	}
-	ix, _, err := index.New(cfgs, nil)
+	var pol *config.Policy
+	if policy != "" {
+		var err error
+		if pol, err = config.ParsePolicy([]byte(policy), "policy.yaml"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, _, err := index.New(cfgs, pol)
 	if err != nil {
 		t.Fatal(err)
 	}
