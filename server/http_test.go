@@ -736,7 +736,14 @@ func TestHTTPMaxSessionsSSE(t *testing.T) {
 // initSession sends initialize and returns the status and session id.
 func initSession(t *testing.T, url string) (int, string) {
 	t.Helper()
-	resp, err := postJSON(context.Background(), url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	return initSessionAt(t, url, "2025-06-18")
+}
+
+// initSessionAt sends initialize for protocol version and returns the
+// status and the session id.
+func initSessionAt(t *testing.T, url, version string) (int, string) {
+	t.Helper()
+	resp, err := postAt(context.Background(), url, "", version, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -745,20 +752,26 @@ func initSession(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id")
 }
 
-// postJSON POSTs one JSON-RPC message to url, in session unless it is
-// empty.
-func postJSON(ctx context.Context, url, session, msg string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(msg))
+// openSession initializes a session at protocol version, sends
+// notifications/initialized and returns the session id.
+func openSession(t *testing.T, url, version string) string {
+	t.Helper()
+	code, session := initSessionAt(t, url, version)
+	if code != http.StatusOK || session == "" {
+		t.Fatalf("initialize: %d %q", code, session)
+	}
+	resp, err := postAt(context.Background(), url, session, version, initialized)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-	}
-	return http.DefaultClient.Do(req)
+	resp.Body.Close()
+	return session
+}
+
+// postJSON POSTs one JSON-RPC message to url at protocol 2025-06-18, in
+// session unless it is empty.
+func postJSON(ctx context.Context, url, session, msg string) (*http.Response, error) {
+	return postAt(ctx, url, session, "2025-06-18", msg)
 }
 
 // A session idle for SessionTimeout is closed.
@@ -797,15 +810,7 @@ func TestHTTPClientGoneCancelsCall(t *testing.T) {
 			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless})
 			session := ""
 			if !stateless {
-				var code int
-				if code, session = initSession(t, hs.url); code != http.StatusOK || session == "" {
-					t.Fatalf("initialize: %d %q", code, session)
-				}
-				resp, err := postJSON(context.Background(), hs.url, session, initialized)
-				if err != nil {
-					t.Fatal(err)
-				}
-				resp.Body.Close()
+				session = openSession(t, hs.url, "2025-06-18")
 			}
 			params, _, pidfile := waitCall(t, nil)
 			ctx, cancel := context.WithCancel(context.Background())
@@ -848,21 +853,7 @@ func TestHTTPRefusesInexactIDs(t *testing.T) {
 			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless})
 			session := ""
 			if !stateless {
-				// Batches need a session on 2025-03-26.
-				resp, err := postAt(context.Background(), hs.url, "", "2025-03-26", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-				if err != nil {
-					t.Fatal(err)
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if session = resp.Header.Get("Mcp-Session-Id"); session == "" {
-					t.Fatalf("initialize: %s, no session", resp.Status)
-				}
-				resp, err = postAt(context.Background(), hs.url, session, "2025-03-26", initialized)
-				if err != nil {
-					t.Fatal(err)
-				}
-				resp.Body.Close()
+				session = openSession(t, hs.url, "2025-03-26") // batches need 2025-03-26
 			}
 			marker := filepath.Join(t.TempDir(), "ran")
 			call := func(id string) string {
