@@ -435,6 +435,20 @@ func (f *fakeTicker) start() (<-chan time.Time, func()) {
 	return f.c, func() {}
 }
 
+// progressSession connects a client that collects the progress
+// notifications it gets, to a test server running commands with runner
+// whose progress clock is the returned fake ticker.
+func progressSession(t *testing.T, runner *executor.Runner) (*mcp.ClientSession, <-chan *mcp.ProgressNotificationParams, *fakeTicker) {
+	t.Helper()
+	notes := make(chan *mcp.ProgressNotificationParams, 100)
+	clock := newFakeTicker()
+	srv := server.New(buildIndex(t), runner, server.WithProgressTicker(clock.start))
+	cs := connect(t, srv, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params },
+	})
+	return cs, notes, clock
+}
+
 // tick sends one tick, and returns once a call's progress sender took it.
 func (f *fakeTicker) tick(t *testing.T) {
 	t.Helper()
@@ -497,12 +511,7 @@ func waitCall(t *testing.T, token any) (params *mcp.CallToolParams, file, pidfil
 
 func TestProgress(t *testing.T) {
 	t.Parallel()
-	notes := make(chan *mcp.ProgressNotificationParams, 100)
-	clock := newFakeTicker()
-	srv := server.New(buildIndex(t), executor.New(), server.WithProgressTicker(clock.start))
-	cs := connect(t, srv, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params },
-	})
+	cs, notes, clock := progressSession(t, executor.New())
 
 	// A call without a progress token: no clock.
 	first, firstFile, firstPID := waitCall(t, nil)
@@ -549,12 +558,7 @@ var (
 // its progress says it waits, then that it runs.
 func TestMaxConcurrentWaits(t *testing.T) {
 	t.Parallel()
-	notes := make(chan *mcp.ProgressNotificationParams, 100)
-	clock := newFakeTicker()
-	srv := server.New(buildIndex(t), executor.New(executor.WithMaxConcurrent(1)), server.WithProgressTicker(clock.start))
-	cs := connect(t, srv, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params },
-	})
+	cs, notes, clock := progressSession(t, executor.New(executor.WithMaxConcurrent(1)))
 	first, firstFile, firstPID := waitCall(t, nil)
 	firstDone := startCall(context.Background(), cs, first)
 	waitPID(t, firstPID)
@@ -593,12 +597,7 @@ func TestMaxConcurrentWaits(t *testing.T) {
 // A call cancelled while it waits for a slot ends, and takes no slot.
 func TestMaxConcurrentWaitCancelled(t *testing.T) {
 	t.Parallel()
-	notes := make(chan *mcp.ProgressNotificationParams, 100)
-	clock := newFakeTicker()
-	srv := server.New(buildIndex(t), executor.New(executor.WithMaxConcurrent(1)), server.WithProgressTicker(clock.start))
-	cs := connect(t, srv, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { notes <- req.Params },
-	})
+	cs, notes, clock := progressSession(t, executor.New(executor.WithMaxConcurrent(1)))
 	first, file, pidfile := waitCall(t, nil)
 	firstDone := startCall(context.Background(), cs, first)
 	waitPID(t, pidfile)
