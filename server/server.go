@@ -308,6 +308,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		return errorResult(err.Error()), nil
 	}
 	name, _ := args["tool_name"].(string)
+	name = strings.TrimSpace(name) // as climax_call reads it
 	toolArgs := args["args"]
 	start := time.Now()
 	s.metrics.inFlight.Inc()
