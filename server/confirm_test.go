@@ -39,7 +39,8 @@ func confirmIndex(t *testing.T, policy string) *index.Index {
 // sleepNeedsApproval enables every tool; fake_sleep needs approval.
 const sleepNeedsApproval = "default: enabled\ntools:\n  fake_sleep: {confirm: true}\n"
 
-// connectAt connects a client speaking version to srv in memory.
+// connectAt connects a client speaking version (the client's default
+// when "") to srv in memory.
 func connectAt(t *testing.T, srv *server.Server, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
@@ -53,7 +54,7 @@ func connectAt(t *testing.T, srv *server.Server, opts *mcp.ClientOptions, versio
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cs.InitializeResult().ProtocolVersion; got != version {
+	if got := cs.InitializeResult().ProtocolVersion; version != "" && got != version {
 		t.Fatalf("negotiated protocol %s, want %s", got, version)
 	}
 	t.Cleanup(func() {

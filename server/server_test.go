@@ -115,22 +115,7 @@ func buildIndex(t *testing.T) *index.Index {
 // client session.
 func connect(t *testing.T, srv *server.Server, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
-	return cs
+	return connectAt(t, srv, opts, "")
 }
 
 func newSession(t *testing.T, opts ...server.Option) *mcp.ClientSession {
