@@ -122,7 +122,7 @@ func TestValidateArrays(t *testing.T) {
 		want string // the error text; "" for none
 		vals map[string]any
 	}{
-		{name: "list values", args: map[string]any{"paths": []any{"a", 1.5, true}, "counts": []any{json.Number("2"), "3"}, "rest": []any{"-v", "--", ""}, "dashed": []any{"-x"}},
+		{name: "list values", args: map[string]any{"paths": []any{"a", 1.5, "true"}, "counts": []any{json.Number("2"), "3"}, "rest": []any{"-v", "--", ""}, "dashed": []any{"-x"}},
 			vals: map[string]any{"paths": []any{"a", "1.5", "true"}, "counts": []any{int64(2), int64(3)}, "rest": []any{"-v", "--", ""}, "dashed": []any{"-x"}}},
 		{name: "a string is a one-item array", args: map[string]any{"paths": "a b", "counts": "4"},
 			vals: map[string]any{"paths": []any{"a b"}, "counts": []any{int64(4)}}},
@@ -130,10 +130,11 @@ func TestValidateArrays(t *testing.T) {
 			vals: map[string]any{"paths": []any{"a"}, "counts": []any{int64(5)}}},
 		{name: "required array that is empty", args: map[string]any{"paths": []any{}},
 			want: "Argument validation failed:\n  - Missing required argument 'paths' (got an empty list)"},
-		{name: "every bad item is named", args: map[string]any{"paths": []any{"ok", nil, []any{"x"}}, "counts": []any{"1", "two", 2.5}},
+		{name: "every bad item is named", args: map[string]any{"paths": []any{"ok", nil, []any{"x"}, true}, "counts": []any{"1", "two", 2.5}},
 			want: "Argument validation failed:\n" +
 				"  - Argument 'paths': item 2: cannot convert null to string\n" +
 				"  - Argument 'paths': item 3: cannot convert array [\"x\"] to string\n" +
+				"  - Argument 'paths': item 4: cannot convert true to string\n" +
 				"  - Argument 'counts': item 2: cannot convert 'two' to integer\n" +
 				"  - Argument 'counts': item 3: cannot convert 2.5 to integer"},
 		{name: "object and null", args: map[string]any{"paths": map[string]any{"a": 1}, "counts": nil},

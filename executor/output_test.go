@@ -93,6 +93,13 @@ func TestResultText(t *testing.T) {
 		fail bool
 	}{
 		{Result{Stdout: "out\n"}, "out", false},
+		// Leading white space is data (docs/results.md): " M" is an
+		// unstaged change, "M " a staged one; indentation and columns
+		// stay aligned. Only trailing line breaks go.
+		{Result{Stdout: " M README.md\nM  go.mod\n"}, " M README.md\nM  go.mod", false},
+		{Result{Stdout: "\n  indented\r\n\r\n"}, "\n  indented", false},
+		{Result{Stdout: "trailing spaces  \n"}, "trailing spaces  ", false},
+		{Result{Stderr: "  note: indented\n", ExitCode: 1}, "[stderr]\n  note: indented\n\n[exit code: 1]", true},
 		{Result{Stdout: "  \n", Stderr: "\n"}, "(no output)", false},
 		{Result{Stdout: "out", Stderr: "warning\n"}, "out\n\n[stderr]\nwarning", false},
 		{Result{Stderr: "error message\n", ExitCode: 1}, "[stderr]\nerror message\n\n[exit code: 1]", true},

@@ -9,9 +9,12 @@ import (
 
 // Text returns the result text (docs/results.md, The result text):
 //
-//   - stdout, trimmed, if not empty;
-//   - then, if stderr is not empty, a blank line (only when something
-//     precedes it), "[stderr]", a newline and stderr, trimmed;
+//   - stdout without its trailing line breaks, unless it is only white
+//     space (leading white space is kept: it is data, as in the " M
+//     README.md" of git status --short);
+//   - then, if stderr is not only white space, a blank line (only when
+//     something precedes it), "[stderr]", a newline and stderr without
+//     its trailing line breaks;
 //   - then, if the exit code is not 0, a blank line and "[exit code: N]"
 //     (128+S for a command killed by signal S);
 //   - "(no output)" when all of that is empty.
@@ -34,10 +37,10 @@ func (res *Result) Text() string {
 	case res.cancelled:
 		section("Command cancelled")
 	}
-	if s := strings.TrimSpace(res.Stdout); s != "" {
+	if s := outputText(res.Stdout); s != "" {
 		section(s)
 	}
-	if s := strings.TrimSpace(res.Stderr); s != "" {
+	if s := outputText(res.Stderr); s != "" {
 		section("[stderr]\n" + s)
 	}
 	if res.ExitCode != 0 && !res.TimedOut && !res.cancelled {
@@ -47,6 +50,16 @@ func (res *Result) Text() string {
 		return "(no output)"
 	}
 	return b.String()
+}
+
+// outputText is a stream as the result text shows it: without its
+// trailing line breaks ("\n", "\r\n"), its leading white space kept; ""
+// when it holds nothing but white space.
+func outputText(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return strings.TrimRight(s, "\r\n")
 }
 
 // Failed reports whether the result is an error for the caller: an exit

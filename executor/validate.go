@@ -69,8 +69,8 @@ func (e *ValidationError) Error() string {
 // decimal strings ("42", "-7", "42.0"); for number, any finite number and
 // decimal strings ("3.14", "1e3"); for boolean, JSON booleans and the
 // strings "true" and "false" (any case; "1", "0", "yes" are refused); for
-// string, strings, numbers ("42", "3.5", never exponent notation) and
-// booleans ("true", "false"); for array, a JSON array whose items convert
+// string, strings and numbers ("42", "3.5", exactly as sent, never
+// exponent notation), not booleans; for array, a JSON array whose items convert
 // to the item type, or a single such value, taken as a one-item array.
 // Other arrays, objects and null are refused.
 func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, error) {
@@ -466,7 +466,10 @@ func toString(v any) (any, error) {
 	switch x := v.(type) {
 	case string:
 		return x, nil
-	case bool, float64, float32, json.Number:
+	case float64, float32, json.Number:
+		// A boolean is refused: true for a string arg is far more
+		// likely a misreading of the arg (a branch name "create") than
+		// the word "true" (docs/calls.md, Coercion).
 		if f, ok := x.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
 			return nil, errConvert
 		}

@@ -93,7 +93,12 @@ func TestCoerce(t *testing.T) {
 		{config.TypeString, 1e-7, "0.0000001", ""},
 		{config.TypeString, json.Number("1e3"), "1000", ""},
 		{config.TypeString, 12, "12", ""},
-		{config.TypeString, true, "true", ""},
+		// A boolean for a string arg is refused (issue 20: {"create":
+		// true} made a branch named "true"); numbers still convert.
+		{config.TypeString, true, nil, "cannot convert true to string"},
+		{config.TypeString, false, nil, "cannot convert false to string"},
+		{config.TypeString, map[string]any{"a": "b"}, nil, `cannot convert object {"a":"b"} to string`},
+		{config.TypeString, json.Number("18446744073709551617"), "18446744073709551617", ""},
 		{"", "plain", "plain", ""},
 		{config.TypeString, nil, nil, "cannot convert null to string"},
 		{config.TypeString, []any{1.0, "a"}, nil, `cannot convert array [1,"a"] to string`},
