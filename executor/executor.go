@@ -59,6 +59,6 @@
 //
 // Argument names the tool does not have are ignored, and listed in
 // [Result].IgnoredArgs (structuredContent "ignored_args") with the
-// argument they probably stand for; [WithStrictArgs] makes them
-// validation errors instead.
+// argument they probably stand for, and in the first line of the result
+// text; [WithStrictArgs] makes them validation errors instead.
 package executor

@@ -242,6 +242,17 @@ func TestUnknownArgs(t *testing.T) {
 	if s := executor.SuggestArg(&config.Tool{Args: []config.Arg{{Name: "pattern"}}}, "cwd"); s != "" {
 		t.Errorf("SuggestArg = %q, want none", s)
 	}
+	// Names that always mean a working directory win over a close
+	// argument name; "path" and "dir" lose to one.
+	near := &config.Tool{Args: []config.Arg{{Name: "cmd"}, {Name: "paths", Type: config.TypeArray}, {Name: "where", Cwd: true}}}
+	for name, want := range map[string]string{
+		"cwd": "where", "working_dir": "where", "workdir": "where", "WorkingDirectory": "where", "chdir": "where",
+		"directory": "where", "dir": "where", "repo": "where", "path": "paths", "cmds": "cmd",
+	} {
+		if got := executor.SuggestArg(near, name); got != want {
+			t.Errorf("SuggestArg(%q) = %q, want %q", name, got, want)
+		}
+	}
 }
 
 // A call with very many unknown names lists the first ones in sorted order
@@ -274,8 +285,11 @@ func TestCallIgnoredArgs(t *testing.T) {
 	args := map[string]any{"cwd": "/", "word": "hi", "extra": 1}
 
 	out := executor.New().Call(context.Background(), rt, args)
-	if out.IsError || out.Text != "hi" || out.Result == nil {
-		t.Fatalf("outcome %+v", out)
+	// The text says so too (issue 20: a caller reading only the text ran
+	// in the server's directory without noticing).
+	wantText := "[ignored arguments 'cwd' (did you mean 'dir'?) and 'extra': the tool has no arguments of those names, so the command ran without them]\n\nhi"
+	if out.IsError || out.Text != wantText || out.Result == nil {
+		t.Fatalf("outcome %+v\nwant text %q", out, wantText)
 	}
 	b, _ := json.Marshal(out.Result)
 	if want := `"ignored_args":[{"name":"cwd","did_you_mean":"dir"},{"name":"extra"}]`; !strings.Contains(string(b), want) {

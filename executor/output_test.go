@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // model is what capBuffer must produce for data under limit.
@@ -144,4 +146,30 @@ func randomBytes(n int) []byte {
 		b[i] = byte(r.IntN(256))
 	}
 	return b
+}
+
+// The result text starts with a line naming the ignored argument names
+// and what each probably meant (docs/results.md, The result text).
+func TestResultTextIgnoredArgs(t *testing.T) {
+	t.Parallel()
+	noCwd := &config.Tool{Args: []config.Arg{{Name: "pattern"}}}
+	ignored, more := UnknownArgs(noCwd, map[string]any{"cwd": "/repo"})
+	tests := []struct {
+		res  Result
+		want string
+	}{
+		{Result{Stdout: " M a\n", IgnoredArgs: []IgnoredArg{{Name: "cwd", DidYouMean: "dir"}}},
+			"[ignored argument 'cwd' (did you mean 'dir'?): the tool has no argument of that name, so the command ran without it]\n\n M a"},
+		{Result{IgnoredArgs: ignored, IgnoredArgsOmitted: more},
+			"[ignored argument 'cwd' (the tool has no working-directory argument): the tool has no argument of that name, so the command ran without it]\n\n(no output)"},
+		{Result{ExitCode: 1, IgnoredArgs: []IgnoredArg{{Name: "a\nb"}, {Name: "c"}, {Name: "d"}}, IgnoredArgsOmitted: 2},
+			"[ignored arguments 'a\uFFFDb', 'c', 'd' and 2 more: the tool has no arguments of those names, so the command ran without them]\n\n[exit code: 1]"},
+		{Result{TimedOut: true, timeout: 1, IgnoredArgs: []IgnoredArg{{Name: "x"}, {Name: "y"}}},
+			"[ignored arguments 'x' and 'y': the tool has no arguments of those names, so the command ran without them]\n\nCommand timed out after 1 second"},
+	}
+	for _, tt := range tests {
+		if got := tt.res.Text(); got != tt.want {
+			t.Errorf("got  %q\nwant %q", got, tt.want)
+		}
+	}
 }

@@ -9,6 +9,9 @@ import (
 
 // Text returns the result text (docs/results.md, The result text):
 //
+//   - when the call gave argument names the tool does not have
+//     ([Result].IgnoredArgs), a first line naming each with the argument
+//     it probably stands for, and a blank line;
 //   - stdout without its trailing line breaks, unless it is only white
 //     space (leading white space is kept: it is data, as in the " M
 //     README.md" of git status --short);
@@ -31,6 +34,10 @@ func (res *Result) Text() string {
 		}
 		b.WriteString(s)
 	}
+	note := ignoredNote(res.IgnoredArgs, res.IgnoredArgsOmitted)
+	if note != "" {
+		section(note)
+	}
 	switch {
 	case res.TimedOut:
 		section("Command timed out after " + secondsText(res.timeout))
@@ -46,8 +53,8 @@ func (res *Result) Text() string {
 	if res.ExitCode != 0 && !res.TimedOut && !res.cancelled {
 		section(fmt.Sprintf("[exit code: %d]", res.ExitCode))
 	}
-	if b.Len() == 0 {
-		return "(no output)"
+	if b.Len() == len(note) {
+		section("(no output)")
 	}
 	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -17,6 +19,8 @@ type IgnoredArg struct {
 	// DidYouMean is the tool's argument the caller probably meant; empty
 	// when none is close.
 	DidYouMean string `json:"did_you_mean,omitempty"`
+
+	noCwd bool // a name of a working directory, and the tool has no cwd arg
 }
 
 // MaxIgnoredArgs is how many unknown argument names a result lists (and
@@ -45,25 +49,90 @@ func UnknownArgs(t *config.Tool, args map[string]any) (first []IgnoredArg, more 
 			more++
 		}
 	}
+	noCwd := cwdArg(t) == nil
 	for _, name := range names {
-		first = append(first, IgnoredArg{Name: name, DidYouMean: SuggestArg(t, name)})
+		u := IgnoredArg{Name: name, DidYouMean: SuggestArg(t, name)}
+		u.noCwd = u.DidYouMean == "" && noCwd && isCwdAlias(name)
+		first = append(first, u)
 	}
 	return first, more
 }
 
+// ignoredNote is the line a result text starts with when the call gave
+// argument names the tool does not have (docs/results.md): each name
+// with its likely meaning, so that a caller who reads only the text
+// learns that, say, its "cwd" was not the tool's "dir" and the command
+// ran in the default directory. "" when nothing was ignored.
+//
+//	[ignored argument 'cwd' (did you mean 'dir'?): the tool has no argument of that name, so the command ran without it]
+func ignoredNote(ignored []IgnoredArg, more int) string {
+	if len(ignored) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	if len(ignored)+more == 1 {
+		b.WriteString("[ignored argument ")
+	} else {
+		b.WriteString("[ignored arguments ")
+	}
+	for i, u := range ignored {
+		switch {
+		case i == 0:
+		case i == len(ignored)-1 && more == 0:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(quote(oneLine(u.Name)))
+		switch {
+		case u.DidYouMean != "":
+			fmt.Fprintf(&b, " (did you mean '%s'?)", u.DidYouMean)
+		case u.noCwd:
+			b.WriteString(" (the tool has no working-directory argument)")
+		}
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, " and %d more", more)
+	}
+	if len(ignored)+more == 1 {
+		b.WriteString(": the tool has no argument of that name, so the command ran without it]")
+	} else {
+		b.WriteString(": the tool has no arguments of those names, so the command ran without them]")
+	}
+	return b.String()
+}
+
+// oneLine replaces the control characters of s (line breaks, tabs) with
+// U+FFFD, so that a name keeps the note on one line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
+}
+
 // Names that callers commonly give to a tool's working-directory and
-// standard-input arguments, in [normalize]d form.
+// standard-input arguments, in [normalize]d form. The strong cwd names
+// mean a working directory whatever the tool's arguments are, so they win
+// over a misspelling ("cwd" is not "cmd"); the others ("path", "dir")
+// are often a misspelt argument of the tool ("paths") and count only
+// when nothing is close.
 var (
-	cwdAliases   = []string{"cwd", "dir", "directory", "workdir", "workingdir", "workingdirectory", "wd", "folder", "root", "repo", "repository", "repodir", "repopath"}
-	stdinAliases = []string{"stdin", "input", "body", "content", "contents", "data", "text"}
+	strongCwdAliases = []string{"cwd", "workdir", "workingdir", "workingdirectory", "wd", "chdir", "cd", "pwd", "currentdir", "currentdirectory"}
+	cwdAliases       = []string{"dir", "directory", "path", "folder", "root", "repo", "repository", "repodir", "repopath", "reporoot", "dirpath", "basedir", "rootdir", "location", "workspace", "project", "projectdir", "projectpath", "projectroot"}
+	stdinAliases     = []string{"stdin", "input", "body", "content", "contents", "data", "text"}
 )
 
 // SuggestArg returns the argument of t that name (not one of its
 // arguments) probably stands for, or "" when none is close: the same name
-// in another spelling (maxCount, max-count for max_count), a likely
-// misspelling, or, for a common name of the working directory ("cwd",
-// "dir", "repo") or of the input ("stdin", "input", "body"), the tool's cwd
-// or stdin argument.
+// in another spelling (maxCount, max-count for max_count); for a name
+// that always means a working directory ("cwd", "workdir", "working_dir")
+// the tool's cwd argument; a likely misspelling; or, for another common
+// name of the working directory ("dir", "directory", "path", "repo") or
+// of the input ("stdin", "input", "body"), the tool's cwd or stdin
+// argument.
 func SuggestArg(t *config.Tool, name string) string {
 	names := make([]string, len(t.Args))
 	for i, a := range t.Args {
@@ -72,16 +141,38 @@ func SuggestArg(t *config.Tool, name string) string {
 			return a.Name
 		}
 	}
+	n := normalize(name)
+	if slices.Contains(strongCwdAliases, n) {
+		if a := cwdArg(t); a != nil {
+			return a.Name
+		}
+	}
 	if s := config.Suggest(name, names); s != "" {
 		return s
 	}
-	n := normalize(name)
 	for _, a := range t.Args {
 		if a.Cwd && slices.Contains(cwdAliases, n) || a.Stdin && slices.Contains(stdinAliases, n) {
 			return a.Name
 		}
 	}
 	return ""
+}
+
+// cwdArg returns t's working-directory argument, or nil.
+func cwdArg(t *config.Tool) *config.Arg {
+	for i := range t.Args {
+		if t.Args[i].Cwd {
+			return &t.Args[i]
+		}
+	}
+	return nil
+}
+
+// isCwdAlias reports whether name is a common name of a working
+// directory.
+func isCwdAlias(name string) bool {
+	n := normalize(name)
+	return slices.Contains(strongCwdAliases, n) || slices.Contains(cwdAliases, n)
 }
 
 // normalize folds case and drops "_" and "-", so that maxCount, max-count
