@@ -117,9 +117,10 @@ func secretWords(a *config.Arg, words []string, from, offset int) []secretWord {
 //  5. when an after_double_dash arg has a value: "--", then those args'
 //     values in definition order, one token per value or item;
 //  6. stdin and cwd args go to Command.Stdin and Command.Dir instead. Dir
-//     is the cwd arg's value exactly as given (a caller's value is never
-//     expanded: "~" stays "~"), else the config's working_dir ("~" and
-//     variables expanded), else empty (inherited).
+//     is the cwd arg's value as [Validate] returns it (where a leading
+//     "~" is already the home directory; Build expands nothing in a
+//     caller's value), else the config's working_dir ("~" and variables
+//     expanded), else empty (inherited).
 //
 // A relative program path (a first word with a slash, such as ./bin/tool)
 // becomes absolute, resolved against the config's working_dir, or the

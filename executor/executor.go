@@ -28,7 +28,8 @@
 // is refused unless the argument sets allow_leading_dash or
 // after_double_dash (its values follow a "--" separator), and no value
 // may contain a NUL byte (stdin values excepted); caller values are never
-// expanded ("~" stays "~"), and a relative program path is resolved from
+// expanded ("~" stays "~"; the one exception is a working directory,
+// where a leading "~" is the home directory), and a relative program path is resolved from
 // the config, never from a call's cwd. Commands inherit the environment
 // without CLImax's secrets (see [Runner.Run]).
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -180,16 +181,44 @@ func TestCallEnvHidesSecrets(t *testing.T) {
 	}
 }
 
-// A cwd arg's value is the directory used, exactly: "~" is not the home
-// directory.
-func TestCallCwdNotExpanded(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
+// A cwd arg's value "~" or "~/DIR" is the home directory or DIR in it
+// (issue 20); nothing else is expanded: not "$HOME", not "~user", not a
+// "~" inside the path. The policy checks the expanded directory, and a
+// docker executor keeps "~" for the container.
+func TestCallCwdHome(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
 	rt := fake("pwd", 5, config.Arg{Name: "dir", Cwd: true})
-	for _, dir := range []string{"~", "~/", "$HOME"} {
+	for dir, want := range map[string]string{"~": home, "~/": home, "~/sub": filepath.Join(home, "sub")} {
+		out := executor.New().Call(context.Background(), rt, map[string]any{"dir": dir})
+		got, _ := filepath.EvalSymlinks(out.Text)
+		if wantReal, _ := filepath.EvalSymlinks(want); out.IsError || got != wantReal {
+			t.Errorf("cwd %q: got %q, want %q", dir, out.Text, want)
+		}
+	}
+	for _, dir := range []string{"$HOME", "~user", "sub/~", "${HOME}"} {
 		out := executor.New().Call(context.Background(), rt, map[string]any{"dir": dir})
 		if want := "Working directory does not exist: " + dir; out.Text != want {
 			t.Errorf("cwd %q: got %q, want %q", dir, out.Text, want)
 		}
+	}
+
+	policed := withPolicy(t, map[string]config.Constraint{"dir": {Pattern: `~.*`}}, config.Arg{Name: "dir", Cwd: true})
+	if _, err := executor.Validate(policed, map[string]any{"dir": "~/sub"}); err == nil || !strings.Contains(err.Error(), "value '"+home+"/sub' does not match pattern") {
+		t.Errorf("the policy saw the unexpanded directory: %v", err)
+	}
+
+	rt.Executor = config.Executor{Type: "docker", Image: "img"}
+	vals, err := executor.Validate(rt, map[string]any{"dir": "~/src"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := executor.Build(rt, vals)
+	if err != nil || !slices.Contains(cmd.Argv, "~/src") {
+		t.Errorf("docker argv %q, %v: want -w ~/src", cmd.Argv, err)
 	}
 }
 

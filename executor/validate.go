@@ -65,6 +65,11 @@ func (e *ValidationError) Error() string {
 // all of that passed, and are reported as a *ValidationError with Policy
 // set.
 //
+// The value of a cwd argument that is "~" or starts with "~/" is taken
+// with the home directory in place of "~" (unless the tool runs in a
+// docker executor, where the directory is inside the container), so that
+// the policy checks the directory the command runs in.
+//
 // Accepted conversions: for integer, whole JSON numbers (42, 42.0) and
 // decimal strings ("42", "-7", "42.0"); for number, any finite number and
 // decimal strings ("3.14", "1e3"); for boolean, JSON booleans and the
@@ -141,6 +146,11 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s", a.Name, describeArg(a, raw), typeName(a.Type)))
 			continue
+		}
+		if dir, ok := v.(string); ok && a.Cwd && !strings.EqualFold(rt.Executor.Type, config.ExecutorDocker) {
+			// "~" and "~/x" are the home directory, here and not in
+			// a container, before the policy checks the directory.
+			v = expandHome(dir)
 		}
 		values[a.Name] = v
 		supplied[a.Name] = true

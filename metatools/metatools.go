@@ -145,7 +145,7 @@ const (
     },
     "args": {
       "type": "object",
-      "description": "Arguments to pass to the tool (see tool's input_schema from climax_search)"
+      "description": "Arguments to pass to the tool (see tool's input_schema from climax_search); its working directory is its own arg for it (dir in bundled tools), not cwd"
     }
   },
   "required": ["tool_name"]

@@ -116,7 +116,7 @@ func TestDefinitions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `[{"name":"climax_search","description":"Search for available CLI tools by keyword, category, or CLI name. Call with no filters to get a summary of all available CLIs.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Search keyword (matched against tool name, description, CLI name, category, tags)"},"category":{"type":"string","description":"Filter by CLI category (exact match, case-insensitive)"},"cli":{"type":"string","description":"Filter by CLI name (exact match, case-insensitive)"},"limit":{"type":"integer","description":"Maximum number of results to return (default: 10)","default":10}}},"_meta":{"anthropic/alwaysLoad":true,"anthropic/searchHint":"find CLI tools by task or error message"}},` +
-		`{"name":"climax_call","description":"Execute a CLI tool by name. Use climax_search first to discover available tools and their argument schemas.","inputSchema":{"type":"object","properties":{"tool_name":{"type":"string","description":"The exact name of the tool to execute (as returned by climax_search)"},"args":{"type":"object","description":"Arguments to pass to the tool (see tool's input_schema from climax_search)"}},"required":["tool_name"]},"_meta":{"anthropic/alwaysLoad":true,"anthropic/searchHint":"run a CLI tool found by climax_search"}}]`
+		`{"name":"climax_call","description":"Execute a CLI tool by name. Use climax_search first to discover available tools and their argument schemas.","inputSchema":{"type":"object","properties":{"tool_name":{"type":"string","description":"The exact name of the tool to execute (as returned by climax_search)"},"args":{"type":"object","description":"Arguments to pass to the tool (see tool's input_schema from climax_search); its working directory is its own arg for it (dir in bundled tools), not cwd"}},"required":["tool_name"]},"_meta":{"anthropic/alwaysLoad":true,"anthropic/searchHint":"run a CLI tool found by climax_search"}}]`
 	if string(got) != want {
 		t.Errorf("Definitions:\n got %s\nwant %s", got, want)
 	}
@@ -395,7 +395,7 @@ func TestCallRuns(t *testing.T) {
 	}{
 		{"routes to the tool", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hello"}}, "hello", false},
 		{"flags", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi", "format": "csv"}}, "hi --format csv", false},
-		{"extra keys are ignored", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi", "bogus": 1.0}}, "hi", false},
+		{"extra keys are ignored", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi", "bogus": 1.0}}, "[ignored argument 'bogus': the tool has no argument of that name, so the command ran without it]\n\nhi", false},
 		{"extra keys beside args are ignored", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi"}, "reason": "to test"}, "hi", false},
 		{"tool_name trimmed", map[string]any{"tool_name": " fake_echo\n", "args": map[string]any{"message": "hi"}}, "hi", false},
 		{"missing required arg", map[string]any{"tool_name": "fake_echo"}, "Argument validation failed:\n  - Missing required argument 'message'", true},

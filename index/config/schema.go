@@ -115,8 +115,14 @@ func FormatNumber(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
+// CwdDescription is the input schema's description of a working-directory
+// argument (cwd: true) whose config gives none: every tool that has one
+// says what it is in the same words.
+const CwdDescription = "Working directory (~ is home)"
+
 // InputSchema returns the JSON Schema of the tool's arguments: every
-// argument as a property with its type, description, default and enum (an
+// argument as a property with its type, description ([CwdDescription]
+// for a cwd argument without one), default and enum (an
 // array's enum applies to its items: {"type":"array","items":{"type":
 // "string","enum":[...]}}), and
 // the required ones listed under "required". Global args are not part of
@@ -128,10 +134,14 @@ func (t *Tool) InputSchema() Schema {
 		if typ == "" {
 			typ = TypeString
 		}
+		desc := a.Description
+		if desc == "" && a.Cwd {
+			desc = CwdDescription
+		}
 		p := Property{
 			Name:        a.Name,
 			Type:        typ,
-			Description: a.Description,
+			Description: desc,
 			Default:     a.Default,
 			Enum:        a.Enum,
 		}

@@ -58,6 +58,16 @@ func TestInputSchema(t *testing.T) {
 				`"required":["paths"]}`,
 		},
 		{
+			name: "a cwd arg without a description gets the common one",
+			tool: config.Tool{Args: []config.Arg{
+				{Name: "dir", Cwd: true},
+				{Name: "where", Cwd: true, Description: "Directory output is relative to"},
+			}},
+			want: `{"type":"object","properties":{` +
+				`"dir":{"type":"string","description":"` + config.CwdDescription + `"},` +
+				`"where":{"type":"string","description":"Directory output is relative to"}}}`,
+		},
+		{
 			name: "names are escaped",
 			tool: config.Tool{Args: []config.Arg{{Name: `a"b<c>`}}},
 			want: `{"type":"object","properties":{"a\"b<c>":{"type":"string"}}}`,
