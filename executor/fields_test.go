@@ -345,3 +345,18 @@ func TestCallSuccessExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// A json arg passes any JSON value on as one token of compact JSON text;
+// a string arg refuses an object (docs/calls.md, Coercion).
+func TestCallJSONArg(t *testing.T) {
+	t.Parallel()
+	rt := fake("echo", 5, config.Arg{Name: "vars", Type: config.TypeJSON, Positional: true}, config.Arg{Name: "text", Flag: "--text"})
+	out := executor.New().Call(context.Background(), rt, map[string]any{"vars": map[string]any{"name": "a b", "n": json.Number("2")}})
+	if out.IsError || out.Text != `{"n":2,"name":"a b"}` {
+		t.Errorf("json object: %q (isError %v)", out.Text, out.IsError)
+	}
+	out = executor.New().Call(context.Background(), rt, map[string]any{"text": map[string]any{"a": 1}})
+	if want := "Argument validation failed:\n  - Argument 'text': cannot convert object {\"a\":1} to string"; !out.IsError || out.Text != want {
+		t.Errorf("object for a string arg: %q, want %q", out.Text, want)
+	}
+}

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,8 +77,10 @@ func (e *ValidationError) Error() string {
 // strings "true" and "false" (any case; "1", "0", "yes" are refused); for
 // string, strings and numbers ("42", "3.5", exactly as sent, never
 // exponent notation), not booleans; for array, a JSON array whose items convert
-// to the item type, or a single such value, taken as a one-item array.
-// Other arrays, objects and null are refused.
+// to the item type, or a single such value, taken as a one-item array;
+// for json, any JSON value, as its compact JSON text (a string that holds
+// a JSON object or array is that object or array). Other arrays, objects
+// and null are refused.
 func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, error) {
 	return validate(rt, args, false)
 }
@@ -363,8 +366,38 @@ func coerce(typ config.ArgType, v any) (any, error) {
 		return toBool(v)
 	case config.TypeString, "":
 		return toString(v)
+	case config.TypeJSON:
+		return toJSON(v)
 	}
 	return nil, errConvert
+}
+
+// toJSON converts any JSON value to its compact JSON text, numbers
+// exactly as sent (json.Number). A string that holds a JSON object or
+// array ("{\"a\": 1}") is that object or array, so that a caller who
+// writes the JSON as text gets what it meant; any other string is a JSON
+// string ("x" gives "\"x\"").
+func toJSON(v any) (any, error) {
+	if s, ok := v.(string); ok {
+		t := strings.TrimSpace(s)
+		if t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, []byte(t)); err != nil {
+				return nil, err
+			}
+			return buf.String(), nil
+		}
+	}
+	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		return nil, errConvert
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, errConvert
+	}
+	return strings.TrimSuffix(buf.String(), "\n"), nil
 }
 
 func toInteger(v any) (any, error) {

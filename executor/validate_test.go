@@ -100,6 +100,18 @@ func TestCoerce(t *testing.T) {
 		{config.TypeString, map[string]any{"a": "b"}, nil, `cannot convert object {"a":"b"} to string`},
 		{config.TypeString, json.Number("18446744073709551617"), "18446744073709551617", ""},
 		{"", "plain", "plain", ""},
+		// json: any JSON value as compact JSON text, numbers exact; a
+		// string holding an object or array is that object or array
+		// (issue 20: jq vars and curl json took only strings).
+		{config.TypeJSON, map[string]any{"b": []any{json.Number("1.50"), true, nil}, "a": "<x>"}, `{"a":"<x>","b":[1.50,true,null]}`, ""},
+		{config.TypeJSON, []any{}, `[]`, ""},
+		{config.TypeJSON, "x", `"x"`, ""},
+		{config.TypeJSON, ` { "a" : [1, 2] } `, `{"a":[1,2]}`, ""},
+		{config.TypeJSON, "{not json", `"{not json"`, ""},
+		{config.TypeJSON, json.Number("18446744073709551617"), "18446744073709551617", ""},
+		{config.TypeJSON, true, "true", ""},
+		{config.TypeJSON, nil, "null", ""},
+		{config.TypeJSON, 7, "7", ""},
 		{config.TypeString, nil, nil, "cannot convert null to string"},
 		{config.TypeString, []any{1.0, "a"}, nil, `cannot convert array [1,"a"] to string`},
 		{config.TypeInteger, map[string]any{"a": 1.0}, nil, `cannot convert object {"a":1} to integer`},

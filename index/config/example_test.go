@@ -80,6 +80,6 @@ tools:
 `), "git.yaml")
 	fmt.Println(err)
 	// Output:
-	// git.yaml:7:15: tool "git_log": arg "max_count": unknown type "int" (did you mean "integer"?): valid types are string, integer, number, boolean, array
+	// git.yaml:7:15: tool "git_log": arg "max_count": unknown type "int" (did you mean "integer"?): valid types are string, integer, number, boolean, array, json
 	// git.yaml:8:9: tool "git_log": arg "max_count": unknown key "requried" (did you mean "required"?)
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -16,7 +17,7 @@ var (
 	configKeys = []string{"name", "description", "command", "env", "working_dir", "category", "tags", "global_args", "tools"}
 	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output", "success_exit_codes", "read_only", "destructive", "idempotent", "open_world"}
 	argKeys    = []string{"name", "description", "type", "items", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash", "after_double_dash", "secret", "pattern"}
-	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean), string(TypeArray)}
+	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean), string(TypeArray), string(TypeJSON)}
 	itemTypes  = []string{string(TypeString), string(TypeInteger), string(TypeNumber)}
 )
 
@@ -25,6 +26,7 @@ var typeAliases = map[string]string{
 	"str": "string", "text": "string", "int": "integer", "long": "integer",
 	"float": "number", "double": "number", "bool": "boolean",
 	"list": "array", "slice": "array", "sequence": "array",
+	"object": "json", "map": "json", "dict": "json", "any": "json",
 }
 
 // typeSuggestion returns " (did you mean "T"?)" for the type among valid
@@ -319,13 +321,19 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 		if a.Type == TypeBoolean && a.Pattern != "" {
 			c.report(o.at("pattern"), ctx, "pattern does not apply to a boolean arg (its values are true and false): remove it")
 		}
+		if a.Type == TypeJSON && a.Cwd {
+			c.report(o.at("cwd"), ctx, "a cwd arg names a directory: remove type: json (its type is string)")
+		}
 		if f, ok := o.get("enum"); ok {
 			a.Enum = c.enum(f, a.ItemType(), ctx)
 		}
 		if f, ok := o.get("default"); ok {
-			if a.Type == TypeArray {
+			switch a.Type {
+			case TypeJSON:
+				a.Default = c.jsonDefault(f, ctx)
+			case TypeArray:
 				a.Default = c.arrayDefault(f, &a, ctx, strings.HasPrefix(kind, "global"))
-			} else {
+			default:
 				a.Default = c.defaultValue(f, &a, ctx, strings.HasPrefix(kind, "global"))
 			}
 		}
@@ -346,8 +354,8 @@ func (o *object) boolean2(key string) bool {
 // enum checks an arg's enum against its type.
 func (c *checker) enum(f field, typ ArgType, ctx string) []string {
 	v := f.val()
-	if typ == TypeBoolean {
-		c.report(f.value, ctx, "enum is not allowed on a boolean arg: remove it")
+	if typ == TypeBoolean || typ == TypeJSON {
+		c.report(f.value, ctx, "enum is not allowed on a %s arg: remove it", typ)
 		return nil
 	}
 	if v.Kind != yaml.SequenceNode {
@@ -477,6 +485,24 @@ func (c *checker) defaultValue(f field, a *Arg, ctx string, global bool) any {
 	}
 	if len(a.Enum) > 0 && !(global && strings.Contains(v.Value, "$")) && !enumHas(a.Enum, val) {
 		c.report(f.value, ctx, "default %s is not one of the enum values (%s)", quote(v.Value), clip(strings.Join(a.Enum, ", "), maxQuoted))
+	}
+	return val
+}
+
+// jsonDefault checks the default of a json arg: any YAML value that is
+// also a JSON value (a mapping with string keys, a list, a string, a
+// number, a boolean), returned as the Go value encoding/json would decode
+// it into (maps, slices, strings, float64 or int, bool). (A null default
+// is no default, for every type.)
+func (c *checker) jsonDefault(f field, ctx string) any {
+	var val any
+	err := f.val().Decode(&val)
+	if err == nil {
+		_, err = json.Marshal(val)
+	}
+	if err != nil {
+		c.report(f.value, ctx, "default is not a JSON value: write a mapping with string keys, a list, a string, a number or a boolean")
+		return nil
 	}
 	return val
 }

@@ -24,7 +24,7 @@ func TestParseFieldErrors(t *testing.T) {
 		{
 			name: "type written as a list",
 			src:  tool1("    args:", "      - {name: a, type: [string]}"),
-			want: []string{`t.yaml:6:25: tool "t": arg "a": type: expected one of string, integer, number, boolean, array, got a list; for a list of values write type: array (and items: string, integer or number)`},
+			want: []string{`t.yaml:6:25: tool "t": arg "a": type: expected one of string, integer, number, boolean, array, json, got a list; for a list of values write type: array (and items: string, integer or number)`},
 		},
 		{
 			name: "items without type array",

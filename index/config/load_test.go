@@ -235,17 +235,34 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "unknown arg type",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args:\n      - name: a\n        type: list\n",
-			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "list" (did you mean "array"?): valid types are string, integer, number, boolean, array`},
+			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "list" (did you mean "array"?): valid types are string, integer, number, boolean, array, json`},
 		},
 		{
 			name: "arg type from another language",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args:\n      - name: a\n        type: int\n",
-			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "int" (did you mean "integer"?): valid types are string, integer, number, boolean, array`},
+			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "int" (did you mean "integer"?): valid types are string, integer, number, boolean, array, json`},
 		},
 		{
 			name: "misspelt arg type",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args:\n      - name: a\n        type: boolen\n",
-			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "boolen" (did you mean "boolean"?): valid types are string, integer, number, boolean, array`},
+			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "boolen" (did you mean "boolean"?): valid types are string, integer, number, boolean, array, json`},
+		},
+		{
+			name: "json arg: enum, cwd, non-JSON default",
+			src: "command: jq\ntools:\n  - name: t\n    description: d\n    args:\n" +
+				"      - {name: b, type: json, enum: [x]}\n" +
+				"      - {name: c, type: json, cwd: true}\n" +
+				"      - {name: d, type: json, default: {1: x}}\n",
+			want: []string{
+				`t.yaml:6:37: tool "t": arg "b": enum is not allowed on a json arg: remove it`,
+				`t.yaml:7:36: tool "t": arg "c": a cwd arg names a directory: remove type: json (its type is string)`,
+				`t.yaml:8:40: tool "t": arg "d": default is not a JSON value: write a mapping with string keys, a list, a string, a number or a boolean`,
+			},
+		},
+		{
+			name: "type object means json",
+			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args:\n      - name: a\n        type: object\n",
+			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "object" (did you mean "json"?): valid types are string, integer, number, boolean, array, json`},
 		},
 		{
 			name: "positional with flag",

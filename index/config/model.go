@@ -13,13 +13,16 @@ const (
 type ArgType string
 
 // The argument types a config may use. An empty type means [TypeString].
-// An array's items are strings, integers or numbers ([Arg].Items).
+// An array's items are strings, integers or numbers ([Arg].Items). A
+// [TypeJSON] arg takes any JSON value and passes it on as compact JSON
+// text (docs/calls.md, Coercion); its input schema has no "type".
 const (
 	TypeString  ArgType = "string"
 	TypeInteger ArgType = "integer"
 	TypeNumber  ArgType = "number"
 	TypeBoolean ArgType = "boolean"
 	TypeArray   ArgType = "array"
+	TypeJSON    ArgType = "json"
 )
 
 // Config describes one command-line program and the tools it offers.

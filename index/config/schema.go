@@ -18,7 +18,8 @@ type Schema struct {
 	Required   []string   `json:"required,omitempty"`
 }
 
-// Property is the schema of one argument.
+// Property is the schema of one argument. A [TypeJSON] property is
+// written without "type" (any JSON value).
 type Property struct {
 	Name        string   `json:"-"`
 	Type        ArgType  `json:"type"`
@@ -49,8 +50,12 @@ func (ps Properties) appendJSON(b []byte) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = appendString(b, p.Name)
-		b = append(b, `:{"type":`...)
-		b = appendString(b, string(p.Type))
+		b = append(b, ':', '{')
+		if p.Type != TypeJSON {
+			// A json arg takes any JSON value: no type restriction.
+			b = append(b, `"type":`...)
+			b = appendString(b, string(p.Type))
+		}
 		if p.Items != nil {
 			b = append(b, `,"items":{"type":`...)
 			b = appendString(b, string(p.Items.Type))
@@ -61,11 +66,17 @@ func (ps Properties) appendJSON(b []byte) ([]byte, error) {
 			b = append(b, '}')
 		}
 		if p.Description != "" {
-			b = append(b, `,"description":`...)
+			if b[len(b)-1] != '{' {
+				b = append(b, ',')
+			}
+			b = append(b, `"description":`...)
 			b = appendString(b, p.Description)
 		}
 		if p.Default != nil {
-			b = append(b, `,"default":`...)
+			if b[len(b)-1] != '{' {
+				b = append(b, ',')
+			}
+			b = append(b, `"default":`...)
 			var err error
 			if b, err = appendValue(b, p.Default); err != nil {
 				return nil, fmt.Errorf("argument %s: default: %w", p.Name, err)

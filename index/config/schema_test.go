@@ -113,6 +113,32 @@ tools:
 	}
 }
 
+// A json arg takes any JSON value: its schema has no type, and its
+// default is the YAML value as JSON.
+func TestInputSchemaJSONArg(t *testing.T) {
+	c, err := config.Parse([]byte(`command: jq
+tools:
+  - name: jq_query
+    description: Query
+    args:
+      - {name: vars, type: json, default: {a: [1, "x", true]}, description: Variables}
+      - {name: body, type: json, stdin: true}
+      - {name: n, type: json, default: 2.5}
+      - {name: s, type: json, default: "{}"}
+`), "jq.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Tools[0].InputSchema().JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{"vars":{"description":"Variables","default":{"a":[1,"x",true]}},"body":{},"n":{"default":2.5},"s":{"default":"{}"}}}`
+	if string(got) != want {
+		t.Errorf("schema\n got %s\nwant %s", got, want)
+	}
+}
+
 // FuzzSchemaJSON checks that Schema.JSON, which writes the JSON directly,
 // gives what encoding/json gives without HTML escaping, for any text in
 // names, descriptions, enums and defaults.
