@@ -128,6 +128,13 @@ func (c *runCmd) Run(e *env) error {
 	defer closeAudit()
 	runner := executor.New(executor.WithMaxOutput(c.MaxOutput), executor.WithMaxConcurrent(c.MaxConcurrent), executor.WithStrictArgs(c.StrictArgs))
 	srv := server.New(ix, runner, opts...)
+	defer func() {
+		// Before closeAudit: the records of the last calls are written,
+		// unless the log stalls.
+		if !srv.FlushAudit(auditFlushTimeout) {
+			logger.Warn("audit log: records of the last calls not written at shutdown: the log did not take writes", "waited", auditFlushTimeout)
+		}
+	}()
 	if w != nil {
 		w.run(ctx, srv.Replace)
 	}
@@ -175,9 +182,9 @@ func (c *runCmd) serverOptions(classic, watching bool, logger *slog.Logger) (opt
 	if c.AuditLog == "" {
 		return opts, func() {}, nil
 	}
-	audit, err := os.OpenFile(c.AuditLog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	audit, err := openAuditLog(c.AuditLog)
 	if err != nil {
-		return nil, nil, fmt.Errorf("audit log: %w (fix --audit-log / CLIMAX_AUDIT_LOG)", err)
+		return nil, nil, err
 	}
 	return append(opts, server.WithAuditLog(audit)), func() { audit.Close() }, nil
 }

@@ -18,7 +18,8 @@ import (
 )
 
 // stdioServer is the climax binary serving a config with one tool,
-// "sleep" (fakecli sleep SECONDS PIDFILE), over pipes.
+// "sleep" (fakecli sleep SECONDS PIDFILE), over pipes; startStdio's args
+// are flags of run.
 type stdioServer struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
@@ -29,7 +30,7 @@ type stdioServer struct {
 	exited  chan error
 }
 
-func startStdio(t *testing.T) *stdioServer {
+func startStdio(t *testing.T, args ...string) *stdioServer {
 	t.Helper()
 	bin, err := exec.LookPath("climax") // the test binary as climax (TestMain)
 	if err != nil {
@@ -42,7 +43,7 @@ func startStdio(t *testing.T) *stdioServer {
 		t.Fatal(err)
 	}
 	s := &stdioServer{stderr: &strings.Builder{}, pidfile: filepath.Join(dir, "pid"), exited: make(chan error, 1)}
-	s.cmd = exec.Command(bin, "--log-level", "info", config)
+	s.cmd = exec.Command(bin, append(append([]string{"--log-level", "info"}, args...), config)...)
 	s.cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
 	s.cmd.Stderr = s.stderr
 	if s.stdin, err = s.cmd.StdinPipe(); err != nil {

@@ -44,6 +44,7 @@ type Index struct {
 	entries   []Entry                // parallel to tools
 	byName    map[string]int
 	summaries []CLISummary
+	defined   map[string]*config.Tool // every tool of the configs, enabled or not
 
 	// ranker is built by the first search, so that listing tools never
 	// waits for it. It is immutable once built.
@@ -65,7 +66,7 @@ func New(configs []*config.Config, policy *config.Policy) (*Index, []config.Prob
 	if err != nil {
 		return nil, nil, err
 	}
-	ix := &Index{tools: set.Tools, byName: make(map[string]int, len(set.Tools))}
+	ix := &Index{tools: set.Tools, byName: make(map[string]int, len(set.Tools)), defined: set.Defined}
 	for i, rt := range ix.tools {
 		ix.byName[rt.Tool.Name] = i
 	}
@@ -145,6 +146,16 @@ func (ix *Index) Get(name string) (*config.ResolvedTool, bool) {
 		return nil, false
 	}
 	return ix.tools[i], true
+}
+
+// Defined returns the definition of the tool of this name in the loaded
+// configs, whether the policy (or --read-only) left it enabled or not: a
+// call may name a tool that is not served, and what it sends is treated
+// by the tool's definition all the same (the audit log redacts its secret
+// arguments).
+func (ix *Index) Defined(name string) (*config.Tool, bool) {
+	t, ok := ix.defined[name]
+	return t, ok
 }
 
 // Summary returns one entry per loaded CLI, in load order: every CLI with

@@ -2,14 +2,17 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
-	"slices"
+	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Outcomes of a tool call, as the audit log and the metrics name them.
@@ -20,9 +23,6 @@ const (
 	OutcomeTimeout   = "timeout"   // the command was killed at its timeout
 	OutcomeCancelled = "cancelled" // the client cancelled the call
 )
-
-// redacted replaces the value of an argument marked secret.
-const redacted = "***"
 
 // callOutcome classifies a finished call.
 func callOutcome(out executor.Outcome) string {
@@ -62,31 +62,14 @@ type auditRecord struct {
 	Approval    string   `json:"approval,omitempty"`
 }
 
-// auditLog appends one JSON line per call to a writer, each line written
-// whole with one Write.
-type auditLog struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-// write appends rec; a failure is returned for the caller to log.
-func (a *auditLog) write(rec *auditRecord) error {
-	line, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	line = append(line, '\n')
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	_, err = a.w.Write(line)
-	return err
-}
-
-// record counts one finished call in the metrics and writes it to the
-// audit log when there is one. rt is the tool the call was for (nil when
-// it names no tool), args the tool's arguments as the caller sent them, ap
-// the call's approval (nil when the call never got that far).
-func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool, via string, args any, out executor.Outcome, ap *approval, start time.Time) {
+// record counts one finished call in the metrics and queues its record
+// for the audit log when there is one. set is the tool set the call was
+// checked against, rt the tool the call was for (nil when it names no
+// served tool), tool the name it called, args the tool's arguments as the
+// caller sent them, ap the call's approval (nil when the call never got
+// that far). The arguments are redacted by the definition of the tool of
+// that name in the loaded configs, served or not (see redactArgs).
+func (s *Server) record(req *mcp.CallToolRequest, set *toolSet, rt *config.ResolvedTool, tool, via string, args any, out executor.Outcome, ap *approval, start time.Time) {
 	outcome := callOutcome(out)
 	if ap != nil && ap.refused {
 		outcome = OutcomeRefused
@@ -104,9 +87,9 @@ func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool,
 		Time:       start.UTC().Format(time.RFC3339Nano),
 		Transport:  "stdio",
 		Tool:       shorten(tool),
-		Via:        via,
-		Args:       redactArgs(rt, args),
-		Argv:       out.Argv,
+		Via:        shorten(via),
+		Args:       redactArgs(definition(set, rt, tool), args),
+		Argv:       shortenArgv(out.Argv),
 		Outcome:    outcome,
 		DurationMS: time.Since(start).Milliseconds(),
 	}
@@ -128,53 +111,164 @@ func (s *Server) record(req *mcp.CallToolRequest, rt *config.ResolvedTool, tool,
 		rec.OutputBytes = len(res.Stdout) + len(res.Stderr)
 	} else {
 		rec.Cancelled = out.Cancelled
-		rec.Error = out.Text
+		rec.Error = oneLine(out.Text)
 	}
-	if err := s.cfg.audit.write(rec); err != nil {
-		s.log.Error("audit log write failed", "error", err, "tool", tool)
-	}
+	s.cfg.audit.add(rec)
 }
 
-// redactArgs returns the arguments of a call as the audit log shows them:
-// an object copied with the value of every secret argument of rt replaced
-// by "***", and so the value of a name that is not an argument but
-// probably stands for a secret one (Token or tokn for token): a mistyped
-// name does not make a secret public. No arguments are an empty object;
-// arguments that are not an object (which are refused) are shown as sent,
-// or as "***" when the tool has a secret argument.
-func redactArgs(rt *config.ResolvedTool, sent any) any {
-	if sent == nil {
-		return map[string]any{}
+// definition returns the definition of the tool a call named: rt's, or
+// else that of the tool of that name in set's loaded configs, served or
+// not; nil when no config defines it.
+func definition(set *toolSet, rt *config.ResolvedTool, name string) *config.Tool {
+	if rt != nil {
+		return rt.Tool
 	}
-	args, ok := sent.(map[string]any)
-	if !ok {
-		if rt != nil && slices.ContainsFunc(rt.Tool.Args, func(a config.Arg) bool { return a.Secret }) {
-			return redacted
-		}
-		return sent
-	}
-	out := make(map[string]any, len(args))
-	for k, v := range args {
-		if secretArg(rt, k) != nil {
-			v = redacted
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// secretArg returns rt's argument name, or the argument name probably
-// stands for when rt has none of that name, when it is marked secret.
-func secretArg(rt *config.ResolvedTool, name string) *config.Arg {
-	if rt == nil {
+	if set == nil {
 		return nil
 	}
-	a := rt.Tool.Arg(name)
-	if a == nil {
-		a = rt.Tool.Arg(executor.SuggestArg(rt.Tool, name))
-	}
-	if a != nil && a.Secret {
-		return a
+	if t, ok := set.ix.Defined(strings.TrimSpace(name)); ok {
+		return t
 	}
 	return nil
+}
+
+// Limits of the audit log's writer (docs/operations.md, "Audit log").
+const (
+	// maxAuditRecord bounds one line: a record longer than this once its
+	// values are capped leaves its arguments out, saying so.
+	maxAuditRecord = 16 << 10
+	// maxAuditQueue is how many lines may wait to be written; beyond it
+	// new records are dropped and counted.
+	maxAuditQueue = 256
+)
+
+// auditLog writes one JSON line per call to a writer from a goroutine of
+// its own, so that a slow or stalled writer (a FIFO whose reader stopped
+// reading, a full disk on NFS) never holds a call or the server's
+// shutdown: records wait in a queue of at most maxAuditQueue lines, and
+// records that find it full are dropped, counted in the
+// climax_audit_records_dropped_total metric, and announced by a line in
+// the log once writing resumes. Each line is written whole with one
+// Write; a failed write is logged.
+type auditLog struct {
+	w       io.Writer
+	log     *slog.Logger
+	dropped prometheus.Counter // nil until the server sets it
+
+	mu      sync.Mutex
+	queue   [][]byte
+	lost    int           // records dropped since the last line that said so
+	writing bool          // the writer goroutine runs
+	idle    chan struct{} // closed when the writer goroutine ends
+}
+
+func newAuditLog(w io.Writer) *auditLog {
+	return &auditLog{w: w, log: slog.New(slog.DiscardHandler)}
+}
+
+// add queues rec, or drops it when the queue is full.
+func (a *auditLog) add(rec *auditRecord) {
+	line, err := marshalRecord(rec)
+	if err != nil {
+		a.log.Error("audit record not written", "error", err, "tool", rec.Tool)
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.queue) >= maxAuditQueue {
+		if a.lost == 0 {
+			a.log.Warn("audit log: records dropped: the log is not written as fast as calls end (a stalled FIFO reader, a slow disk); the log will say how many", "queue", maxAuditQueue)
+		}
+		a.lost++
+		if a.dropped != nil {
+			a.dropped.Inc()
+		}
+		return
+	}
+	a.queue = append(a.queue, line)
+	if !a.writing {
+		a.writing = true
+		a.idle = make(chan struct{})
+		go a.drain()
+	}
+}
+
+// drain writes the queued lines until the queue is empty, then a line
+// saying how many records were dropped meanwhile, if any.
+func (a *auditLog) drain() {
+	for {
+		a.mu.Lock()
+		batch, lost := a.queue, a.lost
+		a.queue, a.lost = nil, 0
+		if len(batch) == 0 && lost == 0 {
+			a.writing = false
+			close(a.idle)
+			a.mu.Unlock()
+			return
+		}
+		a.mu.Unlock()
+		for _, line := range batch {
+			a.writeLine(line)
+		}
+		if lost > 0 {
+			line, _ := json.Marshal(droppedRecord{
+				Time:    time.Now().UTC().Format(time.RFC3339Nano),
+				Dropped: lost,
+				Note:    fmt.Sprintf("%d audit records were dropped: the log was not written as fast as calls ended (at most %d records wait)", lost, maxAuditQueue),
+			})
+			a.writeLine(append(line, '\n'))
+			a.log.Warn("audit log: writing resumed after records were dropped", "dropped", lost)
+		}
+	}
+}
+
+func (a *auditLog) writeLine(line []byte) {
+	if _, err := a.w.Write(line); err != nil {
+		a.log.Error("audit log write failed", "error", err)
+	}
+}
+
+// flush waits until every record queued so far is written, at most
+// timeout, and reports whether they were.
+func (a *auditLog) flush(timeout time.Duration) bool {
+	a.mu.Lock()
+	if !a.writing {
+		a.mu.Unlock()
+		return true
+	}
+	idle := a.idle
+	a.mu.Unlock()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-idle:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// droppedRecord is the line that says how many records were dropped.
+type droppedRecord struct {
+	Time    string `json:"time"`
+	Dropped int    `json:"dropped_records"`
+	Note    string `json:"note"`
+}
+
+// marshalRecord returns rec as one line of at most maxAuditRecord bytes:
+// when its values, each capped already, still make it longer, its
+// arguments are left out and the line says so.
+func marshalRecord(rec *auditRecord) ([]byte, error) {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	if len(line) >= maxAuditRecord {
+		cut := *rec
+		cut.Args = fmt.Sprintf("…(left out: the record would be %d bytes, over the audit log's limit of %d)", len(line), maxAuditRecord)
+		if line, err = json.Marshal(&cut); err != nil {
+			return nil, err
+		}
+	}
+	return append(line, '\n'), nil
 }

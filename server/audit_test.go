@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
@@ -36,6 +37,16 @@ tools:
 	return parseIndex(t, src)
 }
 
+// flushed returns what srv's audit log wrote to buf once the records of
+// the calls that ended are written.
+func flushed(t *testing.T, srv *server.Server, buf *syncBuffer) string {
+	t.Helper()
+	if !srv.FlushAudit(30 * time.Second) {
+		t.Fatal("the audit log was not written within 30s")
+	}
+	return buf.String()
+}
+
 func TestAuditLog(t *testing.T) {
 	t.Parallel()
 	var buf, logs syncBuffer
@@ -48,7 +59,7 @@ func TestAuditLog(t *testing.T) {
 	call(t, cs, "climax_call", map[string]any{"tool_name": "nope"})
 	call(t, cs, "fake_login", map[string]any{"user": "x"})
 
-	out := buf.String()
+	out := flushed(t, srv, &buf)
 	if strings.Contains(out, "s3cr3t") {
 		t.Errorf("a secret value reached the audit log:\n%s", out)
 	}
@@ -113,12 +124,13 @@ func (failingWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
 func TestAuditLogRedactsOnlyTheSecretsOwnWords(t *testing.T) {
 	t.Parallel()
 	var buf syncBuffer
-	cs := connect(t, server.New(auditIndex(t), executor.New(), server.WithAuditLog(&buf)), nil)
+	srv := server.New(auditIndex(t), executor.New(), server.WithAuditLog(&buf))
+	cs := connect(t, srv, nil)
 	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_login", "args": map[string]any{"user": "echo", "token": "o"}})
 	var rec struct {
 		Argv []string `json:"argv"`
 	}
-	if err := json.Unmarshal([]byte(buf.String()), &rec); err != nil {
+	if err := json.Unmarshal([]byte(flushed(t, srv, &buf)), &rec); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(rec.Argv[1:], " "); got != "echo echo --token=***" {
@@ -175,7 +187,7 @@ tools:
 			t.Errorf("args %v: the refusal shows a secret:\n%s", args, msg)
 		}
 	}
-	if strings.Contains(audit.String(), "SECRET") {
+	if strings.Contains(flushed(t, srv, &audit), "SECRET") {
 		t.Errorf("a secret value reached the audit log:\n%s", audit.String())
 	}
 	if strings.Contains(logs.String(), "SECRET") {
@@ -222,7 +234,7 @@ func TestAuditLogShowsWhatWasSent(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(flushed(t, srv, &buf)), "\n") {
 		var r struct {
 			Tool    string          `json:"tool"`
 			Args    json.RawMessage `json:"args"`
@@ -242,5 +254,65 @@ func TestAuditLogShowsWhatWasSent(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("audit lines (tool args outcome):\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// stalledWriter blocks every Write until release is closed, as a FIFO
+// whose reader stopped reading does.
+type stalledWriter struct {
+	release chan struct{}
+	buf     syncBuffer
+}
+
+func (w *stalledWriter) Write(p []byte) (int, error) {
+	<-w.release
+	return w.buf.Write(p)
+}
+
+// A stalled audit log holds no call (issue 19, break 9): records wait in
+// a bounded queue, those beyond it are dropped and counted in a metric,
+// and once writing resumes a line says how many were dropped.
+func TestAuditLogStalledWriterHoldsNoCall(t *testing.T) {
+	t.Parallel()
+	w := &stalledWriter{release: make(chan struct{})}
+	hs := serveHTTP(t, server.HTTPOptions{}, server.WithAuditLog(w))
+	cs := mustConnectHTTP(t, hs.url, false, "")
+	calls := server.MaxAuditQueue + 50
+	for range calls {
+		// Each call returns although no record can be written.
+		call(t, cs, "climax_call", map[string]any{"tool_name": "made_up"})
+	}
+	_, metrics := getMetrics(t, hs.base+server.MetricsPath, "")
+	if hs.srv.FlushAudit(10 * time.Millisecond) {
+		t.Error("FlushAudit reported the records written while the writer is stalled")
+	}
+	close(w.release)
+	if !hs.srv.FlushAudit(30 * time.Second) {
+		t.Fatal("the audit log was not written within 30s of the writer resuming")
+	}
+	records, dropped := 0, 0
+	for _, l := range strings.Split(strings.TrimSpace(w.buf.String()), "\n") {
+		var rec struct {
+			Tool    string `json:"tool"`
+			Dropped int    `json:"dropped_records"`
+			Note    string `json:"note"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		if rec.Dropped > 0 {
+			dropped += rec.Dropped
+			if !strings.Contains(rec.Note, fmt.Sprintf("%d audit records were dropped", rec.Dropped)) {
+				t.Errorf("note: %q", rec.Note)
+			}
+			continue
+		}
+		records++
+	}
+	if dropped == 0 || records+dropped != calls || records > server.MaxAuditQueue+1 {
+		t.Errorf("%d records written and %d dropped, want %d in all, at most %d written", records, dropped, calls, server.MaxAuditQueue+1)
+	}
+	if want := fmt.Sprintf("climax_audit_records_dropped_total %d\n", dropped); !strings.Contains(metrics, want) {
+		t.Errorf("metrics lack %q:\n%s", want, metrics)
 	}
 }

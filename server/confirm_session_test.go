@@ -219,7 +219,7 @@ func TestApprovalGivenUpAtEndOfInput(t *testing.T) {
 	if exists(marker) {
 		t.Error("the command ran")
 	}
-	if rec := auditRecord(t, audit.String()); rec["approval"] != "unanswered" || rec["outcome"] != "refused" {
+	if rec := auditRecord(t, flushed(t, srv, &audit)); rec["approval"] != "unanswered" || rec["outcome"] != "refused" {
 		t.Errorf("audit record %v", rec)
 	}
 	if !strings.Contains(logs.String(), `msg="approval request given up: the session ended" tool=fake_sleep reason="the client's input ended"`) {

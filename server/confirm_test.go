@@ -182,7 +182,7 @@ func TestApprovalRefused(t *testing.T) {
 				if len(a.asked()) != 1 {
 					t.Errorf("asked %d times", len(a.asked()))
 				}
-				rec := auditRecord(t, audit.String())
+				rec := auditRecord(t, flushed(t, srv, &audit))
 				wantApproval := "declined"
 				if tt.name == "timeout" {
 					wantApproval = "unanswered"
@@ -227,7 +227,7 @@ func TestApprovalClientCannotBeAsked(t *testing.T) {
 			if exists(marker) {
 				t.Fatal("the command ran")
 			}
-			if rec := auditRecord(t, audit.String()); rec["approval"] != "not_asked" || rec["outcome"] != "refused" {
+			if rec := auditRecord(t, flushed(t, srv, &audit)); rec["approval"] != "not_asked" || rec["outcome"] != "refused" {
 				t.Errorf("audit record %v", rec)
 			}
 		})
@@ -248,7 +248,7 @@ func TestApprovalFallbackAllow(t *testing.T) {
 	if l := logs.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, "running without the user's approval") || !strings.Contains(l, "tool=fake_sleep") {
 		t.Errorf("log: %s", l)
 	}
-	if rec := auditRecord(t, audit.String()); rec["approval"] != "not_asked" || rec["outcome"] != "ok" {
+	if rec := auditRecord(t, flushed(t, srv, &audit)); rec["approval"] != "not_asked" || rec["outcome"] != "ok" {
 		t.Errorf("audit record %v", rec)
 	}
 }

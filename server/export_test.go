@@ -19,3 +19,12 @@ func WithProgressTicker(start func() (<-chan time.Time, func())) Option {
 
 // CallOutcome is callOutcome, the outcome label of a call.
 var CallOutcome = callOutcome
+
+// LooksSecret is looksSecret.
+var LooksSecret = looksSecret
+
+// Limits of the audit log.
+const (
+	MaxAuditRecord = maxAuditRecord
+	MaxAuditQueue  = maxAuditQueue
+)

@@ -28,6 +28,7 @@ type httpServer struct {
 	url  string // the MCP endpoint
 	base string // http://127.0.0.1:PORT
 	stop func() error
+	srv  *server.Server
 }
 
 // serveHTTP serves a test server over HTTP with opts until the test ends
@@ -67,7 +68,7 @@ func serveHTTPIndex(t *testing.T, ix *index.Index, opts server.HTTPOptions, sopt
 		}
 	})
 	base := "http://" + ln.Addr().String()
-	return &httpServer{url: opts.URL(ln.Addr()), base: base, stop: stop}
+	return &httpServer{url: opts.URL(ln.Addr()), base: base, stop: stop, srv: srv}
 }
 
 // bearer adds an Authorization header to every request.
@@ -133,7 +134,7 @@ func TestHTTPListAndCall(t *testing.T) {
 			cs := mustConnectHTTP(t, hs.url, tc.opts.SSE, "")
 			defer func() {
 				// Every transport over HTTP is audited as http.
-				if out := audit.String(); !strings.Contains(out, `"transport":"http"`) || strings.Contains(out, `"transport":"stdio"`) {
+				if out := flushed(t, hs.srv, &audit); !strings.Contains(out, `"transport":"http"`) || strings.Contains(out, `"transport":"stdio"`) {
 					t.Errorf("audit lines:\n%s", out)
 				}
 			}()

@@ -27,6 +27,7 @@ type metrics struct {
 	inFlight       prometheus.Gauge
 	searches       prometheus.Counter
 	searchDuration prometheus.Histogram
+	auditDropped   prometheus.Counter
 }
 
 // newMetrics registers the collectors; sessions reports the live MCP
@@ -56,8 +57,12 @@ func newMetrics(sessions func() int) *metrics {
 			Help:    "Duration of climax_search calls.",
 			Buckets: []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1},
 		}),
+		auditDropped: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "climax_audit_records_dropped_total",
+			Help: "Audit log records dropped because the log was not written as fast as calls ended.",
+		}),
 	}
-	m.reg.MustRegister(m.calls, m.callDuration, m.inFlight, m.searches, m.searchDuration,
+	m.reg.MustRegister(m.calls, m.callDuration, m.inFlight, m.searches, m.searchDuration, m.auditDropped,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "climax_sessions",
 			Help: "Live MCP sessions.",

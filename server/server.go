@@ -136,14 +136,31 @@ func WithListChanged(on bool) Option { return func(c *options) { c.listChanged =
 
 // WithAuditLog appends one JSON line per tool call to w (see
 // docs/operations.md for its fields). Each line is written whole with one
-// Write; a failed write is logged and never fails the call.
+// Write, from a goroutine of the server's: a call never waits for w, and
+// when w falls behind by more than a few hundred records, further records
+// are dropped, counted (the climax_audit_records_dropped_total metric)
+// and announced by a line in the log once w takes writes again. A failed
+// write is logged and never fails the call. [Server.FlushAudit] waits for
+// the records queued.
 func WithAuditLog(w io.Writer) Option {
 	return func(c *options) {
 		c.audit = nil
 		if w != nil {
-			c.audit = &auditLog{w: w}
+			c.audit = newAuditLog(w)
 		}
 	}
+}
+
+// FlushAudit waits until the audit records of the calls that ended so far
+// are written, at most timeout, and reports whether they were (true
+// without an audit log). A server that stops calls it before closing the
+// log's file; a writer that stalls (a FIFO nobody reads) makes it give up
+// after timeout.
+func (s *Server) FlushAudit(timeout time.Duration) bool {
+	if s.cfg.audit == nil {
+		return true
+	}
+	return s.cfg.audit.flush(timeout)
 }
 
 // WithVersion sets the version reported at initialize.
@@ -183,6 +200,9 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 		}
 		return n
 	})
+	if a := s.cfg.audit; a != nil {
+		a.log, a.dropped = s.log, s.metrics.auditDropped
+	}
 	s.Replace(ix)
 	s.mcp.AddReceivingMiddleware(s.middleware, lifetimeMiddleware)
 	return s
@@ -304,7 +324,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	args, err := executor.DecodeArgs(req.Params.Arguments)
 	if err != nil {
 		s.log.Info("call rejected", "tool", metatools.CallName, "error", oneLine(err.Error()))
-		s.record(req, nil, "", metatools.CallName, nil, executor.Outcome{Text: err.Error(), IsError: true}, nil, time.Now())
+		s.record(req, nil, nil, "", metatools.CallName, nil, executor.Outcome{Text: err.Error(), IsError: true}, nil, time.Now())
 		return errorResult(err.Error()), nil
 	}
 	name, _ := args["tool_name"].(string)
@@ -324,7 +344,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		shown := sentToolName(args["tool_name"])
 		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(shown), "error", oneLine(res.Text))
 		rt, _ := set.ix.Get(name)
-		s.record(req, rt, shown, metatools.CallName, toolArgs, res.Outcome, nil, start)
+		s.record(req, set, rt, shown, metatools.CallName, toolArgs, res.Outcome, nil, start)
 		return toResult(res.Outcome), nil
 	}
 	if ap.input != nil {
@@ -332,7 +352,7 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	}
 	rt, _ := set.ix.Get(res.Tool)
 	s.logCall(rt, metatools.CallName, res.Outcome)
-	s.record(req, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, ap, start)
+	s.record(req, set, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, ap, start)
 	return toResult(res.Outcome), nil
 }
 
@@ -367,7 +387,7 @@ func (s *Server) classicHandler(name string) mcp.ToolHandler {
 		args, err := executor.DecodeArgs(req.Params.Arguments)
 		if err != nil {
 			s.log.Info("call rejected", "tool", name, "error", oneLine(err.Error()))
-			s.record(req, rt, name, name, nil, executor.Outcome{Text: err.Error(), IsError: true}, nil, time.Now())
+			s.record(req, set, rt, name, name, nil, executor.Outcome{Text: err.Error(), IsError: true}, nil, time.Now())
 			return errorResult(err.Error()), nil
 		}
 		start := time.Now()
@@ -381,7 +401,7 @@ func (s *Server) classicHandler(name string) mcp.ToolHandler {
 			return ap.input, nil
 		}
 		s.logCall(rt, name, out)
-		s.record(req, rt, name, name, args, out, ap, start)
+		s.record(req, set, rt, name, name, args, out, ap, start)
 		return toResult(out), nil
 	}
 }
@@ -514,7 +534,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
 					text := set.meta.Unlisted(r.Params.Name, s.cfg.classic)
 					args, _ := executor.DecodeArgs(r.Params.Arguments)
-					s.record(r, nil, r.Params.Name, r.Params.Name, args, executor.Outcome{Text: text, IsError: true}, nil, time.Now())
+					s.record(r, set, nil, r.Params.Name, r.Params.Name, args, executor.Outcome{Text: text, IsError: true}, nil, time.Now())
 					return errorResult(text), nil
 				}
 			}

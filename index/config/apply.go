@@ -84,6 +84,10 @@ type ToolSet struct {
 	// one enabled tool, and every config that defines no tools. A config
 	// whose tools the policy all disables is left out.
 	CLIs []EnabledCLI
+	// Defined holds every tool of the configs by name, enabled or not:
+	// what a caller may name although it is not served (the audit log
+	// redacts the secret arguments of such calls too).
+	Defined map[string]*Tool
 }
 
 // EnabledCLI is a loaded config and how many of its tools the policy left
@@ -136,6 +140,7 @@ func Apply(configs []*Config, policy *Policy) (*ToolSet, []Problem, error) {
 			set.CLIs = append(set.CLIs, EnabledCLI{Config: c, Enabled: enabled})
 		}
 	}
+	set.Defined = known
 	var warnings []Problem
 	if policy != nil {
 		var err error
