@@ -37,7 +37,7 @@ func (c *listCmd) Run(e *env) error {
 	if len(c.Configs) == 0 {
 		return c.listBundled(e)
 	}
-	ix, warnings, err := buildIndex(c.Configs, c.Policy, c.ReadOnly, config.ConfirmNone)
+	ix, warnings, err := buildIndex(c.Configs, c.Policy, c.ReadOnly, "")
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/climax-mcp/climax/index"
-	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 )
 
@@ -41,7 +40,7 @@ func (c *searchCmd) Run(e *env) error {
 	if len(refs) == 0 {
 		refs = bundledNames()
 	}
-	ix, warnings, err := buildIndex(refs, c.Policy, c.ReadOnly, config.ConfirmNone)
+	ix, warnings, err := buildIndex(refs, c.Policy, c.ReadOnly, "")
 	if err != nil {
 		return err
 	}

@@ -57,8 +57,12 @@ func TestConfirmRules(t *testing.T) {
 }
 
 func TestWithConfirm(t *testing.T) {
-	if p := config.WithConfirm(nil, config.ConfirmNone); p != nil {
-		t.Errorf("WithConfirm(nil, none) = %+v, want nil (no policy)", p)
+	if p := config.WithConfirm(nil, ""); p != nil {
+		t.Errorf("WithConfirm(nil, unset) = %+v, want nil (no policy)", p)
+	}
+	// An explicit none is kept: it turns off the risk default.
+	if p := config.WithConfirm(nil, config.ConfirmNone); p == nil || p.Confirm != config.ConfirmNone || p.Default != config.PolicyEnabled {
+		t.Errorf("WithConfirm(nil, none) = %+v, want every tool enabled under none", p)
 	}
 	p := &config.Policy{Default: config.PolicyDisabled, Confirm: config.ConfirmWrite}
 	if got := config.WithConfirm(p, config.ConfirmDestructive); got.Confirm != config.ConfirmWrite {
@@ -70,7 +74,7 @@ func TestWithConfirm(t *testing.T) {
 }
 
 func TestParseConfirmRule(t *testing.T) {
-	for in, want := range map[string]config.ConfirmRule{"": config.ConfirmNone, "none": config.ConfirmNone, " ALL ": config.ConfirmAll, "Destructive": config.ConfirmDestructive, "write": config.ConfirmWrite} {
+	for in, want := range map[string]config.ConfirmRule{"": "", "none": config.ConfirmNone, " ALL ": config.ConfirmAll, "Destructive": config.ConfirmDestructive, "write": config.ConfirmWrite} {
 		if got, err := config.ParseConfirmRule(in); err != nil || got != want {
 			t.Errorf("ParseConfirmRule(%q) = %q, %v; want %q", in, got, err, want)
 		}
@@ -123,5 +127,55 @@ func TestConfirmRulesReadAnnotations(t *testing.T) {
 		if strings.Join(got, " ") != want {
 			t.Errorf("--confirm %s asks for %q, want %q", rule, got, want)
 		}
+	}
+}
+
+// A config written for CLImax 0.5 (tools with risk:) keeps 0.5's default:
+// its write and destructive tools ask unless a rule is set explicitly;
+// tools without risk keep ours (no approval).
+func TestRiskDefaultConfirm(t *testing.T) {
+	cfg, err := config.Parse([]byte(`command: aws
+tools:
+  - {name: aws_ls, description: d, risk: read}
+  - {name: aws_cp, description: d, risk: write}
+  - {name: aws_rm, description: d, risk: destructive}
+  - {name: aws_old, description: d}
+`), "aws.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := func(src string) *config.Policy {
+		p, err := config.ParsePolicy([]byte(src), "p.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name string
+		p    *config.Policy
+		want string
+	}{
+		{"no policy", nil, "aws_cp aws_rm"},
+		{"a policy without a rule", pol("default: enabled\n"), "aws_cp aws_rm"},
+		{"--confirm none", config.WithConfirm(nil, config.ConfirmNone), ""},
+		{"confirm: none in the policy", pol("default: enabled\nconfirm: none\n"), ""},
+		{"--confirm destructive", config.WithConfirm(nil, config.ConfirmDestructive), "aws_rm"},
+		{"--confirm all", config.WithConfirm(nil, config.ConfirmAll), "aws_ls aws_cp aws_rm aws_old"},
+		{"per tool false", pol("default: enabled\ntools:\n  aws_cp: {confirm: false}\n"), "aws_rm"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ix, _ := mustNew(t, []*config.Config{cfg}, tt.p)
+			var got []string
+			for _, rt := range ix.Tools() {
+				if rt.Confirm {
+					got = append(got, rt.Tool.Name)
+				}
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("confirmed = %q, want %q", strings.Join(got, " "), tt.want)
+			}
+		})
 	}
 }

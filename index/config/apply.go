@@ -169,6 +169,7 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 		rt.Patterns[a.Name] = re
 	}
 	if policy == nil {
+		rt.Confirm = ConfirmRule("").For(t).Covers(t)
 		return rt, true, nil
 	}
 	rt.Executor = policy.Executor
@@ -179,7 +180,7 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 	if !listed && policy.Default != PolicyEnabled && policy.Default != PolicyReadOnly {
 		return nil, false, nil
 	}
-	rt.Confirm = policy.Confirm.Covers(t)
+	rt.Confirm = policy.Confirm.For(t).Covers(t)
 	if tp.Confirm != nil {
 		rt.Confirm = *tp.Confirm
 	}

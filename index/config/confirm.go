@@ -12,7 +12,8 @@ import (
 type ConfirmRule string
 
 // The confirm rules, from the loosest to the strictest. An empty rule is
-// [ConfirmNone].
+// one nobody set: [ConfirmNone], except for the tools whose config
+// declares a risk, which get [RiskDefaultConfirm].
 const (
 	// ConfirmNone asks for no call.
 	ConfirmNone ConfirmRule = "none"
@@ -24,18 +25,26 @@ const (
 	ConfirmAll ConfirmRule = "all"
 )
 
+// RiskDefaultConfirm is the rule of the tools whose config declares a
+// risk (the key of CLImax 0.5 configs) when neither --confirm nor the
+// policy sets one: 0.5 asks before every write and destructive tool by
+// default, and a config written for it keeps that protection here.
+// Configs without risk keep [ConfirmNone] (docs/security.md, Approving
+// calls).
+const RiskDefaultConfirm = ConfirmWrite
+
 // confirmRules lists the rules from the loosest to the strictest.
 var confirmRules = []ConfirmRule{ConfirmNone, ConfirmDestructive, ConfirmWrite, ConfirmAll}
 
 // confirmRuleNames is confirmRules as strings, for suggestions.
 var confirmRuleNames = []string{string(ConfirmNone), string(ConfirmDestructive), string(ConfirmWrite), string(ConfirmAll)}
 
-// ParseConfirmRule parses a rule name (case-insensitive; "" is
-// [ConfirmNone]).
+// ParseConfirmRule parses a rule name (case-insensitive; "" is the unset
+// rule "").
 func ParseConfirmRule(s string) (ConfirmRule, error) {
 	r := ConfirmRule(strings.ToLower(strings.TrimSpace(s)))
 	if r == "" {
-		return ConfirmNone, nil
+		return "", nil
 	}
 	if !slices.Contains(confirmRules, r) {
 		msg := fmt.Sprintf("unknown confirm rule %q: want none, destructive, write or all", s)
@@ -59,13 +68,19 @@ func (r ConfirmRule) level() int {
 }
 
 // Stricter returns the stricter of r and o: the one that covers more
-// tools.
+// tools. It is unset ("") only when both are.
 func (r ConfirmRule) Stricter(o ConfirmRule) ConfirmRule {
-	if o.level() > r.level() {
+	if o.level() > r.level() || r == "" {
 		return o
 	}
-	if r == "" {
-		return ConfirmNone
+	return r
+}
+
+// For returns the rule that applies to t: r, or [RiskDefaultConfirm] when
+// r is unset and t's config declares a risk.
+func (r ConfirmRule) For(t *Tool) ConfirmRule {
+	if r == "" && t.Risk != "" {
+		return RiskDefaultConfirm
 	}
 	return r
 }
@@ -88,10 +103,12 @@ func (r ConfirmRule) Covers(t *Tool) bool {
 // WithConfirm returns policy with the confirm rule r added, as climax
 // --confirm does: the policy's own rule becomes the stricter of the two
 // (a tool's own confirm setting still wins). A nil policy (every tool
-// enabled) becomes one that enables every tool under r; [ConfirmNone]
-// leaves policy as it is. policy itself is not changed.
+// enabled) becomes one that enables every tool under r; the unset rule ""
+// leaves policy as it is. An explicit [ConfirmNone] is recorded: it turns
+// off [RiskDefaultConfirm] unless the policy sets a rule of its own.
+// policy itself is not changed.
 func WithConfirm(policy *Policy, r ConfirmRule) *Policy {
-	if r.level() == 0 {
+	if r == "" {
 		return policy
 	}
 	if policy == nil {

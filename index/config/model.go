@@ -89,9 +89,70 @@ type Tool struct {
 	Idempotent  *bool `yaml:"idempotent"`
 	OpenWorld   *bool `yaml:"open_world"`
 
+	// Risk is the tool's risk level as CLImax 0.5 configs declare it
+	// ([RiskRead], [RiskWrite] or [RiskDestructive]); empty when the
+	// config does not say. The loader turns it into the annotations above
+	// (docs/config.md, Risk, confirmation messages and resolvers).
+	Risk Risk `yaml:"risk"`
+	// ConfirmMessage is the question asked before a call that needs the
+	// user's approval, with {arg} and {VAR} (a resolver's) filled from the
+	// call; empty means the generic question.
+	ConfirmMessage string `yaml:"confirm_message"`
+	// Resolve lists the resolvers run before asking, in file order; each
+	// makes its variable available to ConfirmMessage.
+	Resolve []Resolver `yaml:"resolve"`
+
 	// Line is the line of the tool's entry in its file (0 if unknown).
 	Line int `yaml:"-"`
 }
+
+// Risk is a tool's risk level, CLImax 0.5's way of saying what its
+// annotations say.
+type Risk string
+
+// The risk levels of a tool.
+const (
+	// RiskRead is a tool that only reads: read_only: true.
+	RiskRead Risk = "read"
+	// RiskWrite is a tool that changes things but destroys nothing:
+	// read_only: false, destructive: false.
+	RiskWrite Risk = "write"
+	// RiskDestructive is a tool that may destroy data: read_only: false,
+	// destructive: true.
+	RiskDestructive Risk = "destructive"
+)
+
+// Resolver is a read-only command run before the user is asked to approve
+// a call, whose output stands for Var in the confirm message (a bucket's
+// name and size instead of its ID).
+type Resolver struct {
+	// Var is the variable the output fills, e.g. "_bucket".
+	Var string
+	// Command holds the subcommand words appended to the config's base
+	// command, as a tool's command.
+	Command string
+	// Flags are the options passed, in file order: each flag followed by
+	// its value template, in which {arg} stands for the call's value of
+	// arg.
+	Flags []ResolverFlag
+	// Timeout is the time limit in seconds; the loader sets
+	// [DefaultResolveTimeout] when absent.
+	Timeout float64
+	// Line is the line of the resolver's entry (0 if unknown).
+	Line int
+}
+
+// ResolverFlag is one option of a resolver.
+type ResolverFlag struct {
+	// Flag is the option as it goes on the command line ("--id").
+	Flag string
+	// Value is the template of its value ("{bucket_id}").
+	Value string
+}
+
+// DefaultResolveTimeout is a resolver's time limit when its entry sets
+// none, in seconds: short, since the user waits for the question.
+const DefaultResolveTimeout = 10.0
 
 // Arg is one argument of a tool (or a global arg of a config).
 type Arg struct {
