@@ -35,8 +35,16 @@ type Command struct {
 	// as failures; nil means just 0.
 	SuccessExitCodes []int
 
-	secret    []secretWord // the words of Argv that hold values of secret args
-	dirSecret bool         // Dir is the value of a secret cwd arg
+	secret    []secretWord   // the words of Argv that hold values of secret args
+	dirSecret bool           // Dir is the value of a secret cwd arg
+	values    map[string]any // the tool's args' values (given or default), by name
+}
+
+// Value returns the value the tool's arg name has in this command (the
+// caller's, else its default), as validated; false when it has none.
+func (c *Command) Value(name string) (any, bool) {
+	v, ok := c.values[name]
+	return v, ok
 }
 
 // redacted stands for the value of an argument marked secret in what
@@ -154,6 +162,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	}
 	argv = append(argv, strings.Fields(t.Command)...)
 
+	cmd := &Command{Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput, SuccessExitCodes: t.SuccessExitCodes, values: map[string]any{}}
 	value := func(a *config.Arg) (any, bool, error) {
 		v, ok := values[a.Name]
 		if !ok {
@@ -166,10 +175,10 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		if err != nil {
 			return nil, false, fmt.Errorf("Argument '%s': %w", a.Name, err)
 		}
+		cmd.values[a.Name] = cv
 		return cv, true, nil
 	}
 
-	cmd := &Command{Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput, SuccessExitCodes: t.SuccessExitCodes}
 	var cwd string
 	var hasCwd, cwdSecret, hasStdin bool
 	var tail []string // the after_double_dash values

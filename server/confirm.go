@@ -126,12 +126,16 @@ func (s *Server) newApproval(req *mcp.CallToolRequest, hb *heartbeat) *approval 
 // session allows, or applies the fallback when it cannot ask.
 func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *executor.Command) error {
 	tool := rt.Tool.Name
-	params := &mcp.ElicitParams{Mode: "form", Message: approvalMessage(rt, cmd), RequestedSchema: approvalSchema}
+	// The question is made only once someone will be asked: resolvers
+	// never run for a call that is refused without asking.
+	ask := func() *mcp.ElicitParams {
+		return &mcp.ElicitParams{Mode: "form", Message: a.question(ctx, rt, cmd), RequestedSchema: approvalSchema}
+	}
 	if usesInputRequests(a.req) {
 		if reason := formUnsupported(a.req.ClientCapabilities()); reason != "" {
 			return a.notAsked(tool, reason)
 		}
-		return a.viaRetry(tool, cmd, params)
+		return a.viaRetry(tool, cmd, ask)
 	}
 	if reason := a.cannotAsk(ctx); reason != "" {
 		return a.notAsked(tool, reason)
@@ -145,6 +149,7 @@ func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *ex
 	if ended.Err() != nil {
 		return a.sessionEnded(tool, context.Cause(ended))
 	}
+	params := ask()
 	timeout := a.s.cfg.confirmTimeout
 	wait, giveUp := context.WithCancelCause(ctx)
 	defer giveUp(nil)
@@ -190,7 +195,7 @@ func (a *approval) decide(tool string, res *mcp.ElicitResult) error {
 // the exact command; the client retries the call with the user's answer
 // and that state, and the command runs only if the state proves that the
 // answer is about this command, not expired and not used before.
-func (a *approval) viaRetry(tool string, cmd *executor.Command, params *mcp.ElicitParams) error {
+func (a *approval) viaRetry(tool string, cmd *executor.Command, ask func() *mcp.ElicitParams) error {
 	p := a.req.Params
 	digest := commandDigest(tool, cmd)
 	if p.RequestState != "" {
@@ -209,7 +214,7 @@ func (a *approval) viaRetry(tool string, cmd *executor.Command, params *mcp.Elic
 		}
 	}
 	a.input = &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{approvalInputID: params},
+		InputRequests: mcp.InputRequestMap{approvalInputID: ask()},
 		RequestState:  a.s.approvals.issue(digest, a.s.cfg.confirmTimeout),
 	}
 	a.s.log.Info("asking the user", "tool", tool, "via", "input request")
@@ -326,11 +331,36 @@ func (a *approval) stop(tool, state, text string) error {
 	return errors.New(text)
 }
 
-// approvalMessage is what the user is asked: the tool, the command line
-// and the working directory (secret values as "***"), and the executor.
-func approvalMessage(rt *config.ResolvedTool, cmd *executor.Command) string {
+// question runs the tool's resolvers, if it has any, and returns the
+// approval question (approvalMessage).
+func (a *approval) question(ctx context.Context, rt *config.ResolvedTool, cmd *executor.Command) string {
+	var res executor.Resolution
+	if len(rt.Tool.Resolve) > 0 {
+		a.hb.set("resolving the approval question of " + rt.Tool.Name)
+		res = a.s.runner.Resolve(ctx, rt, cmd)
+		for _, f := range res.Failures {
+			a.s.log.Warn("resolver failed", "tool", rt.Tool.Name, "problem", f)
+		}
+	}
+	return approvalMessage(rt, cmd, res)
+}
+
+// approvalMessage is what the user is asked: the tool's confirm message
+// filled from the call and the resolution (else "Allow TOOL to run this
+// command?"), the resolvers that failed, the command line and the working
+// directory (secret values as "***"), and the executor.
+func approvalMessage(rt *config.ResolvedTool, cmd *executor.Command, res executor.Resolution) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Allow %s to run this command?\n\n%s\n", rt.Tool.Name, executor.ShellQuote(cmd.Redacted()))
+	if q := executor.ConfirmText(rt.Tool, cmd, res); q != "" {
+		b.WriteString(q)
+		for _, f := range res.Failures {
+			fmt.Fprintf(&b, "\n(%s)", executor.EscapeControl(f))
+		}
+		b.WriteString("\n\n")
+	} else {
+		fmt.Fprintf(&b, "Allow %s to run this command?\n\n", rt.Tool.Name)
+	}
+	fmt.Fprintf(&b, "%s\n", executor.ShellQuote(cmd.Redacted()))
 	dir := cmd.RedactedDir()
 	if dir == "" {
 		dir, _ = os.Getwd()

@@ -12,7 +12,7 @@ import (
 // cannot add a line of its own to the question.
 func TestApprovalMessageQuotesTheDirectory(t *testing.T) {
 	rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t"}, CLI: &config.Config{}}
-	msg := approvalMessage(rt, &executor.Command{Argv: []string{"rm", "x"}, Dir: "/tmp/a\nExecutor: docker, image safe"})
+	msg := approvalMessage(rt, &executor.Command{Argv: []string{"rm", "x"}, Dir: "/tmp/a\nExecutor: docker, image safe"}, executor.Resolution{})
 	if strings.Count(msg, "\nExecutor:") != 1 || !strings.HasSuffix(msg, "\nExecutor: local") {
 		t.Errorf("the directory added a line:\n%s", msg)
 	}
@@ -28,7 +28,7 @@ func TestApprovalMessageHidesASecretDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := approvalMessage(rt, cmd); strings.Contains(msg, "hidden-place") || !strings.Contains(msg, "Working directory: '***'") && !strings.Contains(msg, "Working directory: ***") {
+	if msg := approvalMessage(rt, cmd, executor.Resolution{}); strings.Contains(msg, "hidden-place") || !strings.Contains(msg, "Working directory: '***'") && !strings.Contains(msg, "Working directory: ***") {
 		t.Errorf("question:\n%s", msg)
 	}
 }

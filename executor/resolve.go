@@ -1,0 +1,223 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// MaxResolvedLen is how many bytes of a resolver's output a confirm
+// message shows; longer output is cut with "…".
+const MaxResolvedLen = 200
+
+// Resolution is what the resolvers of one call found: the value of every
+// variable, and why those that failed did.
+type Resolution struct {
+	// Vars holds each resolver variable's value: the resolver's output
+	// (trimmed, at most [MaxResolvedLen] bytes), or for one that failed,
+	// the raw value it was given (the values its flags carry).
+	Vars map[string]string
+	// Failures say, one per failed resolver in order, which variable
+	// stayed raw and why ("{_size} is shown unresolved: exit status 1:
+	// NoSuchBucket").
+	Failures []string
+}
+
+// Resolve runs the resolvers of rt's tool (config.Tool.Resolve) for cmd, a
+// validated call of the tool, one after another: each is the config's base
+// command, the resolver's subcommand and its flags, built like any call of
+// the config (same executor, docker or local, environment, working
+// directory, global args) and run like one (no shell, its own timeout,
+// the tool's output limit). A flag whose template names an arg without a
+// value is left out. A resolver that fails — cannot start, exits non-zero,
+// times out or prints nothing — leaves its variable as the raw value and
+// adds a failure. Resolve runs nothing for a tool without resolvers.
+func (r *Runner) Resolve(ctx context.Context, rt *config.ResolvedTool, cmd *Command) Resolution {
+	res := Resolution{Vars: map[string]string{}}
+	for i := range rt.Tool.Resolve {
+		rv := &rt.Tool.Resolve[i]
+		value, raw, err := r.resolveOne(ctx, rt, cmd, rv)
+		if err != nil {
+			res.Vars[rv.Var] = raw
+			res.Failures = append(res.Failures, fmt.Sprintf("{%s} is shown unresolved: %v", rv.Var, err))
+			continue
+		}
+		res.Vars[rv.Var] = value
+	}
+	return res
+}
+
+// resolveOne runs one resolver and returns its value, the raw value it
+// stands for, and why it failed.
+func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *Command, rv *config.Resolver) (value, raw string, err error) {
+	tool := &config.Tool{
+		Name:      rt.Tool.Name,
+		Command:   rv.Command,
+		Timeout:   rv.Timeout,
+		MaxOutput: rt.Tool.MaxOutput,
+	}
+	values := map[string]any{}
+	var raws []string
+	for i, f := range rv.Flags {
+		v, ok := fillTemplate(f.Value, func(name string) (string, bool) {
+			x, ok := cmd.Value(name)
+			if !ok {
+				return "", false
+			}
+			return renderItems(x), true
+		})
+		if !ok {
+			continue
+		}
+		name := "flag" + strconv.Itoa(i)
+		tool.Args = append(tool.Args, config.Arg{Name: name, Flag: f.Flag, Type: config.TypeString})
+		values[name] = v
+		raws = append(raws, v)
+	}
+	raw = strings.Join(raws, " ")
+	if raw == "" {
+		raw = "{" + rv.Var + "}"
+	}
+	c, err := Build(&config.ResolvedTool{Tool: tool, CLI: rt.CLI, Executor: rt.Executor}, values)
+	if err != nil {
+		return "", raw, err
+	}
+	out, err := r.Run(ctx, c)
+	if err != nil {
+		return "", raw, err
+	}
+	text := strings.TrimSpace(out.Stdout)
+	switch {
+	case out.TimedOut:
+		return "", raw, fmt.Errorf("timed out after %s", secondsText(rv.Timeout))
+	case out.ExitCode != 0:
+		msg := fmt.Sprintf("exit status %d", out.ExitCode)
+		if line, _, _ := strings.Cut(strings.TrimSpace(out.Stderr), "\n"); line != "" {
+			msg += ": " + clipText(line, 100)
+		}
+		return "", raw, errors.New(msg)
+	case text == "":
+		return "", raw, errors.New("it printed nothing")
+	}
+	return clipText(text, MaxResolvedLen), raw, nil
+}
+
+// renderItems renders a value for a template: an array's items separated
+// by spaces, other values as on a command line.
+func renderItems(v any) string {
+	if items, ok := v.([]any); ok {
+		words := make([]string, len(items))
+		for i, x := range items {
+			words[i] = Render(x)
+		}
+		return strings.Join(words, " ")
+	}
+	return Render(v)
+}
+
+// fillTemplate fills a template ([config.ParseTemplate]) with lookup's
+// values; it reports false when a variable has none, or the template does
+// not parse (the loader refuses such templates).
+func fillTemplate(tmpl string, lookup func(string) (string, bool)) (string, bool) {
+	parts, err := config.ParseTemplate(tmpl)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Var == "" {
+			b.WriteString(p.Text)
+			continue
+		}
+		v, ok := lookup(p.Var)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(v)
+	}
+	return b.String(), true
+}
+
+// ConfirmText fills the tool's confirm_message for cmd: {arg} with the
+// arg's value ("***" for a secret arg, "" for one without a value), {VAR}
+// with the resolution's value, every filled value with its control
+// characters escaped (EscapeControl) so that it cannot fake a line of the
+// question. It returns "" when the tool has no confirm message.
+func ConfirmText(t *config.Tool, cmd *Command, res Resolution) string {
+	if t.ConfirmMessage == "" {
+		return ""
+	}
+	parts, err := config.ParseTemplate(t.ConfirmMessage)
+	if err != nil {
+		return t.ConfirmMessage
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		switch {
+		case p.Var == "":
+			b.WriteString(p.Text)
+		case t.Arg(p.Var) != nil:
+			v, ok := cmd.Value(p.Var)
+			switch {
+			case !ok:
+			case t.Arg(p.Var).Secret:
+				b.WriteString(redacted)
+			default:
+				b.WriteString(EscapeControl(renderItems(v)))
+			}
+		default:
+			b.WriteString(EscapeControl(res.Vars[p.Var]))
+		}
+	}
+	return b.String()
+}
+
+// EscapeControl returns s with the characters that would not show as
+// themselves (control and format characters, line separators) and bytes
+// that are not UTF-8 written as escapes (\n, \x1b, \u202e), as
+// [ShellQuote] writes them; other text is unchanged.
+func EscapeControl(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case isControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// clipText cuts s to at most n bytes at a character boundary, adding "…"
+// when it cut.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,99 @@
+package executor_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// resolveTool is a fake tool with a bucket arg, a secret token arg and
+// the given resolvers and confirm message.
+func resolveTool(msg string, resolvers ...config.Resolver) *config.ResolvedTool {
+	rt := fake("out=ran", 5,
+		config.Arg{Name: "bucket", Positional: true, Type: config.TypeString},
+		config.Arg{Name: "token", Flag: "--token", Type: config.TypeString, Secret: true},
+		config.Arg{Name: "tags", Flag: "--tag", Type: config.TypeArray},
+	)
+	rt.Tool.ConfirmMessage = msg
+	rt.Tool.Resolve = resolvers
+	return rt
+}
+
+func build(t *testing.T, rt *config.ResolvedTool, args map[string]any) *executor.Command {
+	t.Helper()
+	values, err := executor.Validate(rt, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := executor.Build(rt, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+func TestResolveFillsTheConfirmMessage(t *testing.T) {
+	t.Parallel()
+	rt := resolveTool("Delete {bucket} ({_info}) with {token}, tags {tags}?",
+		config.Resolver{Var: "_info", Command: "echo", Timeout: 5, Flags: []config.ResolverFlag{{Flag: "--id", Value: "b-{bucket}"}, {Flag: "--missing", Value: "{token}"}}})
+	cmd := build(t, rt, map[string]any{"bucket": "prod-logs", "token": "hunter2", "tags": []any{"a", "b"}})
+	res := executor.New().Resolve(context.Background(), rt, cmd)
+	if len(res.Failures) != 0 || res.Vars["_info"] != "--id b-prod-logs --missing hunter2" {
+		t.Fatalf("resolution %+v", res)
+	}
+	got := executor.ConfirmText(rt.Tool, cmd, res)
+	if want := "Delete prod-logs (--id b-prod-logs --missing hunter2) with ***, tags a b?"; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+}
+
+// A flag whose template names an arg the call left out is not passed.
+func TestResolveLeavesOutFlagsWithoutValues(t *testing.T) {
+	t.Parallel()
+	rt := resolveTool("{_info}", config.Resolver{Var: "_info", Command: "echo", Timeout: 5,
+		Flags: []config.ResolverFlag{{Flag: "--token", Value: "{token}"}, {Flag: "--id", Value: "{bucket}"}}})
+	res := executor.New().Resolve(context.Background(), rt, build(t, rt, map[string]any{"bucket": "b1"}))
+	if res.Vars["_info"] != "--id b1" {
+		t.Errorf("resolution %+v", res)
+	}
+}
+
+// A resolver that fails leaves its variable as the raw value and says why.
+func TestResolveFailureKeepsTheRawValue(t *testing.T) {
+	t.Parallel()
+	rt := resolveTool("Delete {_name}?",
+		config.Resolver{Var: "_name", Command: "fail", Timeout: 5, Flags: []config.ResolverFlag{{Flag: "--id", Value: "{bucket}"}}},
+		config.Resolver{Var: "_slow", Command: "sleep 5", Timeout: 0.2},
+		config.Resolver{Var: "_empty", Command: "raw=", Timeout: 5})
+	cmd := build(t, rt, map[string]any{"bucket": "bkt-123"})
+	res := executor.New().Resolve(context.Background(), rt, cmd)
+	if res.Vars["_name"] != "bkt-123" || res.Vars["_slow"] != "{_slow}" {
+		t.Errorf("raw values %+v", res.Vars)
+	}
+	want := []string{
+		"{_name} is shown unresolved: exit status 3: something broke",
+		"{_slow} is shown unresolved: timed out after 0.2 seconds",
+		"{_empty} is shown unresolved: it printed nothing",
+	}
+	if strings.Join(res.Failures, "\n") != strings.Join(want, "\n") {
+		t.Errorf("failures:\n%s\nwant:\n%s", strings.Join(res.Failures, "\n"), strings.Join(want, "\n"))
+	}
+	if got := executor.ConfirmText(rt.Tool, cmd, res); got != "Delete bkt-123?" {
+		t.Errorf("message %q", got)
+	}
+}
+
+// Filled values cannot add lines to the question: control characters are
+// escaped, in args and in a resolver's output alike.
+func TestConfirmTextEscapesControlCharacters(t *testing.T) {
+	t.Parallel()
+	rt := resolveTool("Delete {bucket} {_x}?", config.Resolver{Var: "_x", Command: "echo", Timeout: 5})
+	cmd := build(t, rt, map[string]any{"bucket": "a\nApprove: yes\u202e"})
+	got := executor.ConfirmText(rt.Tool, cmd, executor.Resolution{Vars: map[string]string{"_x": "q\x1b[2Jz"}})
+	if want := `Delete a\nApprove: yes\u202e q\x1b[2Jz?`; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+}
