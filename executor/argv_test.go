@@ -103,7 +103,10 @@ func TestBuildCommand(t *testing.T) {
 		Argv: []string{"git", "status"}, Dir: "/src/project", Env: []string{"A=1", "B=2"},
 		Stdin: "hello", Timeout: 500 * time.Millisecond, MaxOutput: 1000,
 	}
-	if !reflect.DeepEqual(cmd, want) {
+	if v, ok := cmd.Value("input"); !ok || v != "hello" {
+		t.Errorf("Value(input) = %v, %v", v, ok)
+	}
+	if !reflect.DeepEqual(cmd.WithoutValues(), want) {
 		t.Fatalf("got  %+v\nwant %+v", cmd, want)
 	}
 	// The cwd arg wins; a caller's value is not env-expanded.

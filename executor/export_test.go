@@ -32,3 +32,11 @@ func Coerce(typ config.ArgType, v any) (any, error) {
 	}
 	return out, nil
 }
+
+// WithoutValues returns a copy of c without the args' values, to compare
+// commands as literals.
+func (c *Command) WithoutValues() *Command {
+	out := *c
+	out.values = nil
+	return &out
+}

@@ -163,6 +163,10 @@ tools:
 		{"--confirm destructive", config.WithConfirm(nil, config.ConfirmDestructive), "aws_rm"},
 		{"--confirm all", config.WithConfirm(nil, config.ConfirmAll), "aws_ls aws_cp aws_rm aws_old"},
 		{"per tool false", pol("default: enabled\ntools:\n  aws_cp: {confirm: false}\n"), "aws_rm"},
+		{"0.5's require_approval", pol("default: enabled\ntools:\n  aws_cp: {require_approval: false}\n"), "aws_rm"},
+		{"0.5's approval.tools, for a tool it does not enable", pol("tools:\n  aws_rm:\napproval:\n  tools: {aws_ls: true, aws_rm: false}\n"), ""},
+		{"0.5's approval.tools", pol("default: enabled\napproval:\n  tools: {aws_ls: true}\n"), "aws_ls aws_cp aws_rm"},
+		{"0.5's approval.global", pol("default: enabled\napproval:\n  global: destructive\n"), "aws_rm"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,6 +32,10 @@ type ResolvedTool struct {
 	// before it runs: the policy's confirm setting for the tool, else its
 	// confirm rule ([ConfirmRule.Covers]).
 	Confirm bool
+	// Headless is the policy's approval.headless: what a call that needs
+	// approval does when nobody can be asked ([HeadlessDeny],
+	// [HeadlessApprove], or "" when the policy does not say).
+	Headless string
 	// Schema is the tool's input schema as JSON. Apply leaves it nil; the
 	// search index marshals it once when it is built (index.New), while
 	// it builds the search part alongside.
@@ -183,7 +187,10 @@ func resolve(t *Tool, c *Config, policy *Policy) (*ResolvedTool, bool, error) {
 	rt.Confirm = policy.Confirm.For(t).Covers(t)
 	if tp.Confirm != nil {
 		rt.Confirm = *tp.Confirm
+	} else if b, ok := policy.Approval.Tools[t.Name]; ok {
+		rt.Confirm = b
 	}
+	rt.Headless = policy.Approval.Headless
 	if tp.Description != "" {
 		override := *t
 		override.Description = tp.Description

@@ -250,12 +250,36 @@ type Policy struct {
 	// Confirm says which calls need the user's approval before they run;
 	// empty means [ConfirmNone]. A tool's own [ToolPolicy].Confirm wins.
 	Confirm ConfirmRule `yaml:"confirm"`
+	// Approval holds what CLImax 0.5 policies write under approval: the
+	// loader folds its global rule into Confirm, and its per-tool settings
+	// into Tools (for the listed tools) or keeps them here.
+	Approval Approval `yaml:"approval"`
 	// Tools holds per-tool settings by tool name.
 	Tools map[string]ToolPolicy `yaml:"tools"`
 
 	// Source is the policy file's path. Set by the loader.
 	Source string `yaml:"-"`
 }
+
+// Approval is the approval section of a policy, as CLImax 0.5 writes it.
+type Approval struct {
+	// Global is the confirm rule; the loader copies it to [Policy].Confirm.
+	Global ConfirmRule `yaml:"global"`
+	// Headless is what a call that needs approval does when nobody can be
+	// asked: [HeadlessDeny] or [HeadlessApprove]; empty when unset (deny,
+	// unless climax's flags say otherwise).
+	Headless string `yaml:"headless"`
+	// Tools says, by tool name, whether a tool not listed under the
+	// policy's tools needs approval (the listed ones have it in their
+	// [ToolPolicy].Confirm). It enables no tool.
+	Tools map[string]bool `yaml:"tools"`
+}
+
+// The headless rules of a policy's approval section.
+const (
+	HeadlessDeny    = "deny"
+	HeadlessApprove = "approve"
+)
 
 // Policy default values.
 const (
@@ -292,6 +316,9 @@ type ToolPolicy struct {
 	// Confirm, when set, says whether every call of the tool needs the
 	// user's approval before it runs, whatever the confirm rules say.
 	Confirm *bool `yaml:"confirm"`
+	// RequireApproval is CLImax 0.5's name of Confirm; the loader copies
+	// it there.
+	RequireApproval *bool `yaml:"require_approval"`
 	// Args holds constraints by argument name.
 	Args map[string]Constraint `yaml:"args"`
 

@@ -10,9 +10,11 @@ import (
 
 // The keys each level of a policy accepts.
 var (
-	policyKeys      = []string{"executor", "default", "confirm", "tools"}
+	policyKeys      = []string{"executor", "default", "confirm", "approval", "tools"}
+	approvalKeys    = []string{"global", "headless", "tools"}
+	headlessRules   = []string{HeadlessDeny, HeadlessApprove}
 	executorKeys    = []string{"type", "image", "volumes", "working_dir", "network"}
-	toolPolicyKeys  = []string{"description", "confirm", "args"}
+	toolPolicyKeys  = []string{"description", "confirm", "require_approval", "args"}
 	constraintKeys  = []string{"pattern", "min", "max", "min_items", "max_items"}
 	policyDefaults  = []string{PolicyDisabled, PolicyEnabled, PolicyReadOnly}
 	executorTypes   = []string{ExecutorLocal, ExecutorDocker}
@@ -63,7 +65,84 @@ func (c *checker) policy(root *yaml.Node) *Policy {
 			}
 		}
 	}
+	if f, ok := o.get("approval"); ok {
+		c.approval(f, o, p)
+	}
 	return p
+}
+
+// approval checks the approval section (CLImax 0.5's form) and folds it
+// into the policy: global into Confirm, where confirm: must agree with
+// it; each tool's setting into the tool's entry under tools, whose
+// confirm or require_approval must agree with it, or into Approval.Tools
+// for a tool not listed there.
+func (c *checker) approval(f field, root *object, p *Policy) {
+	const ctx = "approval"
+	o := c.object(f.value, ctx, approvalKeys)
+	if o == nil {
+		return
+	}
+	if g, ok := o.get("global"); ok {
+		s, isStr := scalarString(g.val())
+		r, err := ParseConfirmRule(s)
+		switch {
+		case !isStr:
+			c.report(g.value, ctx, "global: expected none, destructive, write or all, got %s", describe(g.val()))
+		case err != nil:
+			c.report(g.value, ctx, "global: %v", err)
+		case r == "":
+			c.report(g.value, ctx, "global is empty: write none, destructive, write or all, or remove it")
+		case root.has("confirm") && p.Confirm != "" && p.Confirm != r:
+			c.report(g.value, ctx, "global: %s disagrees with confirm: %s (line %d), which is the same setting: remove one", r, p.Confirm, root.at("confirm").Line)
+		default:
+			p.Approval.Global = r
+			p.Confirm = r
+		}
+	}
+	if h, ok := o.get("headless"); ok {
+		s, _ := scalarString(h.val())
+		if slices.Contains(headlessRules, s) {
+			p.Approval.Headless = s
+		} else {
+			msg := fmt.Sprintf("headless: expected deny or approve, got %s", describe(h.val()))
+			if sug := suggest(s, headlessRules); s != "" && sug != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(sug))
+			} else if s == "allow" {
+				msg += " (did you mean \"approve\"?)"
+			}
+			c.report(h.value, ctx, "%s", msg)
+		}
+	}
+	t, ok := o.get("tools")
+	if !ok {
+		return
+	}
+	if t.val().Kind != yaml.MappingNode {
+		c.report(t.value, ctx, "tools: expected a mapping of tool names to true or false (git_push: true), got %s", describe(t.val()))
+		return
+	}
+	for _, tf := range c.pairs(t.val(), ctx+": tools") {
+		v := deref(tf.value)
+		var b bool
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" || v.Decode(&b) != nil {
+			c.report(tf.value, ctx+": tools", "%s: expected true or false, got %s", tf.name, describe(v))
+			continue
+		}
+		tp, listed := p.Tools[tf.name]
+		if !listed {
+			if p.Approval.Tools == nil {
+				p.Approval.Tools = map[string]bool{}
+			}
+			p.Approval.Tools[tf.name] = b
+			continue
+		}
+		if tp.Confirm != nil && *tp.Confirm != b {
+			c.report(tf.value, ctx+": tools", "%s: %v disagrees with the tool's own entry under tools (line %d), which says %v: remove one", tf.name, b, tp.Pos.Line, *tp.Confirm)
+			continue
+		}
+		tp.Confirm = &b
+		p.Tools[tf.name] = tp
+	}
 }
 
 // executor checks the executor section.
@@ -124,6 +203,15 @@ func (c *checker) toolPolicy(tf field) ToolPolicy {
 	if o.has("confirm") {
 		b := o.boolean("confirm")
 		tp.Confirm = &b
+	}
+	if o.has("require_approval") {
+		b := o.boolean("require_approval")
+		tp.RequireApproval = &b
+		if tp.Confirm != nil && *tp.Confirm != b {
+			c.report(o.at("require_approval"), ctx, "require_approval: %v disagrees with confirm: %v, which is the same setting: remove one", b, *tp.Confirm)
+		} else {
+			tp.Confirm = &b
+		}
 	}
 	if f, ok := o.get("args"); ok {
 		v := f.val()
