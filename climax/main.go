@@ -8,6 +8,7 @@
 //	climax list [flags] [CONFIG...]      list bundled configs, or the tools of configs
 //	climax search [flags] QUERY [CONFIG...]  search tools as climax_search does
 //	climax skill [--path | --install]    print or install the config-writing guide
+//	climax test-dialog [--via WAY]       check that approval questions can be shown here
 //
 // A CONFIG is a path (it contains "/" or ends in .yaml/.yml) or the name of
 // a bundled config ("git"). Exit codes: 0 success, 1 error (invalid config,
@@ -61,6 +62,8 @@ type cli struct {
 	List     listCmd     `cmd:"" help:"List the bundled configs, or the tools of CONFIG... with the policy applied."`
 	Search   searchCmd   `cmd:"" help:"Search the tools of CONFIG... (every bundled config when none is given) as climax_search does; --explain shows why each ranks where it does."`
 	Skill    skillCmd    `cmd:"" help:"Print the config-writing guide for coding agents, or install it as a Claude Code command."`
+
+	TestDialog testDialogCmd `cmd:"" name:"test-dialog" help:"Ask a sample approval question the way climax run asks when the MCP client cannot (--confirm-via: a native dialog or the terminal), to check that this machine shows it."`
 }
 
 const description = `CLImax turns command-line programs into MCP tools described by YAML configs.

@@ -148,6 +148,7 @@ func cmdMCP(ts *testscript.TestScript, neg bool, args []string) {
 	bin := lookPath(ts, "climax")
 	cmd := exec.Command(bin, fs.Args()[1:]...)
 	cmd.Dir = ts.MkAbs(".")
+	detachTerminal(cmd)
 	names := append([]string{}, envNames...)
 	if *extraEnv != "" {
 		names = append(names, strings.Split(*extraEnv, ",")...)

@@ -36,9 +36,11 @@ type runCmd struct {
 	ReadOnly      bool     `help:"${read_only_help}" env:"CLIMAX_READ_ONLY"`
 	StrictArgs    bool     `help:"Refuse calls that give argument names the tool does not have (by default they are ignored and listed in structuredContent.ignored_args)." env:"CLIMAX_STRICT_ARGS"`
 
-	Confirm         string        `help:"Which calls ask the user to approve the command before it runs (MCP elicitation): none, destructive (tools annotated destructive), write (tools not annotated read_only) or all. A policy's confirm: adds to it; a tool's confirm: true|false in the policy wins." enum:"none,destructive,write,all" default:"none" placeholder:"RULE" env:"CLIMAX_CONFIRM" group:"Approving calls"`
+	Confirm         string        `help:"Which calls ask the user to approve the command before it runs: none, destructive (tools annotated destructive), write (tools not annotated read_only) or all. Unset, tools whose config declares risk: (CLImax 0.5 configs) use write and others none. A policy's confirm: adds to it; a tool's confirm: true|false in the policy wins." placeholder:"RULE" env:"CLIMAX_CONFIRM" group:"Approving calls"`
+	ConfirmVia      string        `help:"How a call that needs approval is asked when the client cannot be asked by MCP elicitation: client (nobody else), dialog (a native dialog), tty (the terminal climax runs in), or auto (a dialog when a display is present, then the terminal)." default:"auto" enum:"client,dialog,tty,auto" placeholder:"WAY" env:"CLIMAX_CONFIRM_VIA" group:"Approving calls"`
 	ConfirmTimeout  time.Duration `help:"How long a call waits for the user's approval before it is refused as unanswered." default:"5m" placeholder:"DURATION" env:"CLIMAX_CONFIRM_TIMEOUT" group:"Approving calls"`
-	ConfirmFallback string        `help:"What a call that needs approval does when the client cannot be asked (no elicitation capability, or an older protocol over stateless HTTP): deny refuses it; allow runs it unapproved and logs a warning." enum:"deny,allow" default:"deny" placeholder:"deny|allow" env:"CLIMAX_CONFIRM_FALLBACK" group:"Approving calls"`
+	ConfirmFallback string        `help:"What a call that needs approval does when nobody can be asked (see --confirm-via): deny refuses it; allow runs it unapproved and logs a warning. Unset, the policy's approval.headless decides (deny when it says nothing)." placeholder:"deny|allow" env:"CLIMAX_CONFIRM_FALLBACK" group:"Approving calls"`
+	HeadlessApprove bool          `help:"The same as --confirm-fallback allow (CLImax 0.5's flag)." env:"CLIMAX_HEADLESS_APPROVE" group:"Approving calls"`
 
 	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
 }
@@ -85,7 +87,8 @@ func (c *runCmd) Run(e *env) error {
 	}
 
 	load := func(read readFunc) (*index.Index, []config.Problem, error) {
-		return buildIndexWith(read, refs, c.Policy, c.ReadOnly, config.ConfirmRule(c.Confirm))
+		rule, _ := config.ParseConfirmRule(c.Confirm) // checked by check
+		return buildIndexWith(read, refs, c.Policy, c.ReadOnly, rule)
 	}
 	read := os.ReadFile
 	var rec *fileRecorder
@@ -149,6 +152,17 @@ func (c *runCmd) check() error {
 	if err := c.httpFlags.check(); err != nil {
 		return err
 	}
+	if _, err := config.ParseConfirmRule(c.Confirm); err != nil {
+		return usagef("--confirm: %v", err)
+	}
+	switch c.ConfirmFallback {
+	case "", "deny", "allow":
+	default:
+		return usagef("--confirm-fallback must be deny or allow (got %q)", c.ConfirmFallback)
+	}
+	if c.HeadlessApprove && c.ConfirmFallback == "deny" {
+		return usagef("--headless-approve and --confirm-fallback deny contradict each other: give one")
+	}
 	if c.ConfirmTimeout <= 0 {
 		return usagef("--confirm-timeout must be positive, e.g. 5m (got %s)", c.ConfirmTimeout)
 	}
@@ -177,7 +191,10 @@ func (c *runCmd) serverOptions(classic, watching bool, logger *slog.Logger) (opt
 		server.WithVersion(versionString()),
 		server.WithListChanged(watching),
 		server.WithConfirmTimeout(c.ConfirmTimeout),
-		server.WithConfirmFallback(c.ConfirmFallback == "allow"),
+		server.WithConfirmVia(c.ConfirmVia),
+	}
+	if c.ConfirmFallback != "" || c.HeadlessApprove {
+		opts = append(opts, server.WithConfirmFallback(c.ConfirmFallback == "allow" || c.HeadlessApprove))
 	}
 	if c.AuditLog == "" {
 		return opts, func() {}, nil

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
+	"github.com/climax-mcp/climax/server/localconfirm"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -74,9 +76,33 @@ func WithConfirmTimeout(d time.Duration) Option {
 // capability, or speaks an older protocol over stateless HTTP): with allow
 // false (the default) the call is refused; with allow true it runs
 // unconfirmed and a warning is logged.
+//
+// Without this option the policy's approval.headless decides (approve
+// runs the call, deny or nothing refuses it).
 func WithConfirmFallback(allow bool) Option {
-	return func(c *options) { c.confirmFallbackAllow = allow }
+	return func(c *options) { c.confirmFallbackAllow, c.confirmFallbackSet = allow, true }
 }
+
+// The ways to ask for approval when the client cannot be asked
+// ([WithConfirmVia], climax --confirm-via).
+const (
+	// ViaClient asks only the client: a call it cannot be asked about
+	// gets the fallback (WithConfirmFallback). The default.
+	ViaClient = "client"
+	// ViaDialog also tries a native dialog on this machine.
+	ViaDialog = "dialog"
+	// ViaTTY also tries the terminal the server runs in.
+	ViaTTY = "tty"
+	// ViaAuto tries a native dialog when a display is present, then the
+	// terminal.
+	ViaAuto = "auto"
+)
+
+// WithConfirmVia sets how a call that needs approval is asked about when
+// the client cannot be asked: one of [ViaClient], [ViaDialog], [ViaTTY] and
+// [ViaAuto] (docs/security.md, Approving calls). Only when no way is left
+// does the fallback apply.
+func WithConfirmVia(via string) Option { return func(c *options) { c.confirmVia = via } }
 
 // protocolInputRequests is the first protocol version in which a server
 // asks the client for input by answering the call with input requests,
@@ -133,12 +159,12 @@ func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *ex
 	}
 	if usesInputRequests(a.req) {
 		if reason := formUnsupported(a.req.ClientCapabilities()); reason != "" {
-			return a.notAsked(tool, reason)
+			return a.notAsked(ctx, rt, cmd, reason)
 		}
 		return a.viaRetry(tool, cmd, ask)
 	}
 	if reason := a.cannotAsk(ctx); reason != "" {
-		return a.notAsked(tool, reason)
+		return a.notAsked(ctx, rt, cmd, reason)
 	}
 	// A question the client can no longer answer is given up at once:
 	// the session's input ended, or the client closed the session.
@@ -309,18 +335,80 @@ func formUnsupported(caps *mcp.ClientCapabilities) string {
 	return ""
 }
 
-// notAsked applies --confirm-fallback to a call that cannot be asked.
-func (a *approval) notAsked(tool, reason string) error {
+// notAsked asks on this machine (--confirm-via) a call whose client
+// cannot be asked, and applies the fallback when no way is left: the
+// operator's (WithConfirmFallback), else the policy's approval.headless.
+func (a *approval) notAsked(ctx context.Context, rt *config.ResolvedTool, cmd *executor.Command, reason string) error {
+	tool := rt.Tool.Name
+	if asker, why := a.local(); asker != nil {
+		return a.askLocally(ctx, rt, cmd, asker)
+	} else if why != "" {
+		reason += "; " + why
+	}
 	a.state = ApprovalNotAsked
-	if a.s.cfg.confirmFallbackAllow {
-		a.s.log.Warn("running without the user's approval (--confirm-fallback allow)", "tool", tool, "reason", reason)
+	allow := a.s.cfg.confirmFallbackAllow
+	if !a.s.cfg.confirmFallbackSet {
+		allow = rt.Headless == config.HeadlessApprove
+	}
+	if allow {
+		a.s.log.Warn("running without the user's approval (--confirm-fallback allow, or headless: approve in the policy)", "tool", tool, "reason", reason)
 		return nil
 	}
 	a.s.log.Info("not run: approval needed but not possible", "tool", tool, "reason", reason)
 	a.refused = true
 	return fmt.Errorf("%s needs the user's approval before it runs, and CLImax could not ask for it: %s. Nothing ran. "+
 		"An operator can change this: exempt the tool (confirm: false under its name in the policy), loosen the rule "+
-		"(--confirm, or confirm: in the policy), or let such calls run unapproved with --confirm-fallback allow.", tool, reason)
+		"(--confirm, or confirm: in the policy), ask on this machine (--confirm-via auto, dialog or tty), "+
+		"or let such calls run unapproved with --confirm-fallback allow.", tool, reason)
+}
+
+// local returns the way to ask on this machine that --confirm-via allows
+// and is available, or why there is none ("" for --confirm-via client).
+func (a *approval) local() (*localconfirm.Asker, string) {
+	via := a.s.cfg.confirmVia
+	var whys []string
+	if via == ViaDialog || via == ViaAuto && localconfirm.HasDisplay(os.Getenv) {
+		d, err := localconfirm.Dialog(os.Getenv, exec.LookPath)
+		if err == nil {
+			return d, ""
+		}
+		whys = append(whys, "no dialog: "+err.Error())
+	}
+	if via == ViaTTY || via == ViaAuto {
+		t, err := localconfirm.TTY()
+		if err == nil {
+			return t, ""
+		}
+		whys = append(whys, err.Error())
+	}
+	return nil, strings.Join(whys, "; ")
+}
+
+// askLocally asks the user on this machine, within --confirm-timeout.
+func (a *approval) askLocally(ctx context.Context, rt *config.ResolvedTool, cmd *executor.Command, asker *localconfirm.Asker) error {
+	tool := rt.Tool.Name
+	q := a.question(ctx, rt, cmd)
+	timeout := a.s.cfg.confirmTimeout
+	wait, cancel := context.WithTimeoutCause(ctx, timeout, errNoAnswer)
+	defer cancel()
+	a.hb.set("waiting for the user to approve " + tool)
+	a.s.log.Info("asking the user", "tool", tool, "via", asker.Name)
+	ok, err := asker.Ask(wait, q)
+	a.hb.set("running " + tool)
+	switch {
+	case ctx.Err() != nil:
+		return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The call was cancelled while waiting for the user's approval of %s: nothing ran.", tool))
+	case context.Cause(wait) == errNoAnswer:
+		return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The user did not answer the approval request for %s within %s: nothing ran.", tool, timeout))
+	case err != nil:
+		a.s.log.Warn("approval request failed", "tool", tool, "via", asker.Name, "error", err)
+		return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("Could not get the user's approval for %s (%s: %v): nothing ran.", tool, asker.Name, err))
+	case ok:
+		a.state = ApprovalConfirmed
+		a.s.log.Info("approved by the user", "tool", tool, "via", asker.Name)
+		return nil
+	}
+	return a.stop(tool, ApprovalDeclined, fmt.Sprintf("The user declined to run %s: nothing ran.", tool))
 }
 
 // stop records a refusal and returns its text as the error.

@@ -220,7 +220,7 @@ func TestApprovalClientCannotBeAsked(t *testing.T) {
 			marker := filepath.Join(t.TempDir(), "ran")
 			res := sleepCall(t, cs, marker)
 			want := "fake_sleep needs the user's approval before it runs, and CLImax could not ask for it: the client did not declare the elicitation capability. Nothing ran. " +
-				"An operator can change this: exempt the tool (confirm: false under its name in the policy), loosen the rule (--confirm, or confirm: in the policy), or let such calls run unapproved with --confirm-fallback allow."
+				"An operator can change this: exempt the tool (confirm: false under its name in the policy), loosen the rule (--confirm, or confirm: in the policy), ask on this machine (--confirm-via auto, dialog or tty), or let such calls run unapproved with --confirm-fallback allow."
 			if !res.IsError || text(t, res) != want {
 				t.Errorf("result %v %q", res.IsError, text(t, res))
 			}

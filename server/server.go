@@ -117,6 +117,8 @@ type options struct {
 
 	confirmTimeout       time.Duration
 	confirmFallbackAllow bool
+	confirmFallbackSet   bool   // WithConfirmFallback was given: it wins over the policy's headless
+	confirmVia           string // one of the Via constants; "" is ViaClient
 }
 
 // Option configures a [Server].
