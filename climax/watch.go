@@ -22,9 +22,19 @@ import (
 )
 
 // reloadDelay is how long the watcher waits after the last change to a
-// watched file before it reloads, so that an editor's write-rename-chmod
+// watched file before it looks, so that an editor's write-rename-chmod
 // sequence, or several saves in a row, give one reload.
 const reloadDelay = 200 * time.Millisecond
+
+// reloadSettle is how long a file written in place must read the same
+// before it is reloaded (docs/operations.md, "Reloading"): a writer that
+// pauses must not have its half-written file served. A file that arrives
+// by rename is complete at once and is not waited for.
+const reloadSettle = 2 * time.Second
+
+// maxWatchedFile bounds a watched config or policy: a larger file is
+// refused without being read whole (logged; the served set stays).
+const maxWatchedFile = 4 << 20
 
 // maxLinks bounds the symbolic links followed while resolving one watched
 // path, as the kernel bounds them (ELOOP).
@@ -62,7 +72,7 @@ func (r *fileRecorder) read(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(f)
+	data, err := readCapped(f, name, fi)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +112,11 @@ type fileState struct {
 // their targets, and, while a directory on the way is missing, its
 // nearest existing ancestor. reloadDelay after the last event it
 // updates those watches, reads every watched path and reloads only when
-// something differs from what the served set was loaded from.
+// something differs from what the served set was loaded from. A change
+// that came with a write event (a file written in place, perhaps not
+// completely yet) is reloaded only once the files have read the same for
+// settle; one that came without (a file renamed into place, a link
+// re-pointed, a file removed) at once.
 type watcher struct {
 	files   []string          // absolute paths watched, sorted
 	pinned  map[string][]byte // absolute path -> content read once at start
@@ -115,6 +129,11 @@ type watcher struct {
 	seen   map[string]fileState // what the last check read
 	dirs   map[string]*dirWatch // watched directory -> what matters in it
 	done   chan struct{}        // closed when run's goroutine ends
+
+	settle  time.Duration // how long files written in place must read the same
+	written bool          // a write event came since the last read
+	seenAt  time.Time     // when the last read first saw what seen holds
+	settled bool          // what seen holds has been acted on
 }
 
 // dirWatch is one watched directory.
@@ -128,7 +147,7 @@ type dirWatch struct {
 // is read once. load loads the whole set again with the files it is
 // given.
 func newWatcher(rec *fileRecorder, load func(readFunc) (*index.Index, []config.Problem, error), log *slog.Logger) (*watcher, error) {
-	w := &watcher{pinned: map[string][]byte{}, load: load, log: log, loaded: map[string]fileState{}, dirs: map[string]*dirWatch{}}
+	w := &watcher{pinned: map[string][]byte{}, load: load, log: log, loaded: map[string]fileState{}, dirs: map[string]*dirWatch{}, settle: reloadSettle, settled: true}
 	for _, abs := range slices.Sorted(maps.Keys(rec.files)) {
 		f := rec.files[abs]
 		if !f.regular {
@@ -174,20 +193,29 @@ func (w *watcher) run(ctx context.Context, replace func(*index.Index) bool) {
 				}
 				if w.matters(ev) {
 					w.log.Debug("watched path changed", "path", ev.Name, "op", ev.Op.String())
+					if ev.Has(fsnotify.Write) {
+						w.written = true
+					}
 					timer.Reset(reloadDelay)
 				}
 			case err, ok := <-w.fsw.Errors:
 				if !ok {
 					return
 				}
-				// Events may have been lost (an overflow): look.
+				// Events may have been lost (an overflow): look, as
+				// after a write.
 				w.log.Warn("watching config files", "error", err)
+				w.written = true
 				timer.Reset(reloadDelay)
 			case <-timer.C:
-				if !w.check() {
+				wait, watched := w.check(time.Now())
+				switch {
+				case !watched:
 					// A directory vanished between finding it and
 					// watching it: look again once things settle.
 					timer.Reset(reloadDelay)
+				case wait > 0:
+					timer.Reset(wait)
 				}
 			}
 		}
@@ -211,18 +239,20 @@ func (w *watcher) matters(ev fsnotify.Event) bool {
 }
 
 // check updates the watches, reads every watched path and reloads when
-// what they read differs from what the served set was loaded from. It
-// reports false when a directory could not be watched because it
-// vanished meanwhile.
-func (w *watcher) check() (watched bool) {
+// what they read differs from what the served set was loaded from (now
+// being the time). It reports false when a directory could not be
+// watched because it vanished meanwhile, and how long to wait before the
+// files written in place have settled (0: nothing to wait for).
+func (w *watcher) check(now time.Time) (wait time.Duration, watched bool) {
 	watched = w.updateWatches()
-	w.reloadIfChanged()
-	return watched
+	return w.reloadIfChanged(now), watched
 }
 
 // reloadIfChanged reads every watched path and reloads when what they
-// read differs from what the served set was loaded from.
-func (w *watcher) reloadIfChanged() {
+// read differs from what the served set was loaded from, once settled: a
+// change that came with a write event waits until the files have read the
+// same for w.settle; it returns how long is left to wait.
+func (w *watcher) reloadIfChanged(now time.Time) (wait time.Duration) {
 	states := make(map[string]fileState, len(w.files))
 	contents := make(map[string][]byte, len(w.files))
 	for _, f := range w.files {
@@ -234,11 +264,24 @@ func (w *watcher) reloadIfChanged() {
 		states[f] = fileState{sum: sha256.Sum256(data)}
 		contents[f] = data
 	}
-	if maps.Equal(states, w.seen) {
+	written := w.written
+	w.written = false
+	switch {
+	case !maps.Equal(states, w.seen):
+		w.seen, w.seenAt, w.settled = states, now, false
+		if written && w.settle > 0 {
+			w.log.Info("a watched file changed in place: reloading once it has stayed the same for the settle time (write by rename to reload at once)", "settle", w.settle)
+			return w.settle
+		}
+	case w.settled:
 		w.log.Debug("watched files unchanged")
-		return
+		return 0
+	default:
+		if rest := w.seenAt.Add(w.settle).Sub(now); rest > 0 {
+			return rest
+		}
 	}
-	w.seen = states
+	w.settled = true
 	unreadable := false
 	for _, f := range w.files {
 		if err := states[f].err; err != "" {
@@ -247,11 +290,11 @@ func (w *watcher) reloadIfChanged() {
 		}
 	}
 	if unreadable {
-		return
+		return 0
 	}
 	if maps.Equal(states, w.loaded) {
 		w.log.Info("watched files read as when the current tools were loaded; nothing to reload")
-		return
+		return 0
 	}
 	ix, warnings, err := w.load(func(name string) ([]byte, error) {
 		abs := absPath(name)
@@ -265,7 +308,7 @@ func (w *watcher) reloadIfChanged() {
 	})
 	if err != nil {
 		w.log.Error("reload failed; keeping the current tools", "error", err.Error())
-		return
+		return 0
 	}
 	for _, p := range warnings {
 		w.log.Warn(p.String())
@@ -273,6 +316,7 @@ func (w *watcher) reloadIfChanged() {
 	w.loaded = states
 	changed := w.replace(ix)
 	w.log.Warn("tools reloaded", "tools", ix.Len(), "list_changed", changed)
+	return 0
 }
 
 // updateWatches watches the directories that decide what the watched
@@ -410,7 +454,28 @@ func readRegular(name string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, notRegularError(name, fi.Mode())
 	}
-	return io.ReadAll(f)
+	return readCapped(f, name, fi)
+}
+
+// readCapped reads f, opened from name, whose Stat gave fi, unless it
+// holds more than maxWatchedFile bytes: a larger file is refused from its
+// size, without being read, and one that grows past it while read is
+// refused too.
+func readCapped(f *os.File, name string, fi fs.FileInfo) ([]byte, error) {
+	tooLarge := func(size string) error {
+		return fmt.Errorf("%s is %s, over the %d-byte (4 MiB) limit of a watched config or policy file: split it into several configs", name, size, maxWatchedFile)
+	}
+	if fi.Mode().IsRegular() && fi.Size() > maxWatchedFile {
+		return nil, tooLarge(fmt.Sprintf("%d bytes", fi.Size()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxWatchedFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxWatchedFile {
+		return nil, tooLarge("more than that")
+	}
+	return data, nil
 }
 
 func notRegularError(name string, mode fs.FileMode) error {

@@ -68,11 +68,19 @@ type watchRun struct {
 // nothing is watched.
 func startWatch(t *testing.T, refs []string, policy string) *watchRun {
 	t.Helper()
+	return startWatchSettle(t, refs, policy, testSettle)
+}
+
+// startWatchSettle is startWatch with the settle time of files written
+// in place.
+func startWatchSettle(t *testing.T, refs []string, policy string, settle time.Duration) *watchRun {
+	t.Helper()
 	r := newWatchRun(t)
 	w := r.watcher(refs, policy)
 	if w == nil {
 		t.Fatalf("nothing watched; log:\n%s", r.logs.String())
 	}
+	w.settle = settle
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() {
 		cancel()
@@ -103,8 +111,15 @@ func (r *watchRun) watcher(refs []string, policy string) *watcher {
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	if w != nil {
+		w.settle = testSettle
+	}
 	return w
 }
+
+// testSettle is the settle time of the watch tests (reloadSettle in
+// climax run): long enough for the pauses of TestWatchSettles.
+const testSettle = time.Second
 
 // waitLog waits until the log holds text at least n times.
 func (r *watchRun) waitLog(text string, n int) {
@@ -336,5 +351,89 @@ func TestWatchNothingToWatch(t *testing.T) {
 	}
 	if !strings.Contains(r.logs.String(), "nothing to watch") {
 		t.Errorf("not logged:\n%s", r.logs.String())
+	}
+}
+
+// A file written in place by a writer that pauses is not reloaded half
+// written (issue 19, break 8: a policy served without its pattern line):
+// only once it has read the same for the settle time.
+func TestWatchSettles(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.yaml")
+	write(t, file, watchConfig)
+	r := startWatch(t, []string{file}, "")
+	full := watchConfigWith("two") + "  - name: w_three\n    description: \"More\"\n"
+	half := watchConfigWith("two")
+	write(t, file, half)
+	time.Sleep(testSettle / 2) // the writer pauses, longer than reloadDelay
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(full[len(half):]); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r.waitReplace("written in two parts", "w_one w_two w_three")
+	if !strings.Contains(r.logs.String(), "changed in place: reloading once it has stayed the same") {
+		t.Errorf("the wait is not logged:\n%s", r.logs.String())
+	}
+}
+
+// A file that arrives by rename is complete: it is reloaded at once,
+// without the settle time that a file written in place waits.
+func TestWatchRenameNeedsNoSettle(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.yaml")
+	write(t, file, watchConfig)
+	r := startWatchSettle(t, []string{file}, "", time.Hour)
+	write(t, file, watchConfigWith("two"))
+	r.waitLog("changed in place", 1)
+	r.noReplace("written in place, not settled")
+	tmp := filepath.Join(dir, "w.yaml.tmp")
+	write(t, tmp, watchConfigWith("three"))
+	if err := os.Rename(tmp, file); err != nil {
+		t.Fatal(err)
+	}
+	r.waitReplace("renamed into place", "w_one w_three")
+}
+
+// A watched file over the size limit is refused from its size, without
+// being read (issue 19, break 12: 512 MiB read whole); the served set
+// stays, and a file of a sound size later reloads.
+func TestWatchTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "w.yaml")
+	write(t, file, watchConfig)
+	r := startWatchSettle(t, []string{file}, "", time.Hour)
+	tmp := filepath.Join(dir, "big.tmp")
+	f, err := os.Create(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sparse: the size is what counts.
+	if err := f.Truncate(512 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Rename(tmp, file); err != nil {
+		t.Fatal(err)
+	}
+	r.waitLog("is 536870912 bytes, over the 4194304-byte (4 MiB) limit of a watched config or policy file", 1)
+	r.noReplace("too large")
+	write(t, tmp, watchConfigWith("two"))
+	if err := os.Rename(tmp, file); err != nil {
+		t.Fatal(err)
+	}
+	r.waitReplace("back to a sound size", "w_one w_two")
+}
+
+// Under --watch the limit holds at start too.
+func TestWatchTooLargeAtStart(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w.yaml")
+	write(t, file, watchConfig+"# "+strings.Repeat("x", maxWatchedFile)+"\n")
+	_, err := newFileRecorder().read(file)
+	if err == nil || !strings.Contains(err.Error(), "over the 4194304-byte (4 MiB) limit") {
+		t.Errorf("err = %v", err)
 	}
 }

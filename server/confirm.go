@@ -131,9 +131,10 @@ type statelessKey struct{}
 // Its confirm method is the call's [executor.ConfirmFunc]; the handler
 // reads the result after the call.
 type approval struct {
-	s   *Server
-	req *mcp.CallToolRequest
-	hb  *heartbeat
+	s    *Server
+	req  *mcp.CallToolRequest
+	hb   *heartbeat
+	args map[string]any // the tool's arguments, to check them again after the wait
 
 	// state is one of the Approval constants once the tool needed approval.
 	state string
@@ -144,8 +145,8 @@ type approval struct {
 	input *mcp.CallToolResult
 }
 
-func (s *Server) newApproval(req *mcp.CallToolRequest, hb *heartbeat) *approval {
-	return &approval{s: s, req: req, hb: hb}
+func (s *Server) newApproval(req *mcp.CallToolRequest, hb *heartbeat, args map[string]any) *approval {
+	return &approval{s: s, req: req, hb: hb, args: args}
 }
 
 // confirm decides whether cmd may run: it asks the user, in the way the
@@ -189,7 +190,10 @@ func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *ex
 	a.hb.set("running " + tool)
 	switch {
 	case err == nil:
-		return a.decide(tool, res)
+		if err := a.decide(tool, res); err != nil {
+			return err
+		}
+		return a.recheck(rt, cmd)
 	case ctx.Err() != nil:
 		return a.stop(tool, ApprovalUnanswered, fmt.Sprintf("The call was cancelled while waiting for the user's approval of %s: nothing ran.", tool))
 	case ended.Err() != nil:
@@ -214,6 +218,40 @@ func (a *approval) decide(tool string, res *mcp.ElicitResult) error {
 		return a.stop(tool, ApprovalDeclined, fmt.Sprintf("The user dismissed the approval request for %s: nothing ran.", tool))
 	}
 	return a.stop(tool, ApprovalDeclined, fmt.Sprintf("The user declined to run %s: nothing ran.", tool))
+}
+
+// recheck refuses an approved call when the tool set was replaced (a
+// reload under --watch) while the user was asked and the current set
+// would not run the same command: the tool is gone (disabled by the
+// policy, removed from its config), the arguments no longer pass its
+// checks (a new pattern), or they build another command line. A wait for
+// an answer can last minutes; what runs must be what the current set
+// allows, not what it allowed when the question was asked.
+func (a *approval) recheck(rt *config.ResolvedTool, cmd *executor.Command) error {
+	tool := rt.Tool.Name
+	cur, ok := a.s.tools().ix.Get(tool)
+	if cur == rt {
+		return nil
+	}
+	const reloaded = "%s was approved, but the served tools were reloaded while the user was asked, and %s. Nothing ran."
+	if !ok {
+		a.s.log.Info("not run: the tool is gone since the user was asked", "tool", tool)
+		return a.stop(tool, ApprovalConfirmed, fmt.Sprintf(reloaded, tool, "it is no longer among them"))
+	}
+	values, err := executor.Validate(cur, a.args)
+	var now *executor.Command
+	if err == nil {
+		now, err = executor.Build(cur, values)
+	}
+	if err != nil {
+		a.s.log.Info("not run: the current tools refuse the call the user approved", "tool", tool, "error", oneLine(err.Error()))
+		return a.stop(tool, ApprovalConfirmed, fmt.Sprintf(reloaded, tool, "they refuse this call now:\n"+err.Error()))
+	}
+	if commandDigest(tool, now) != commandDigest(tool, cmd) {
+		a.s.log.Info("not run: the command the user approved is not the one the current tools build", "tool", tool)
+		return a.stop(tool, ApprovalConfirmed, fmt.Sprintf(reloaded, tool, "they build another command from these arguments now; call it again to be asked about that one"))
+	}
+	return nil
 }
 
 // viaRetry handles approval under [protocolInputRequests]: the first

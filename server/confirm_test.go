@@ -509,3 +509,55 @@ func TestApprovalWriteRule(t *testing.T) {
 		})
 	}
 }
+
+// A call approved after the tool set was replaced (a reload under
+// --watch while the user was asked) runs only when the current set still
+// has its tool and builds the same command from its arguments.
+func TestApprovalRecheckedAfterReload(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		next   func(t *testing.T) *index.Index
+		ran    bool
+		reason string
+	}{
+		{"gone", func(t *testing.T) *index.Index { return parseIndex(t, gitConfig) }, false, "it is no longer among them"},
+		{"disabled", func(t *testing.T) *index.Index {
+			return confirmIndex(t, "default: disabled\ntools:\n  fake_echo: {}\n")
+		}, false, "it is no longer among them"},
+		{"refused", func(t *testing.T) *index.Index {
+			return confirmIndex(t, "default: enabled\ntools:\n  fake_sleep:\n    confirm: true\n    args:\n      seconds: {pattern: \"[1-9]\"}\n")
+		}, false, "they refuse this call now"},
+		{"same", func(t *testing.T) *index.Index { return confirmIndex(t, sleepNeedsApproval) }, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var audit syncBuffer
+			srv := server.New(confirmIndex(t, sleepNeedsApproval), executor.New(), server.WithAuditLog(&audit))
+			next := tc.next(t)
+			a := &answering{answer: func(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+				srv.Replace(next) // while the user is asked
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+			}}
+			cs := connectAt(t, srv, a.options(), oldProtocol)
+			marker := filepath.Join(t.TempDir(), "ran")
+			res := sleepCall(t, cs, marker)
+			if exists(marker) != tc.ran {
+				t.Fatalf("ran = %v, want %v; result %q", exists(marker), tc.ran, text(t, res))
+			}
+			if tc.ran {
+				if res.IsError {
+					t.Errorf("result %q", text(t, res))
+				}
+				return
+			}
+			want := "fake_sleep was approved, but the served tools were reloaded while the user was asked, and " + tc.reason
+			if !res.IsError || !strings.HasPrefix(text(t, res), want) || !strings.HasSuffix(text(t, res), "Nothing ran.") {
+				t.Errorf("result %q, want it to start %q", text(t, res), want)
+			}
+			if rec := auditRecord(t, flushed(t, srv, &audit)); rec["approval"] != "confirmed" || rec["outcome"] != "refused" {
+				t.Errorf("audit record %v", rec)
+			}
+		})
+	}
+}

@@ -338,7 +338,8 @@ func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	hb := s.progress(ctx, req, name)
 	defer hb.stop()
 	set := s.toolsFor(ctx)
-	ap := s.newApproval(req, hb)
+	approvalArgs, _ := toolArgs.(map[string]any) // as climax_call reads them
+	ap := s.newApproval(req, hb, approvalArgs)
 	res := set.meta.Call(ctx, args, executor.WithConfirm(ap.confirm), executor.WithQueued(hb.queued(name)))
 	if res.Tool == "" {
 		// Refused before a tool was chosen: no or an unknown tool_name,
@@ -397,7 +398,7 @@ func (s *Server) classicHandler(name string) mcp.ToolHandler {
 		defer s.metrics.inFlight.Dec()
 		hb := s.progress(ctx, req, name)
 		defer hb.stop()
-		ap := s.newApproval(req, hb)
+		ap := s.newApproval(req, hb, args)
 		out := s.runner.Call(ctx, rt, args, executor.WithConfirm(ap.confirm), executor.WithQueued(hb.queued(name)))
 		if ap.input != nil {
 			return ap.input, nil
