@@ -207,6 +207,7 @@ func ParsePolicy(data []byte, source string) (*Policy, error) {
 		return nil, err
 	}
 	p.Source = source
+	p.Executor.PolicyDir = policyDir(source)
 	if p.Default == "" {
 		p.Default = PolicyDisabled
 	}

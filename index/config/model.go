@@ -1,6 +1,9 @@
 package config
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Defaults applied by the loader to fields a config leaves out.
 const (
@@ -294,19 +297,93 @@ const (
 	ExecutorDocker = "docker"
 )
 
-// Executor says how commands run: directly ("local") or inside
-// `docker run` ("docker").
+// Container runtimes: the program that runs the container of a docker
+// executor ([Executor].Runtime).
+const (
+	RuntimeDocker = "docker"
+	RuntimePodman = "podman"
+)
+
+// Hardened defaults of the docker executor, which a policy can relax
+// (docs/calls.md, The docker executor). Each applies when its [Executor]
+// field is empty.
+const (
+	// DefaultContainerUser is the user a container runs as when the
+	// account climax runs as is root or has no numeric uid (Windows);
+	// otherwise it runs as that account's uid:gid.
+	DefaultContainerUser = "65532:65532"
+	// DefaultPidsLimit bounds the processes and threads of a container.
+	DefaultPidsLimit = "1024"
+	// DefaultMemory bounds a container's memory, tmpfs /tmp included.
+	DefaultMemory = "2g"
+	// DefaultCPUs bounds a container's CPU time, in CPUs. 1 is the one
+	// value every host accepts (docker refuses more than the host has).
+	DefaultCPUs = "1"
+	// DefaultNetwork is the network of a container whose policy names none.
+	DefaultNetwork = "none"
+	// Unlimited, as PidsLimit, Memory or CPUs, leaves that limit out.
+	Unlimited = "unlimited"
+	// UserImage, as User, leaves --user out: the image's own user runs.
+	UserImage = "image"
+)
+
+// Executor says how commands run: directly ("local") or inside a container
+// ("docker": `docker run`, or `podman run` with Runtime "podman"). Every
+// container setting left empty (nil for the booleans) takes its hardened
+// default.
 type Executor struct {
 	// Type is "local" (the default) or "docker".
 	Type string `yaml:"type"`
-	// Image is the docker image; required for docker.
+	// Runtime is the container CLI: "docker" (when empty) or "podman",
+	// which take the same arguments.
+	Runtime string `yaml:"runtime"`
+	// Image is the container image; required for docker.
 	Image string `yaml:"image"`
-	// Volumes are env-expanded and each becomes "-v VOLUME".
+	// Volumes each become "-v VOLUME", with "~" and $VAR / ${VAR} expanded
+	// from the environment climax runs in (never from a config's env), and
+	// a relative host path ("./src:/src") taken relative to PolicyDir.
 	Volumes []string `yaml:"volumes"`
 	// WorkingDir becomes "-w DIR".
 	WorkingDir string `yaml:"working_dir"`
-	// Network becomes "--network NETWORK".
+	// Network becomes "--network NETWORK"; empty means [DefaultNetwork].
 	Network string `yaml:"network"`
+	// User becomes "--user USER"; empty means the uid:gid climax runs as
+	// (or [DefaultContainerUser]), [UserImage] leaves the flag out.
+	User string `yaml:"user"`
+	// CapAdd lists the capabilities given back after "--cap-drop ALL".
+	CapAdd []string `yaml:"cap_add"`
+	// NoNewPrivileges gives "--security-opt no-new-privileges"; nil means
+	// true.
+	NoNewPrivileges *bool `yaml:"no_new_privileges"`
+	// ReadOnlyRoot gives "--read-only --tmpfs /tmp"; nil means true.
+	ReadOnlyRoot *bool `yaml:"read_only_root"`
+	// PidsLimit becomes "--pids-limit N"; empty means [DefaultPidsLimit],
+	// [Unlimited] leaves it out.
+	PidsLimit string `yaml:"pids_limit"`
+	// Memory becomes "--memory SIZE"; empty means [DefaultMemory],
+	// [Unlimited] leaves it out.
+	Memory string `yaml:"memory"`
+	// CPUs becomes "--cpus N"; empty means [DefaultCPUs], [Unlimited]
+	// leaves it out.
+	CPUs string `yaml:"cpus"`
+
+	// PolicyDir is the absolute directory of the policy file, against
+	// which relative host paths of Volumes are resolved; empty means the
+	// working directory of the process. Set by the loader.
+	PolicyDir string `yaml:"-"`
+}
+
+// IsDocker reports whether commands run in a container (type docker, in
+// any case).
+func (e *Executor) IsDocker() bool { return strings.EqualFold(e.Type, ExecutorDocker) }
+
+// Program returns the container CLI a docker executor runs: "docker" or
+// "podman".
+func (e *Executor) Program() string {
+	if e.Runtime == "" {
+		return RuntimeDocker
+	}
+	return e.Runtime
 }
 
 // ToolPolicy is the policy of one tool.

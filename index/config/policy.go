@@ -10,15 +10,12 @@ import (
 
 // The keys each level of a policy accepts.
 var (
-	policyKeys      = []string{"executor", "default", "confirm", "approval", "tools"}
-	approvalKeys    = []string{"global", "headless", "tools"}
-	headlessRules   = []string{HeadlessDeny, HeadlessApprove}
-	executorKeys    = []string{"type", "image", "volumes", "working_dir", "network"}
-	toolPolicyKeys  = []string{"description", "confirm", "require_approval", "args"}
-	constraintKeys  = []string{"pattern", "min", "max", "min_items", "max_items"}
-	policyDefaults  = []string{PolicyDisabled, PolicyEnabled, PolicyReadOnly}
-	executorTypes   = []string{ExecutorLocal, ExecutorDocker}
-	dockerOnlyField = []string{"image", "volumes", "working_dir", "network"}
+	policyKeys     = []string{"executor", "default", "confirm", "approval", "tools"}
+	approvalKeys   = []string{"global", "headless", "tools"}
+	headlessRules  = []string{HeadlessDeny, HeadlessApprove}
+	toolPolicyKeys = []string{"description", "confirm", "require_approval", "args"}
+	constraintKeys = []string{"pattern", "min", "max", "min_items", "max_items"}
+	policyDefaults = []string{PolicyDisabled, PolicyEnabled, PolicyReadOnly}
 )
 
 const policyHint = "a policy needs at least tools (the enabled tools) or default: enabled"
@@ -143,48 +140,6 @@ func (c *checker) approval(f field, root *object, p *Policy) {
 		tp.Confirm = &b
 		p.Tools[tf.name] = tp
 	}
-}
-
-// executor checks the executor section.
-func (c *checker) executor(n *yaml.Node) Executor {
-	const ctx = "executor"
-	o := c.object(n, ctx, executorKeys)
-	if o == nil {
-		return Executor{Type: ExecutorLocal}
-	}
-	e := Executor{
-		Type:       o.str("type"),
-		Image:      o.str("image"),
-		Volumes:    o.strings("volumes"),
-		WorkingDir: o.str("working_dir"),
-		Network:    o.str("network"),
-	}
-	if o.has("type") && !slices.Contains(executorTypes, e.Type) {
-		msg := fmt.Sprintf("unknown type %s: valid types are %s", quote(e.Type), strings.Join(executorTypes, ", "))
-		if sug := suggest(e.Type, executorTypes); sug != "" {
-			msg = fmt.Sprintf("unknown type %s (did you mean %s?)", quote(e.Type), quote(sug))
-		}
-		c.report(o.at("type"), ctx, "%s", msg)
-		return e
-	}
-	if e.Type == "" {
-		e.Type = ExecutorLocal
-	}
-	switch e.Type {
-	case ExecutorDocker:
-		if strings.TrimSpace(e.Image) == "" {
-			c.report(o.at("image"), ctx, "missing \"image\": the docker executor needs an image, e.g. image: alpine/git")
-		}
-	case ExecutorLocal:
-		// Settings that only docker uses would silently do nothing; a
-		// forgotten "type: docker" must not leave commands unconfined.
-		for _, k := range dockerOnlyField {
-			if o.has(k) {
-				c.report(o.at(k), ctx, "%s only applies to the docker executor: add type: docker or remove it", k)
-			}
-		}
-	}
-	return e
 }
 
 // toolPolicy checks one tool's entry under tools. A null entry enables the

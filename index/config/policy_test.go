@@ -31,7 +31,11 @@ func TestParsePolicyReadmeExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config.Executor{Type: "docker", Image: "alpine/git", Volumes: []string{"${PROJECT_DIR}:/workspace"}, WorkingDir: "/workspace", Network: "none"}
+	dir, err := filepath.Abs("testdata/policy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Executor{Type: "docker", Image: "alpine/git", Volumes: []string{"${PROJECT_DIR}:/workspace"}, WorkingDir: "/workspace", Network: "none", PolicyDir: dir}
 	if !reflect.DeepEqual(p.Executor, want) {
 		t.Errorf("Executor = %+v, want %+v", p.Executor, want)
 	}
@@ -180,7 +184,12 @@ func TestParsePolicyErrors(t *testing.T) {
 		{
 			name: "unknown executor type",
 			src:  "executor:\n  type: podman\ndefault: enabled\n",
-			want: []string{`p.yaml:2:9: executor: unknown type "podman": valid types are local, docker`},
+			want: []string{`p.yaml:2:9: executor: unknown type "podman": write type: docker and runtime: podman`},
+		},
+		{
+			name: "another executor type",
+			src:  "executor:\n  type: vm\ndefault: enabled\n",
+			want: []string{`p.yaml:2:9: executor: unknown type "vm": valid types are local, docker`},
 		},
 		{
 			name: "misspelt executor type",
