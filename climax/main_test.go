@@ -22,13 +22,14 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script/*.txtar from the actual output")
 
 // TestMain lets the test binary act as the programs the scripts run: the
-// real climax command, and fake CLIs (fakecli, docker, jj) that report how
+// real climax command, and fake CLIs (fakecli, docker, podman, jj) that report how
 // they were called.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"climax":  main,
 		"fakecli": func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		"docker":  func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"podman":  func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		"jj":      func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
@@ -437,10 +438,12 @@ func lookPath(ts *testscript.TestScript, prog string) string {
 	return ""
 }
 
-// fakeCLI is a stand-in program for tests. Called as docker, jj or any
-// name but fakecli it prints its name and arguments on one line (arguments
-// with spaces or empty ones quoted). As fakecli, the first argument
-// chooses what it does:
+// fakeCLI is a stand-in program for tests. Called as docker, podman, jj or
+// any name but fakecli it prints its name and arguments on one line
+// (arguments with spaces or empty ones quoted); as docker or podman it then
+// prints "env KEY=VALUE" for each "-e KEY" argument, with the value it
+// finds in its environment, as the real client would pass it on. As
+// fakecli, the first argument chooses what it does:
 //
 //	fakecli echo WORDS...            print WORDS
 //	fakecli stderr WORDS...          print WORDS on stderr
@@ -466,6 +469,13 @@ func fakeCLI(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if name != "fakecli" || len(args) == 0 {
 		fmt.Fprintln(stdout, strings.TrimSpace(name+" "+quoted(args)))
+		if name == "docker" || name == "podman" {
+			for i := 0; i+1 < len(args); i++ {
+				if args[i] == "-e" && !strings.Contains(args[i+1], "=") {
+					fmt.Fprintf(stdout, "env %s=%s\n", args[i+1], quoted([]string{os.Getenv(args[i+1])}))
+				}
+			}
+		}
 		return 0
 	}
 	switch args[0] {

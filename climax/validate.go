@@ -192,7 +192,7 @@ func (rep *validateReport) loadPolicy(file string) *config.Policy {
 // checkPrograms warns about every config whose program cannot be found as
 // a call would find it: a warning only, since the config may be meant for
 // another machine. With the docker executor the program that must exist
-// here is docker itself.
+// here is the container runtime itself (docker or podman).
 func (rep *validateReport) checkPrograms(loaded []*config.Config, pol *config.Policy) {
 	bySource := make(map[string]*config.Config, len(loaded))
 	for _, cfg := range loaded {
@@ -208,8 +208,8 @@ func (rep *validateReport) checkPrograms(loaded []*config.Config, pol *config.Po
 			continue
 		}
 		bin, err := cr.Binary, error(nil)
-		if pol != nil && pol.Executor.Type == config.ExecutorDocker {
-			bin = "docker"
+		if pol != nil && pol.Executor.IsDocker() {
+			bin = pol.Executor.Program()
 			_, err = exec.LookPath(bin)
 		} else {
 			_, err = executor.FindProgram(bySource[cr.Source])

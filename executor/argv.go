@@ -139,179 +139,200 @@ func secretWords(a *config.Arg, words []string, from, offset int) []secretWord {
 // Absent values fall back to the argument's default, so Build also works on
 // unvalidated but well-typed values. Values are rendered with [Render].
 //
-// With a docker executor the argv is prefixed with
+// With a docker executor the argv is prefixed with the words that run it
+// in a container of the policy's image, hardened unless the policy relaxes
+// it (docs/calls.md, The docker executor):
 //
-//	docker run --rm [-i] [-v VOLUME]... [--network NET] [-w DIR] [-e KEY=VALUE]... IMAGE
+//	docker run --rm [-i] --network none --user UID:GID --cap-drop ALL
+//	  --security-opt no-new-privileges --read-only --tmpfs /tmp
+//	  --pids-limit 1024 --memory 2g --cpus 1 [-v VOLUME]... [-w DIR] [-e KEY]... IMAGE
 //
-// where -i is present when a stdin value is supplied, volumes are
-// env-expanded, -w is the cwd arg's value when supplied (a path inside the
-// container) and else the executor's working_dir, and the config's env is
-// passed into the container with -e (sorted by key) instead of to the
-// docker client. The docker client itself runs in the config's working_dir
-// (so relative volume paths resolve there), else the inherited one.
+// (podman instead of docker with runtime: podman). -i is present when a
+// stdin value is supplied; volumes are expanded from the environment of
+// this process only, never from the config's env; -w is the cwd arg's
+// value when supplied (a path inside the container), else the executor's
+// working_dir. The config's env is passed into the container by name (-e
+// KEY, sorted by key), with its values in Command.Env, the environment of
+// the docker client, so that no value appears in the argv, and so in `ps`,
+// the logs, the audit log or an approval question; a config env variable
+// the client itself reads (PATH, HOME, DOCKER_*, LD_*, ...) fails the
+// call. The docker client runs in the server's working directory.
 func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	if rt == nil || rt.Tool == nil || rt.CLI == nil {
 		return nil, errors.New("No tool given")
 	}
-	t, c := rt.Tool, rt.CLI
-	lookup := envLookup(c.Env)
+	line, err := buildLine(rt, values)
+	if err != nil {
+		return nil, err
+	}
+	t := rt.Tool
+	cmd := &Command{Stdin: line.stdin, Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput, SuccessExitCodes: t.SuccessExitCodes, values: line.values}
+	if rt.Executor.IsDocker() {
+		return containerCommand(cmd, rt, line)
+	}
+	return localCommand(cmd, rt.CLI, line), nil
+}
 
-	argv := BaseCommand(c)
-	if len(argv) == 0 {
+// A commandLine is a call rendered as words (steps 1 to 5 of [Build]),
+// with the values that do not become words: before it is placed on the
+// host or in a container.
+type commandLine struct {
+	argv   []string
+	secret []secretWord   // the words of argv that hold secret values
+	values map[string]any // the tool's args' values (given or default), by name
+
+	stdin    string
+	hasStdin bool
+
+	cwd               string // the cwd arg's value; "" leaves the default in place
+	hasCwd, cwdSecret bool
+	tail              []string     // the after_double_dash values
+	tailSecret        []secretWord // the words of tail that hold secret values
+	lookup            func(string) (string, bool)
+}
+
+// buildLine renders the call's command line: steps 1 to 5 of [Build].
+func buildLine(rt *config.ResolvedTool, values map[string]any) (*commandLine, error) {
+	t, c := rt.Tool, rt.CLI
+	line := &commandLine{lookup: envLookup(c.Env), values: map[string]any{}}
+	line.argv = BaseCommand(c)
+	if len(line.argv) == 0 {
 		return nil, fmt.Errorf("The command of %s is empty after expansion (%q): set the variables it uses or fix command in the config", cliName(c), c.Command)
 	}
-	argv = append(argv, strings.Fields(t.Command)...)
-
-	cmd := &Command{Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput, SuccessExitCodes: t.SuccessExitCodes, values: map[string]any{}}
-	value := func(a *config.Arg) (any, bool, error) {
-		v, ok := values[a.Name]
-		if !ok {
-			v = a.Default
-		}
-		if v == nil {
-			return nil, false, nil
-		}
-		cv, err := coerceArg(a, v)
-		if err != nil {
-			return nil, false, fmt.Errorf("Argument '%s': %w", a.Name, err)
-		}
-		cmd.values[a.Name] = cv
-		return cv, true, nil
+	line.argv = append(line.argv, strings.Fields(t.Command)...)
+	if err := line.addOperands(t.Args, values); err != nil {
+		return nil, err
 	}
+	if err := line.addFlags(t.Args, values); err != nil {
+		return nil, err
+	}
+	if err := line.addGlobals(c); err != nil {
+		return nil, err
+	}
+	if len(line.tail) > 0 {
+		for _, w := range line.tailSecret {
+			line.secret = append(line.secret, secretWord{len(line.argv) + 1 + w.i, w.keep})
+		}
+		line.argv = append(append(line.argv, "--"), line.tail...)
+	}
+	return line, nil
+}
 
-	var cwd string
-	var hasCwd, cwdSecret, hasStdin bool
-	var tail []string // the after_double_dash values
-	var secret, tailSecret []secretWord
-	for i := range t.Args {
-		a := &t.Args[i]
-		v, ok, err := value(a)
+// value returns the value an arg takes in a call, and records it: the
+// caller's, else its default, coerced to its type; false when it has none.
+func (l *commandLine) value(a *config.Arg, values map[string]any) (any, bool, error) {
+	v, ok := values[a.Name]
+	if !ok {
+		v = a.Default
+	}
+	if v == nil {
+		return nil, false, nil
+	}
+	cv, err := coerceArg(a, v)
+	if err != nil {
+		return nil, false, fmt.Errorf("Argument '%s': %w", a.Name, err)
+	}
+	l.values[a.Name] = cv
+	return cv, true, nil
+}
+
+// addOperands renders the positional args (step 2) and sets aside the
+// stdin, cwd and after_double_dash values.
+func (l *commandLine) addOperands(args []config.Arg, values map[string]any) error {
+	for i := range args {
+		a := &args[i]
+		v, ok, err := l.value(a, values)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok {
 			continue
 		}
 		switch {
 		case a.Stdin:
-			cmd.Stdin, hasStdin = Render(v), true
+			l.stdin, l.hasStdin = Render(v), true
 		case a.Cwd:
 			// An empty directory is no directory: the config's applies.
-			if cwd = Render(v); cwd != "" {
-				hasCwd, cwdSecret = true, a.Secret
+			if l.cwd = Render(v); l.cwd != "" {
+				l.hasCwd, l.cwdSecret = true, a.Secret
 			}
 		case a.AfterDoubleDash:
-			n := len(tail)
-			tail = appendPositional(tail, v)
-			tailSecret = append(tailSecret, secretWords(a, tail, n, 0)...)
+			n := len(l.tail)
+			l.tail = appendPositional(l.tail, v)
+			l.tailSecret = append(l.tailSecret, secretWords(a, l.tail, n, 0)...)
 		case a.Positional:
-			n := len(argv)
-			argv = appendPositional(argv, v)
-			secret = append(secret, secretWords(a, argv, n, 0)...)
+			n := len(l.argv)
+			l.argv = appendPositional(l.argv, v)
+			l.secret = append(l.secret, secretWords(a, l.argv, n, 0)...)
 		}
 	}
-	for i := range t.Args {
-		a := &t.Args[i]
+	return nil
+}
+
+// addFlags renders the flag args (step 3).
+func (l *commandLine) addFlags(args []config.Arg, values map[string]any) error {
+	for i := range args {
+		a := &args[i]
 		if a.Positional || a.Stdin || a.Cwd {
 			continue
 		}
-		v, ok, err := value(a)
+		v, ok, err := l.value(a, values)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ok {
-			n := len(argv)
-			argv = appendFlag(argv, a, v)
-			secret = append(secret, secretWords(a, argv, n, 0)...)
+			n := len(l.argv)
+			l.argv = appendFlag(l.argv, a, v)
+			l.secret = append(l.secret, secretWords(a, l.argv, n, 0)...)
 		}
 	}
+	return nil
+}
+
+// addGlobals renders the global args that have a default (step 4).
+func (l *commandLine) addGlobals(c *config.Config) error {
 	for i := range c.GlobalArgs {
 		a := &c.GlobalArgs[i]
 		if a.Default == nil || a.Stdin || a.Cwd {
 			continue
 		}
-		d := expandDefault(a.Default, lookup)
+		d := expandDefault(a.Default, l.lookup)
 		if d == nil {
 			continue
 		}
 		v, err := coerceArg(a, d)
 		if err != nil {
-			return nil, fmt.Errorf("Global argument '%s' of %s: default: %w", a.Name, cliName(c), err)
+			return fmt.Errorf("Global argument '%s' of %s: default: %w", a.Name, cliName(c), err)
 		}
-		n := len(argv)
+		n := len(l.argv)
 		if a.Positional {
-			argv = appendPositional(argv, v)
+			l.argv = appendPositional(l.argv, v)
 		} else {
-			argv = appendFlag(argv, a, v)
+			l.argv = appendFlag(l.argv, a, v)
 		}
-		secret = append(secret, secretWords(a, argv, n, 0)...)
+		l.secret = append(l.secret, secretWords(a, l.argv, n, 0)...)
 	}
-	if len(tail) > 0 {
-		for _, w := range tailSecret {
-			secret = append(secret, secretWord{len(argv) + 1 + w.i, w.keep})
-		}
-		argv = append(append(argv, "--"), tail...)
-	}
+	return nil
+}
 
-	if strings.EqualFold(rt.Executor.Type, config.ExecutorDocker) {
-		e := rt.Executor
-		if e.Image == "" {
-			return nil, errors.New("The docker executor has no image: set executor.image in the policy")
-		}
-		prefix := []string{"docker", "run", "--rm"}
-		if hasStdin {
-			prefix = append(prefix, "-i")
-		}
-		for _, v := range e.Volumes {
-			// A volume that names an unset variable would mount the
-			// wrong thing (":/workspace" is no mount at all).
-			x, complete := expandEnv(expandHome(v), lookup)
-			if !complete {
-				return nil, fmt.Errorf("The docker executor's volume %q names a variable that is not set: set it in the environment climax runs in, or fix executor.volumes in the policy", v)
-			}
-			if x != "" {
-				prefix = append(prefix, "-v", x)
-			}
-		}
-		if e.Network != "" {
-			prefix = append(prefix, "--network", e.Network)
-		}
-		if w := e.WorkingDir; hasCwd || w != "" {
-			if hasCwd {
-				w = cwd
-			}
-			prefix = append(prefix, "-w", w)
-			if hasCwd && cwdSecret {
-				cmd.secret = append(cmd.secret, secretWord{len(prefix) - 1, 0})
-			}
-		}
-		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
-			prefix = append(prefix, "-e", k+"="+c.Env[k])
-		}
-		prefix = append(prefix, e.Image)
-		for _, w := range secret {
-			cmd.secret = append(cmd.secret, secretWord{len(prefix) + w.i, w.keep})
-		}
-		cmd.Argv = append(prefix, argv...)
-		if c.WorkingDir != "" {
-			cmd.Dir = workingDir(c, lookup)
-		}
-		return cmd, nil
-	}
-
-	argv[0] = programPath(argv[0], c, lookup)
-	cmd.Argv, cmd.secret = argv, secret
+// localCommand places a command line on the host: the program path made
+// absolute when relative, the config's env added to the environment, and
+// the directory of step 6 of [Build].
+func localCommand(cmd *Command, c *config.Config, line *commandLine) *Command {
+	argv := line.argv
+	argv[0] = programPath(argv[0], c, line.lookup)
+	cmd.Argv, cmd.secret = argv, line.secret
 	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 		cmd.Env = append(cmd.Env, k+"="+c.Env[k])
 	}
 	switch {
-	case hasCwd:
-		cmd.Dir = cwd // a caller's value: used as it is
-		cmd.dirSecret = cwdSecret
+	case line.hasCwd:
+		cmd.Dir = line.cwd // a caller's value: used as it is
+		cmd.dirSecret = line.cwdSecret
 	case c.WorkingDir != "":
-		cmd.Dir = workingDir(c, lookup)
+		cmd.Dir = workingDir(c, line.lookup)
 	}
-	return cmd, nil
+	return cmd
 }
 
 // expandDefault expands $VAR and ${VAR} in a global arg's default (each

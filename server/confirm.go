@@ -494,8 +494,8 @@ func approvalMessage(rt *config.ResolvedTool, cmd *executor.Command, res executo
 	// Quoted as the command is, so that a directory name with a newline
 	// cannot fake another line of the question.
 	fmt.Fprintf(&b, "\nWorking directory: %s", executor.ShellQuote([]string{dir}))
-	if strings.EqualFold(rt.Executor.Type, config.ExecutorDocker) {
-		fmt.Fprintf(&b, "\nExecutor: docker, image %s", rt.Executor.Image)
+	if rt.Executor.IsDocker() {
+		fmt.Fprintf(&b, "\nExecutor: %s, image %s", rt.Executor.Program(), rt.Executor.Image)
 	} else {
 		b.WriteString("\nExecutor: local")
 	}

@@ -471,8 +471,26 @@ func TestApprovalNamesDockerImage(t *testing.T) {
 		t.Fatalf("declined: %q", text(t, res))
 	}
 	asked := a.asked()
-	if len(asked) != 1 || !strings.Contains(asked[0].Message, "\n\ndocker run --rm -w /workspace ") ||
+	if len(asked) != 1 || !strings.Contains(asked[0].Message, "\n\ndocker run --rm --network none ") ||
+		!strings.Contains(asked[0].Message, " -w /workspace -e ") ||
 		!strings.HasSuffix(asked[0].Message, "\nExecutor: docker, image alpine/git") {
+		t.Fatalf("question: %q", asked[0].Message)
+	}
+	// The config's env is passed by name: its values are not in the question.
+	if !strings.Contains(asked[0].Message, " -e GORACE ") || strings.Contains(asked[0].Message, "atexit_sleep_ms") {
+		t.Fatalf("question shows an env value: %q", asked[0].Message)
+	}
+}
+
+func TestApprovalNamesPodman(t *testing.T) {
+	t.Parallel()
+	a := &answering{answer: answer("decline", nil)}
+	ix := confirmIndex(t, "executor: {type: docker, runtime: podman, image: alpine/git}\ndefault: enabled\nconfirm: all\n")
+	cs := connectAt(t, server.New(ix, executor.New()), a.options(), oldProtocol)
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi"}})
+	asked := a.asked()
+	if len(asked) != 1 || !strings.Contains(asked[0].Message, "\n\npodman run --rm ") ||
+		!strings.HasSuffix(asked[0].Message, "\nExecutor: podman, image alpine/git") {
 		t.Fatalf("question: %q", asked[0].Message)
 	}
 }
