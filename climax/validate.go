@@ -192,7 +192,8 @@ func (rep *validateReport) loadPolicy(file string) *config.Policy {
 // checkPrograms warns about every config whose program cannot be found as
 // a call would find it: a warning only, since the config may be meant for
 // another machine. With the docker executor the program that must exist
-// here is the container runtime itself (docker or podman).
+// here is the container runtime itself (docker or podman), and a config
+// whose env cannot be handed to a container is warned about too.
 func (rep *validateReport) checkPrograms(loaded []*config.Config, pol *config.Policy) {
 	bySource := make(map[string]*config.Config, len(loaded))
 	for _, cfg := range loaded {
@@ -211,6 +212,9 @@ func (rep *validateReport) checkPrograms(loaded []*config.Config, pol *config.Po
 		if pol != nil && pol.Executor.IsDocker() {
 			bin = pol.Executor.Program()
 			_, err = exec.LookPath(bin)
+			if envErr := executor.CheckContainerEnv(bySource[cr.Source], &pol.Executor); envErr != nil {
+				cr.Warnings = append(cr.Warnings, problem{File: cr.Source, Message: "every call will fail under the policy's docker executor: " + envErr.Error()})
+			}
 		} else {
 			_, err = executor.FindProgram(bySource[cr.Source])
 		}

@@ -27,12 +27,10 @@ func containerCommand(cmd *Command, rt *config.ResolvedTool, line *commandLine) 
 	if strings.HasPrefix(e.Image, "-") {
 		return nil, fmt.Errorf("The docker executor's image %q is not an image name: fix executor.image in the policy", e.Image)
 	}
-	keys := slices.Sorted(maps.Keys(c.Env))
-	for _, k := range keys {
-		if err := checkContainerVariable(k, e.Program(), cliName(c)); err != nil {
-			return nil, err
-		}
+	if err := CheckContainerEnv(c, e); err != nil {
+		return nil, err
 	}
+	keys := slices.Sorted(maps.Keys(c.Env))
 	run := containerRun{stdin: line.hasStdin, dir: e.WorkingDir, env: keys}
 	if line.hasCwd {
 		run.dir = line.cwd
@@ -171,6 +169,19 @@ func expandVolume(v, dir string) (string, error) {
 	return x, nil
 }
 
+// CheckContainerEnv returns the error every call of c's tools gives under
+// the docker executor e because of c's env: a variable the container
+// runtime client reads itself on the host, or a name no -e can pass (see
+// [Build]). It is nil when c's env can be passed on.
+func CheckContainerEnv(c *config.Config, e *config.Executor) error {
+	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
+		if err := checkContainerVariable(k, e.Program(), cliName(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkContainerVariable refuses a config env variable that cannot be
 // handed to a container by name: one the runtime client itself (or the
 // host's dynamic loader, or a program it starts) would read from its own
@@ -180,7 +191,7 @@ func checkContainerVariable(name, runtime, cli string) error {
 	case name == "" || strings.ContainsAny(name, "=\x00") || strings.HasPrefix(name, "-"):
 		return fmt.Errorf("The env of %s names a variable %q that cannot be passed to a container: fix env in the config", cli, name)
 	case clientVariable(name):
-		return fmt.Errorf("The env of %s sets %s, which %s itself reads on the host: under the docker executor a config's env reaches the container through the %s client's environment, so remove %s from the config's env (the image sets the container's own)", cli, name, runtime, runtime, name)
+		return fmt.Errorf("The env of %s sets %s, which %s itself reads on the host: under the docker executor a config's env reaches the container through the %s client's environment, so remove %s from the config's env", cli, name, runtime, runtime, name)
 	}
 	return nil
 }

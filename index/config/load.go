@@ -187,15 +187,18 @@ func BundledNames(bundled fs.FS) ([]string, error) {
 //
 // Like [Parse] it reports every problem with its position: unknown keys,
 // wrong types, an unknown executor type or default, a docker executor
-// without an image, docker-only settings (image, volumes, working_dir,
-// network) without type: docker, a pattern that is not a valid Go regular
+// without an image, docker-only settings (runtime, image, volumes,
+// working_dir, network, user, cap_add, no_new_privileges, read_only_root,
+// pids_limit, memory, cpus) without type: docker, a container setting
+// that is not valid for docker and podman, a pattern that is not a valid Go regular
 // expression on its own, min greater than max, min_items or max_items that
 // is not a whole number of 0 or more, and min_items greater than max_items.
 // Its limits are Parse's. A tool listed with no settings
 // (git_status: or git_status: {}) is enabled without overrides. Tool and
 // arg names are not checked here: [New] warns about those no config
 // defines. On success Default is [PolicyDisabled] and Executor.Type
-// [ExecutorLocal] unless set, and Tools is never nil.
+// [ExecutorLocal] unless set, Executor.PolicyDir is the absolute directory
+// of source, and Tools is never nil.
 func ParsePolicy(data []byte, source string) (*Policy, error) {
 	c := &checker{file: source}
 	root := c.document(data, "policy", policyHint)

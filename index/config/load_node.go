@@ -494,7 +494,8 @@ func (o *object) stringList(key, what, ifEmpty string) []string {
 	return out
 }
 
-// stringMap returns the string-to-string mapping under key (nil when absent).
+// stringMap returns the string-to-string mapping of environment
+// variables under key (nil when absent).
 func (o *object) stringMap(key string) map[string]string {
 	f, ok := o.get(key)
 	if !ok {
@@ -507,6 +508,11 @@ func (o *object) stringMap(key string) map[string]string {
 	}
 	out := map[string]string{}
 	for _, p := range o.c.pairs(v, o.ctx) {
+		if p.name == "" || strings.ContainsAny(p.name, "=\x00") {
+			// The environment would read "A=B: x" as A set to "B=x".
+			o.c.report(p.key, o.ctx, "%s: %s is not a variable name: a name is not empty and has no \"=\"", key, quote(p.name))
+			continue
+		}
 		pv := p.val()
 		if isNull(pv) {
 			out[p.name] = ""

@@ -228,6 +228,14 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`t.yaml:2:6: env: expected a mapping of names to values, got a list`},
 		},
 		{
+			name: "env names that are no variable names",
+			src:  "command: git\nenv: {\"A=B\": x, \"\": y, C: z}\ntools: []\n",
+			want: []string{
+				`t.yaml:2:7: env: "A=B" is not a variable name: a name is not empty and has no "="`,
+				`t.yaml:2:17: env: "" is not a variable name: a name is not empty and has no "="`,
+			},
+		},
+		{
 			name: "args is a mapping",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args: {a: 1}\n",
 			want: []string{`t.yaml:5:11: tool "t": args: expected a list of args (lines starting with "- "), got a mapping`},
