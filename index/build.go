@@ -87,9 +87,15 @@ type builder struct {
 	totalLen [numFields]float64
 	rawTerm  map[string]int32 // token as written (lowercase) → term ID
 	lastDoc  []int32          // by term: 1 + the last tool counted in df
-	slotDoc  []int32          // by term*numFields+field: 1 + the tool of slotOcc
-	slotOcc  []int32          // … and that tool's occurrence of the term in the field
-	byCLI    map[*config.Config]*cliTerms
+	// Rarity: a term's document frequency for its idf. A tool's own
+	// fields count once per tool, the fields a CLI gives all its tools
+	// once per CLI (see idfCount).
+	idfDF   []int32
+	idfDoc  []int32 // by term: 1 + the last tool counted in idfDF
+	idfCLI  []int32 // by term: 1 + the last CLI counted in idfDF
+	slotDoc []int32 // by term*numFields+field: 1 + the tool of slotOcc
+	slotOcc []int32 // … and that tool's occurrence of the term in the field
+	byCLI   map[*config.Config]*cliTerms
 
 	// Scratch space.
 	seq      []int32 // the current field's terms, stop words left out, for bigrams
@@ -203,6 +209,9 @@ func (b *builder) addWord(tok []byte) int32 {
 		r.df = append(r.df, 0)
 		r.isStop = append(r.isStop, true)
 		b.lastDoc = append(b.lastDoc, 0)
+		b.idfDF = append(b.idfDF, 0)
+		b.idfDoc = append(b.idfDoc, 0)
+		b.idfCLI = append(b.idfCLI, 0)
 		for range numFields {
 			b.slotDoc = append(b.slotDoc, 0)
 			b.slotOcc = append(b.slotOcc, 0)
@@ -230,6 +239,7 @@ func (b *builder) count(d int32, f searchField, ids []int32) {
 			b.lastDoc[id] = d + 1
 			r.df[id]++
 		}
+		b.countRarity(d, f, id)
 		if k := int(id)*int(numFields) + int(f); b.slotDoc[k] == d+1 {
 			if o := &b.occs[b.slotOcc[k]]; o.tf < math.MaxUint16 {
 				o.tf++
@@ -250,6 +260,32 @@ func (b *builder) count(d int32, f searchField, ids []int32) {
 	}
 }
 
+// cliField reports whether f is one of the fields a CLI gives all its
+// tools.
+func cliField(f searchField) bool {
+	return f == fieldTags || f == fieldCategory || f == fieldCLI || f == fieldCLIDesc
+}
+
+// countRarity counts term id of field f of tool d in its idf document
+// frequency. A word of a CLI's tags, category, name or description is in
+// every one of its tools' fields, but it is one use of the word, not
+// one per tool: counting it per tool would make the words a CLI describes
+// itself with ("history", "commit" for git) common, and the generic words
+// of a query would decide instead.
+func (b *builder) countRarity(d int32, f searchField, id int32) {
+	if cliField(f) {
+		if c := b.r.cli[d] + 1; b.idfCLI[id] != c {
+			b.idfCLI[id] = c
+			b.idfDF[id]++
+		}
+		return
+	}
+	if b.idfDoc[id] != d+1 {
+		b.idfDoc[id] = d + 1
+		b.idfDF[id]++
+	}
+}
+
 // scorePostings is pass 2: it computes the idf of every term and each
 // tool's BM25F score for each of its terms, into the postings.
 func (b *builder) scorePostings() {
@@ -259,6 +295,7 @@ func (b *builder) scorePostings() {
 		avgLen[f] = max(b.totalLen[f]/float64(max(r.n, 1)), 1)
 	}
 	r.idf = make([]float32, len(r.vocab))
+	r.maxIDF = float32(idf(r.n, 1))
 	r.postings = make([][]posting, len(r.vocab))
 	var sum int
 	for id := range r.vocab {
@@ -266,7 +303,7 @@ func (b *builder) scorePostings() {
 	}
 	flat := make([]posting, 0, sum) // one backing array, cut per term
 	for id := range r.vocab {
-		r.idf[id] = float32(idf(r.n, int(r.df[id])))
+		r.idf[id] = float32(idf(r.n, int(b.idfDF[id])))
 		end := len(flat) + int(r.df[id])
 		r.postings[id] = flat[len(flat):len(flat):end]
 		flat = flat[:end]

@@ -9,9 +9,10 @@ import (
 )
 
 // Search ranks tools by relevance: words of the query are matched as
-// terms (in any form: "containers", "running"), tool-name and tag hits
-// weigh more than description hits, and tools matching more of the query
-// come first.
+// terms (in any form: "containers", "running"), tool-name hits weigh more
+// than description hits and those more than the CLI's tags and category,
+// tools matching more of the query come first, and weak matches are left
+// out (docker_images matches only "list").
 func ExampleIndex_Search() {
 	docker := &config.Config{
 		Name:     "docker",
@@ -46,7 +47,7 @@ func ExampleIndex_Search() {
 		fmt.Println()
 	}
 	// Output:
-	// list running containers: docker_ps docker_stop docker_images
+	// list running containers: docker_ps docker_stop
 	// delete a container: docker_rm
 	// version control: git_status git_log
 	// history: git_log

@@ -37,7 +37,13 @@ func (f searchField) String() string { return fieldNames[f] }
 // Ranking parameters. fieldWeight and fieldB are the BM25F weight and
 // length normalisation of each field.
 var (
-	fieldWeight = [numFields]float64{3, 2, 1.5, 1.5, 2, 1, 1, 0.4, 0.3}
+	// The fields a CLI gives all its tools (tags, category, description)
+	// weigh less than a tool's own: they say which CLI fits, not which of
+	// its tools, and a tool must not win over its sibling by a word that
+	// both have from their CLI (go_list over go_build for "build the go
+	// project", through go's category "build"). The CLI's name keeps its
+	// weight: a query that names the program means it.
+	fieldWeight = [numFields]float64{3, 2, 0.5, 0.5, 2, 1, 1, 0.3, 0.3}
 	// Keywords and the fields a CLI gives all its tools are not
 	// length-normalised: keywords are alternatives, not prose, and how
 	// many tags or words of description a CLI has says nothing about
@@ -45,8 +51,9 @@ var (
 	fieldB = [numFields]float64{0.5, 0, 0, 0, 0, 0.3, 0.75, 0, 0.75}
 	// fieldCover is how much a term found only in the field counts
 	// towards a tool matching the query's terms: words of the CLI's
-	// description or of the arguments do not make a tool about them.
-	fieldCover = [numFields]float32{1, 1, 1, 1, 1, 1, 1, 0.5, 0.35}
+	// tags, category or description, or of the arguments, do not make a
+	// tool about them.
+	fieldCover = [numFields]float32{1, 1, 0.5, 0.5, 1, 1, 1, 0.5, 0.35}
 	// fieldPhrase marks the fields where two query words next to each
 	// other score a bonus when they are next to each other in the field.
 	fieldPhrase = [numFields]bool{fieldName: true, fieldKeywords: true, fieldTags: true, fieldCategory: true, fieldCLI: true, fieldDescription: true}
@@ -68,6 +75,8 @@ const (
 	maxPhraseWords = 12           // longer keywords are not looked for as phrases
 	maxPrefixes    = 16           // longer forms tried per query term
 	minShorterForm = 5            // shortest shorter form a query term matches ("configuration" → "config", not "download" → "down")
+
+	coverCommon = float32(0.5) // how much the most common word counts towards coverage, relative to the rarest
 
 	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
 
@@ -126,6 +135,7 @@ type ranker struct {
 	vocab    []string // all terms, sorted, for prefix lookups
 	termOf   []string // all terms, by ID
 	idf      []float32
+	maxIDF   float32 // the idf of a term only one tool has
 	df       []int32
 	isStop   []bool      // by term ID: every form of the term is a stop word
 	postings [][]posting // by term ID, in load order
@@ -543,7 +553,7 @@ func (r *ranker) first(keep func(int) bool, limit int) []int {
 // what it gets for each query term: the best score among the term's
 // variants. It returns the exact term IDs of the query terms (-1 where the
 // index lacks one) and the number of query terms some tool matches.
-func (r *ranker) matchTerms(terms []queryTerm, s *scratch, ex *explainer) (ids []int32, total float32) {
+func (r *ranker) matchTerms(terms []queryTerm, s *scratch, ex *explainer) (ids []int32, total totals) {
 	ids = make([]int32, len(terms))
 	typoLookups := 0
 	for i, t := range terms {
@@ -555,21 +565,47 @@ func (r *ranker) matchTerms(terms []queryTerm, s *scratch, ex *explainer) (ids [
 		}
 		vs := r.variants(s.vs[:0], s, t, typoLookups <= maxTypoLookup)
 		s.vs = vs
-		if len(vs) > 0 {
-			total += t.w // a term no tool has cannot tell tools apart
+		cw := t.w * r.coverWeight(ids[i], vs)
+		if len(vs) > 0 { // a term no tool has cannot tell tools apart
+			total.terms += t.w
+			total.cover += cw
 		}
 		if ex != nil {
 			ex.variants(i, r, vs)
 		}
-		r.matchTerm(i, ids[i], t.w, vs, s, ex)
+		r.matchTerm(i, ids[i], t.w, cw, vs, s, ex)
 	}
 	return ids, total
+}
+
+// totals are the weights of the query terms that some tool matches: as
+// terms (what the name weight is a fraction of) and as coverage (what
+// coverage is a fraction of).
+type totals struct{ terms, cover float32 }
+
+// coverWeight is how much matching a query term (exact term ID exact, or
+// -1, and its variants vs) counts towards coverage: the rarer the word,
+// the more. Missing a word most tools have ("project", "file") says less
+// about a tool than missing a word few have ("history").
+func (r *ranker) coverWeight(exact int32, vs []variant) float32 {
+	if len(vs) == 0 {
+		return 0
+	}
+	var w float32
+	if exact >= 0 {
+		w = r.idf[exact]
+	} else {
+		for _, v := range vs {
+			w = max(w, r.idf[v.id])
+		}
+	}
+	return coverCommon + (1-coverCommon)*w/r.maxIDF
 }
 
 // matchTerm finds, for query term i (exact term ID exact, or -1), each
 // tool's best variant among vs, and adds its score, coverage credit and
 // name weight to the tool's.
-func (r *ranker) matchTerm(i int, exact int32, qw float32, vs []variant, s *scratch, ex *explainer) {
+func (r *ranker) matchTerm(i int, exact int32, qw, cw float32, vs []variant, s *scratch, ex *explainer) {
 	for vi, v := range vs {
 		// A variant scores with the query word's rarity when the index
 		// has that word: a rare synonym ("rev") must not outrank the
@@ -598,7 +634,7 @@ func (r *ranker) matchTerm(i int, exact int32, qw float32, vs []variant, s *scra
 	for _, d := range s.termHit {
 		s.touch(d)
 		s.acc[d] += s.best[d]
-		s.cov[d] += qw * s.credit[d]
+		s.cov[d] += cw * s.credit[d]
 		s.named[d] += qw * s.inName[d]
 		if ex != nil {
 			ex.match(d, i, vs[s.bestVar[d]], s.best[d])
@@ -641,7 +677,7 @@ func (r *ranker) findLiteral(query string, s *scratch) string {
 // the name weight, boosted for a literal match (total is
 // the number of query terms some tool matches, q the lowercase query).
 // Tools found only literally go to tier 1.
-func (r *ranker) score(s *scratch, keep func(int) bool, total float32, q string, ex *explainer) {
+func (r *ranker) score(s *scratch, keep func(int) bool, total totals, q string, ex *explainer) {
 	for _, d := range s.touched {
 		if !keep(int(d)) {
 			continue
@@ -649,8 +685,8 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total float32, q string,
 		c := candidate{doc: d}
 		fl := s.flags[d]
 		if s.acc[d] > 0 {
-			cov := float64(s.cov[d] / total)
-			c.score = float64(s.acc[d]) * cov * (1 + nameBoost*float64(s.named[d]/total))
+			cov := float64(s.cov[d] / total.cover)
+			c.score = float64(s.acc[d]) * cov * (1 + nameBoost*float64(s.named[d]/total.terms))
 			switch {
 			case fl&flagLitName != 0 && r.lit.nameLen(d) == len(q):
 				c.score *= exactNameBoost
@@ -661,7 +697,7 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total float32, q string,
 			}
 			c.strength = c.score * cov
 			if ex != nil {
-				ex.factors(d, float64(s.acc[d]), cov, float64(s.named[d]/total))
+				ex.factors(d, float64(s.acc[d]), cov, float64(s.named[d]/total.terms))
 			}
 		} else {
 			c.tier = 1
