@@ -3,6 +3,7 @@ package index
 import (
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/climax-mcp/climax/index/config"
@@ -42,7 +43,8 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 }
 
 // numberCLIs numbers the CLIs of r's tools in load order, for diversify,
-// and records the words of their names (r.programs).
+// and records the words of their names (r.programs) and the programs
+// they run (r.cliProgram).
 func (r *ranker) numberCLIs() {
 	r.cli = make([]int32, len(r.tools))
 	cliNum := map[*config.Config]int32{}
@@ -51,6 +53,7 @@ func (r *ranker) numberCLIs() {
 		if !ok {
 			n = int32(len(cliNum))
 			cliNum[t.CLI] = n
+			r.cliProgram = append(r.cliProgram, programName(t.CLI.Command))
 			tokenize(t.CLI.Name, func(tok []byte) {
 				if r.programs == nil {
 					r.programs = map[string]bool{}
@@ -328,4 +331,37 @@ func (b *builder) scorePostings() {
 			}
 		}
 	}
+}
+
+// programName returns the program a config's command runs, as
+// [Project] names it: the base name of its first word, lowercase, without
+// ".exe".
+func programName(command string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(command), " ")
+	if i := strings.LastIndexAny(first, `/\`); i >= 0 {
+		first = first[i+1:]
+	}
+	return strings.TrimSuffix(strings.ToLower(first), ".exe")
+}
+
+// projectFactors returns the score factor of each CLI (by number) under
+// the project hint p, or nil when p is nil or changes nothing.
+func (r *ranker) projectFactors(p *Project) []float64 {
+	if p == nil || len(p.Uses)+len(p.Lacks) == 0 {
+		return nil
+	}
+	out := make([]float64, len(r.cliProgram))
+	for i, prog := range r.cliProgram {
+		switch {
+		case prog == "":
+			out[i] = 1
+		case slices.ContainsFunc(p.Uses, func(u string) bool { return strings.EqualFold(u, prog) }):
+			out[i] = ProjectUseFactor
+		case slices.ContainsFunc(p.Lacks, func(u string) bool { return strings.EqualFold(u, prog) }):
+			out[i] = ProjectLackFactor
+		default:
+			out[i] = 1
+		}
+	}
+	return out
 }

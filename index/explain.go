@@ -85,7 +85,7 @@ func (ix *Index) Explain(query, category, cli string, limit int) Explanation {
 	keep := ix.keep(category, cli)
 	var order []int
 	if limit > 0 {
-		order = r.rank(query, keep, limit, ex)
+		order, _ = r.rank(query, rankRequest{keep: keep, limit: limit}, ex)
 	}
 	out := Explanation{Words: []string{}, Results: []ResultExplanation{}}
 	for _, t := range ex.terms {

@@ -166,22 +166,78 @@ func (ix *Index) Summary() []CLISummary {
 }
 
 // Search returns at most limit tools matching every given filter, best
-// first. category and cli are case-insensitive exact filters; an empty
-// filter is not applied. query is matched as terms against tool name,
-// subcommand, description, tags, category, CLI name and description, and
-// argument text (see the package doc for the ranking); every tool that contains query as a case-insensitive substring
-// of one of those fields is included. An empty query with no other filter
-// matches every tool. limit <= 0 gives an empty list; no match gives an
-// empty, non-nil list.
+// first: [Index.SearchPage] with no offset and no project hint. limit <= 0
+// gives an empty list; no match gives an empty, non-nil list.
 func (ix *Index) Search(query, category, cli string, limit int) []Entry {
-	out := []Entry{}
-	if limit <= 0 {
-		return out
+	return ix.SearchPage(query, SearchOptions{Category: category, CLI: cli, Limit: limit}).Results
+}
+
+// SearchOptions narrow, page and steer a search ([Index.SearchPage]).
+type SearchOptions struct {
+	// Category and CLI are case-insensitive exact filters on the CLI's
+	// category and name; an empty filter is not applied.
+	Category, CLI string
+	// Offset is how many of the best matches to skip; Limit how many to
+	// return after them (none when Limit <= 0).
+	Offset, Limit int
+	// Project, when not nil, ranks the tools of the programs the
+	// caller's project uses before those of programs it does not use.
+	Project *Project
+}
+
+// Project says which programs the caller's project uses, as far as the
+// caller could tell (for example from the files of its directory: go.mod
+// for go, a Makefile for make, .git for git). Programs are named as a
+// config's command starts ("go", "git"; a path counts by its base name).
+//
+// For a query that names no loaded program, the tools of a program in Uses
+// score [ProjectUseFactor] times as much, and those of a program in Lacks
+// [ProjectLackFactor] times as much, so that "build the project" finds
+// the project's own build tool. Other tools, and the set of tools that
+// match, are unchanged.
+type Project struct {
+	Uses, Lacks []string
+}
+
+// The factors of [Project].
+const (
+	ProjectUseFactor  = 1.5
+	ProjectLackFactor = 0.6
+)
+
+// Page is one page of search results.
+type Page struct {
+	// Results are the matches from the requested offset, best first.
+	Results []Entry
+	// Total is the number of matches on all pages.
+	Total int
+}
+
+// SearchPage returns one page of the tools matching every given filter
+// and query, best first, and how many match in all. Paging is stable: the
+// same index, query and options give the same order, so consecutive pages
+// neither repeat nor skip a tool.
+//
+// query is matched as terms against tool name, subcommand, description,
+// tags, category, CLI name and description, and argument text (see the
+// package doc for the ranking); every tool that contains query as a
+// case-insensitive substring of one of those fields is included. An empty
+// query matches every tool the filters keep, in load order. Results is
+// never nil.
+func (ix *Index) SearchPage(query string, opts SearchOptions) Page {
+	page := Page{Results: []Entry{}}
+	r := ix.ranker()
+	order, total := r.rank(query, rankRequest{
+		keep:      ix.keep(opts.Category, opts.CLI),
+		offset:    max(opts.Offset, 0),
+		limit:     opts.Limit,
+		cliFactor: r.projectFactors(opts.Project),
+	}, nil)
+	for _, i := range order {
+		page.Results = append(page.Results, ix.entries[i])
 	}
-	for _, i := range ix.ranker().rank(query, ix.keep(category, cli), limit, nil) {
-		out = append(out, ix.entries[i])
-	}
-	return out
+	page.Total = total
+	return page
 }
 
 func optional(s string) *string {

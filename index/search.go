@@ -82,9 +82,8 @@ const (
 
 	contextWeight = 0.7 // the weight of words before the last clause of a query
 
-	minRelScore   = 0.1  // results scoring less than this fraction of the best are left out, unless they contain the query
-	tieRange      = 0.05 // scores within this fraction of each other count as equal when spreading results over CLIs
-	diversityPool = 50   // how many of the best candidates are spread over CLIs
+	minRelScore = 0.1  // results scoring less than this fraction of the best are left out, unless they contain the query
+	tieRange    = 0.05 // scores within this fraction of each other count as equal when spreading results over CLIs
 
 	literalBoost     = 1.2 // the whole query occurs literally in a searchable field
 	literalNameBoost = 1.5 // … in the tool name
@@ -124,8 +123,9 @@ const (
 // such tools get a boost, and those that matched no term are ranked after
 // all term matches.
 type ranker struct {
-	n   int
-	cli []int32 // by tool: its CLI, numbered in load order
+	n          int
+	cli        []int32  // by tool: its CLI, numbered in load order
+	cliProgram []string // by CLI: the program its command runs (see programName)
 	// programs holds the (stemmed) words of the CLIs' names: a query word
 	// naming a loaded program counts fully wherever it stands ("tar:
 	// Error is not recoverable" is about tar, not about its scene).
@@ -497,13 +497,22 @@ func (r *ranker) findPhrases(query string, s *scratch, ex *explainer) {
 	s.key = key
 }
 
-// rank returns the indices of at most limit tools that keep accepts and
-// that match query, best first; ties keep load order. An empty query
-// matches every tool, in load order. When ex is not nil, it records why
-// each returned tool ranks where it does.
-func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explainer) []int {
+// A rankRequest is what rank needs besides the query: which tools to
+// keep, the page, and a factor per CLI (the project hint; nil for none).
+type rankRequest struct {
+	keep          func(int) bool
+	offset, limit int
+	cliFactor     []float64 // by CLI number
+}
+
+// rank returns the indices of at most req.limit tools that req.keep
+// accepts and that match query, best first, after skipping the first
+// req.offset; ties keep load order. It also returns how many tools match
+// in all. An empty query matches every tool, in load order. When ex is
+// not nil, it records why each returned tool ranks where it does.
+func (r *ranker) rank(query string, req rankRequest, ex *explainer) (page []int, total int) {
 	if strings.TrimSpace(query) == "" {
-		return r.first(keep, limit)
+		return r.first(req)
 	}
 	s := r.pool.Get().(*scratch)
 	defer func() {
@@ -512,41 +521,73 @@ func (r *ranker) rank(query string, keep func(int) bool, limit int, ex *explaine
 	}()
 
 	terms := queryTerms(query)
+	namesProgram := false
 	for i := range terms {
 		if r.programs[terms[i].term] {
 			terms[i].w = 1
+			namesProgram = true
 		}
+	}
+	// A query that names a program says which CLI it means: the project
+	// hint does not overrule it.
+	factor := req.cliFactor
+	if namesProgram {
+		factor = nil
+	}
+	if factor != nil {
+		terms = withoutProjectWords(terms)
 	}
 	if ex != nil {
 		ex.start(terms)
 	}
-	ids, total := r.matchTerms(terms, s, ex)
+	ids, weights := r.matchTerms(terms, s, ex)
 	r.matchBigrams(ids, s, ex)
 	r.matchLoose(ids, s, ex)
 	r.findPhrases(query, s, ex)
 	q := r.findLiteral(query, s)
-	r.score(s, keep, total, q, ex)
-	best := r.best(s, limit)
+	r.score(s, req.keep, weights, factor, q, ex)
+	best, total := r.best(s, req.offset, req.limit)
 
-	out := make([]int, len(best))
+	page = make([]int, len(best))
 	for i, c := range best {
-		out[i] = int(c.doc)
+		page[i] = int(c.doc)
 		if ex != nil {
 			ex.result(c.doc, c.score, s.flags[c.doc])
 		}
 	}
-	return out
+	return page, total
 }
 
-// first returns the first limit tools that keep accepts, in load order.
-func (r *ranker) first(keep func(int) bool, limit int) []int {
-	var out []int
-	for i := 0; i < r.n && len(out) < limit; i++ {
-		if keep(i) {
-			out = append(out, i)
-		}
+// projectWords are the words a query uses for the caller's project itself
+// ("build the project", "test this repo", "format the code"). With a
+// project hint they name what the hint already says, and only set apart
+// the tools of other programs that happen to mention projects.
+var projectWords = map[string]bool{"project": true, "repo": true, "repository": true, "codebase": true, "code": true, "app": true}
+
+// withoutProjectWords returns terms without [projectWords], unless that
+// leaves none.
+func withoutProjectWords(terms []queryTerm) []queryTerm {
+	rest := slices.DeleteFunc(slices.Clone(terms), func(t queryTerm) bool { return projectWords[t.raw] || projectWords[t.term] })
+	if len(rest) == 0 {
+		return terms
 	}
-	return out
+	return rest
+}
+
+// first returns the tools that req.keep accepts, in load order, from
+// req.offset on, at most req.limit of them, and how many it accepts in
+// all.
+func (r *ranker) first(req rankRequest) (page []int, total int) {
+	for i := range r.n {
+		if !req.keep(i) {
+			continue
+		}
+		if total >= req.offset && len(page) < req.limit {
+			page = append(page, i)
+		}
+		total++
+	}
+	return page, total
 }
 
 // matchTerms adds to each tool's summed score, coverage and name weight
@@ -677,7 +718,7 @@ func (r *ranker) findLiteral(query string, s *scratch) string {
 // the name weight, boosted for a literal match (total is
 // the number of query terms some tool matches, q the lowercase query).
 // Tools found only literally go to tier 1.
-func (r *ranker) score(s *scratch, keep func(int) bool, total totals, q string, ex *explainer) {
+func (r *ranker) score(s *scratch, keep func(int) bool, total totals, cliFactor []float64, q string, ex *explainer) {
 	for _, d := range s.touched {
 		if !keep(int(d)) {
 			continue
@@ -695,6 +736,9 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total totals, q string, 
 			case fl&flagLiteral != 0:
 				c.score *= literalBoost
 			}
+			if cliFactor != nil {
+				c.score *= cliFactor[r.cli[d]]
+			}
 			c.strength = c.score * cov
 			if ex != nil {
 				ex.factors(d, float64(s.acc[d]), cov, float64(s.named[d]/total.terms))
@@ -709,24 +753,65 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total totals, q string, 
 	}
 }
 
-// best returns the limit best of s.cands, spread over CLIs where scores
-// tie, without those that match far worse than the strongest.
-func (r *ranker) best(s *scratch, limit int) []candidate {
-	best := r.diversify(topK(s.cands, max(limit, diversityPool)))
-	best = best[:min(limit, len(best))]
+// best returns the page of s.cands from offset, at most limit of them,
+// spread over CLIs where scores tie, and how many candidates there are in
+// all once those that match far worse than the strongest are left out.
+func (r *ranker) best(s *scratch, offset, limit int) ([]candidate, int) {
 	// Tools that match the query's words far worse than the best one are
 	// noise that costs the caller tokens; those that contain the whole
 	// query stay.
-	if len(best) > 0 && best[0].tier == 0 {
-		var floor float64
-		for _, c := range best {
-			floor = max(floor, c.strength*minRelScore)
+	var strongest float64
+	for _, c := range s.cands {
+		if c.tier == 0 {
+			strongest = max(strongest, c.strength)
 		}
-		best = slices.DeleteFunc(best, func(c candidate) bool {
-			return c.tier == 0 && c.strength < floor && s.flags[c.doc]&flagLiteral == 0
-		})
 	}
-	return best
+	floor := strongest * minRelScore
+	s.cands = slices.DeleteFunc(s.cands, func(c candidate) bool {
+		return c.tier == 0 && c.strength < floor && s.flags[c.doc]&flagLiteral == 0
+	})
+	total := len(s.cands)
+	if offset >= total || limit <= 0 {
+		return nil, total
+	}
+	end := offset + min(limit, total-offset)
+	top := topK(s.cands, end)
+	// The run of near-equal scores that the page ends in is spread over
+	// CLIs whole, so that a page does not depend on where it ends: the
+	// next page continues the same order.
+	if end < total {
+		top = completeRun(top, s.cands[end:])
+	}
+	return r.diversify(top)[offset:end], total
+}
+
+// completeRun appends to top (the best candidates, in order) the
+// candidates of rest that belong to top's last run of near-equal scores
+// (see diversify), in order.
+func completeRun(top, rest []candidate) []candidate {
+	// diversify starts runs greedily from the top: find the start of the
+	// run holding the last candidate as it does.
+	start := 0
+	for i := 0; i < len(top); {
+		j := i + 1
+		for j < len(top) && top[j].tier == top[i].tier && top[j].score >= top[i].score*(1-tieRange) {
+			j++
+		}
+		if j == len(top) {
+			start = i
+			break
+		}
+		i = j
+	}
+	first := top[start]
+	var more []candidate
+	for _, c := range rest {
+		if c.tier == first.tier && c.score >= first.score*(1-tieRange) {
+			more = append(more, c)
+		}
+	}
+	slices.SortFunc(more, cmpCandidates)
+	return append(top, more...)
 }
 
 // diversify reorders runs of near-equal candidates (sorted best first) so
@@ -773,7 +858,8 @@ func (r *ranker) diversify(cands []candidate) []candidate {
 }
 
 // topK reorders cands so that its first min(k, len(cands)) elements are
-// the best, in order, and returns them.
+// the best, in order, and returns them; the others follow them in cands,
+// in no order.
 func topK(cands []candidate, k int) []candidate {
 	if k >= len(cands) {
 		slices.SortFunc(cands, cmpCandidates)
@@ -801,9 +887,9 @@ func topK(cands []candidate, k int) []candidate {
 	for i := k/2 - 1; i >= 0; i-- {
 		down(i)
 	}
-	for _, c := range cands[k:] {
-		if better(c, h[0]) {
-			h[0] = c
+	for i := k; i < len(cands); i++ {
+		if better(cands[i], h[0]) {
+			h[0], cands[i] = cands[i], h[0]
 			down(0)
 		}
 	}

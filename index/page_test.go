@@ -1,0 +1,163 @@
+package index
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// pagingFixture has many tools that tie on "list", spread over three
+// CLIs, so that pages cut through runs that diversify reorders.
+func pagingFixture(t *testing.T) *Index {
+	var cfgs []*config.Config
+	for c := range 3 {
+		var specs []string
+		for i := range 25 {
+			specs = append(specs, fmt.Sprintf("cli%d_t%d: List the items of kind %d", c, i, i%4))
+		}
+		specs = append(specs, fmt.Sprintf("cli%d_list: List items", c))
+		cfgs = append(cfgs, &config.Config{Name: fmt.Sprintf("cli%d", c), Tools: fixtureTools(specs...)})
+	}
+	return rankFixture(t, cfgs...)
+}
+
+// Consecutive pages give the order of one large page: no tool repeated or
+// skipped, whatever the page size, and the same total on every page.
+func TestSearchPageConsecutive(t *testing.T) {
+	ix := pagingFixture(t)
+	for _, query := range []string{"list items", "", "kind"} {
+		all := ix.SearchPage(query, SearchOptions{Limit: 1000})
+		if all.Total != len(all.Results) || all.Total == 0 {
+			t.Fatalf("%q: Total %d, %d results", query, all.Total, len(all.Results))
+		}
+		for _, size := range []int{1, 3, 7, 10, 50} {
+			var got []string
+			for off := 0; off < all.Total+size; off += size {
+				p := ix.SearchPage(query, SearchOptions{Offset: off, Limit: size})
+				if p.Total != all.Total {
+					t.Errorf("%q offset %d: Total %d, want %d", query, off, p.Total, all.Total)
+				}
+				if want := min(size, max(all.Total-off, 0)); len(p.Results) != want {
+					t.Errorf("%q offset %d limit %d: %d results, want %d", query, off, size, len(p.Results), want)
+				}
+				got = append(got, entryNames(p.Results)...)
+			}
+			if want := entryNames(all.Results); !slices.Equal(got, want) {
+				t.Errorf("%q in pages of %d:\n got %q\nwant %q", query, size, got, want)
+			}
+		}
+	}
+}
+
+func TestSearchPageBounds(t *testing.T) {
+	ix := pagingFixture(t)
+	all := ix.SearchPage("list items", SearchOptions{Limit: 5})
+	for _, opts := range []SearchOptions{
+		{Offset: all.Total, Limit: 5},
+		{Offset: all.Total + 100, Limit: 5},
+		{Limit: 0},
+		{Offset: 3, Limit: -1},
+	} {
+		p := ix.SearchPage("list items", opts)
+		if p.Results == nil || len(p.Results) != 0 || p.Total != all.Total {
+			t.Errorf("%+v: %d results (nil %v), total %d; want none of %d", opts, len(p.Results), p.Results == nil, p.Total, all.Total)
+		}
+	}
+	// A negative offset counts as none.
+	if p := ix.SearchPage("list items", SearchOptions{Offset: -4, Limit: 5}); !slices.Equal(entryNames(p.Results), entryNames(all.Results)) {
+		t.Errorf("offset -4: %q, want %q", entryNames(p.Results), entryNames(all.Results))
+	}
+	// Filters count in the total.
+	if p := ix.SearchPage("list items", SearchOptions{CLI: "CLI1", Limit: 1}); p.Total != all.Total/3 {
+		t.Errorf("cli filter: total %d, want %d", p.Total, all.Total/3)
+	}
+	if p := ix.SearchPage("", SearchOptions{Category: "none", Limit: 1}); p.Total != 0 {
+		t.Errorf("unknown category: total %d", p.Total)
+	}
+}
+
+// projectFixture has two build tools that match "build the project"
+// alike, one of a program that also describes "projects".
+func projectFixture(t *testing.T) *Index {
+	return rankFixture(t,
+		&config.Config{Name: "docker", Command: "docker", Tools: fixtureTools(
+			"docker_compose_build: Build the images of a Compose project",
+			"docker_ps: List containers")},
+		&config.Config{Name: "golang", Command: "/usr/local/go/bin/go -C .", Tools: fixtureTools(
+			"go_build: Build packages",
+			"go_list: List packages")},
+	)
+}
+
+func TestSearchPageProject(t *testing.T) {
+	ix := projectFixture(t)
+	first := func(query string, p *Project) string {
+		r := ix.SearchPage(query, SearchOptions{Limit: 5, Project: p}).Results
+		if len(r) == 0 {
+			return ""
+		}
+		return r[0].ToolName
+	}
+	goProject := &Project{Uses: []string{"go"}, Lacks: []string{"docker"}}
+	for _, tt := range []struct {
+		query string
+		p     *Project
+		want  string
+	}{
+		{"build the project", nil, "docker_compose_build"},
+		{"build the project", &Project{}, "docker_compose_build"},
+		{"build the project", goProject, "go_build"},
+		// Programs are matched by the base name of the command, in any case.
+		{"build the project", &Project{Uses: []string{"GO"}, Lacks: []string{"Docker"}}, "go_build"},
+		{"build the project", &Project{Uses: []string{"docker"}, Lacks: []string{"go"}}, "docker_compose_build"},
+		// A query that names a program is not overruled.
+		{"docker build the project", goProject, "docker_compose_build"},
+		// The hint orders matches; it finds nothing that does not match.
+		{"containers", goProject, "docker_ps"},
+	} {
+		if got := first(tt.query, tt.p); got != tt.want {
+			t.Errorf("%q with %+v: first %s, want %s", tt.query, tt.p, got, tt.want)
+		}
+	}
+	if r := ix.SearchPage("containers", SearchOptions{Limit: 5, Project: goProject}); r.Total != 1 {
+		t.Errorf("containers in a go project: total %d, want 1", r.Total)
+	}
+}
+
+func TestProgramName(t *testing.T) {
+	for in, want := range map[string]string{
+		"git --no-pager":             "git",
+		"/usr/bin/docker":            "docker",
+		`C:\Go\bin\go.exe -C x`:      "go",
+		"  Kubectl  ":                "kubectl",
+		"":                           "",
+		"python -m app":              "python",
+	} {
+		if got := programName(in); got != want {
+			t.Errorf("programName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A word a CLI describes itself with is as rare as the tools that use it
+// themselves: "history" in git's own description must not make git_log's
+// "history" common.
+func TestRarityCountsCLIFieldsOnce(t *testing.T) {
+	var tools []string
+	for i := range 20 {
+		tools = append(tools, fmt.Sprintf("vc_t%d: Work on item %d", i, i))
+	}
+	tools = append(tools, "vc_log: Show the commit history", "vc_commit: Record a commit of the files")
+	vc := &config.Config{Name: "vc", Description: "Version control: history, commits, files", Tags: []string{"history"}, Tools: fixtureTools(tools...)}
+	other := &config.Config{Name: "other", Tools: fixtureTools("other_files: List the files of a directory")}
+	ix := rankFixture(t, vc, other)
+	r := ix.ranker()
+	if got, want := r.idf[r.termID["history"]], float32(idf(r.n, 2)); got != want {
+		t.Errorf("idf(history) = %v, want %v (vc_log and vc's fields: 2 uses)", got, want)
+	}
+	if got := entryNames(ix.Search("history of the files", "", "", 3)); len(got) == 0 || got[0] != "vc_log" {
+		t.Errorf("Search(history of the files) = %q, want vc_log first", got)
+	}
+}
