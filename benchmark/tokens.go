@@ -24,8 +24,12 @@ const (
 )
 
 // searchLimit is the number of results of the climax_search responses the
-// "find and call" row counts.
-const searchLimit = 5
+// "find and call" row counts; wideSearchLimit that of the second column of
+// the search table (climax_search's default).
+const (
+	searchLimit     = 5
+	wideSearchLimit = metatools.DefaultLimit
+)
 
 // searchQueries are what an agent might type into climax_search before
 // calling a tool; the "find and call" row averages their responses.
@@ -126,11 +130,15 @@ type tokenRow struct {
 
 func (r tokenRow) saved() int { return r.classic - r.discovery }
 
-// A searchRow is one climax_search response of the "find and call" row.
+// A searchRow is one query of the "find and call" row: its climax_search
+// responses with [searchLimit] and with [wideSearchLimit] results at most.
 type searchRow struct {
 	query   string
 	results int
 	tokens  int
+	// results10 and tokens10 are those of the response with
+	// wideSearchLimit.
+	results10, tokens10 int
 }
 
 // A tokenReport holds every figure the token table prints.
@@ -188,24 +196,32 @@ func measureTokens(cfgs []*config.Config, encoding string) (*tokenReport, error)
 	rep.total = total
 
 	mt := metatools.New(ix, executor.New())
-	sum := 0
-	for _, q := range searchQueries {
-		out := mt.Search(map[string]any{"query": q, "limit": searchLimit})
+	// search returns the number of results and the tokens of one response.
+	search := func(q string, limit int) (results, tokens int, err error) {
+		out := mt.Search(map[string]any{"query": q, "limit": limit})
 		if out.IsError {
-			return nil, fmt.Errorf("climax_search %q: %s", q, out.Text)
+			return 0, 0, fmt.Errorf("climax_search %q: %s", q, out.Text)
 		}
 		var resp struct {
 			Results []json.RawMessage `json:"results"`
 		}
 		if err := json.Unmarshal([]byte(out.Text), &resp); err != nil {
-			return nil, fmt.Errorf("climax_search %q: %w", q, err)
+			return 0, 0, fmt.Errorf("climax_search %q: %w", q, err)
 		}
 		n, err := tok.Count(out.Text)
-		if err != nil {
+		return len(resp.Results), n, err
+	}
+	sum := 0
+	for _, q := range searchQueries {
+		r := searchRow{query: q}
+		if r.results, r.tokens, err = search(q, searchLimit); err != nil {
 			return nil, err
 		}
-		rep.searches = append(rep.searches, searchRow{query: q, results: len(resp.Results), tokens: n})
-		sum += n
+		if r.results10, r.tokens10, err = search(q, wideSearchLimit); err != nil {
+			return nil, err
+		}
+		rep.searches = append(rep.searches, r)
+		sum += r.tokens
 	}
 	rep.findAndCall = tokenRow{
 		label:     "find and call",
@@ -240,17 +256,23 @@ func (rep *tokenReport) write(w io.Writer) error {
 	if err := t.write(&b); err != nil {
 		return err
 	}
-	fmt.Fprintf(&b, "\n\"find and call\": the discovery tools/list plus the average climax_search response (limit %d) over the %d queries below, against the classic tools/list of all configs.\n\n", searchLimit, len(rep.searches))
+	fmt.Fprintf(&b, "\n\"find and call\": the discovery tools/list plus the average climax_search response (limit %d) over the %d queries below, against the classic tools/list of all configs. The last two columns are the same queries with limit %d.\n\n", searchLimit, len(rep.searches), wideSearchLimit)
 
-	s := table{header: []string{"climax_search query", "Results", "Tokens"}, aligns: []align{left, right, right}}
-	sum, results := 0, 0
+	s := table{
+		header: []string{"climax_search query", "Results", "Tokens", fmt.Sprintf("Results (limit %d)", wideSearchLimit), fmt.Sprintf("Tokens (limit %d)", wideSearchLimit)},
+		aligns: []align{left, right, right, right, right},
+	}
+	var sum, results, sum10, results10 int
 	for _, r := range rep.searches {
-		s.addRow(r.query, formatInt(r.results), formatInt(r.tokens))
+		s.addRow(r.query, formatInt(r.results), formatInt(r.tokens), formatInt(r.results10), formatInt(r.tokens10))
 		sum += r.tokens
 		results += r.results
+		sum10 += r.tokens10
+		results10 += r.results10
 	}
 	if n := len(rep.searches); n > 0 {
-		s.addRow("average", fmt.Sprintf("%.1f", float64(results)/float64(n)), formatInt(roundDiv(sum, n)))
+		s.addRow("average", fmt.Sprintf("%.1f", float64(results)/float64(n)), formatInt(roundDiv(sum, n)),
+			fmt.Sprintf("%.1f", float64(results10)/float64(n)), formatInt(roundDiv(sum10, n)))
 	}
 	if err := s.write(&b); err != nil {
 		return err

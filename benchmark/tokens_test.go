@@ -70,6 +70,32 @@ func TestBundledSavings(t *testing.T) {
 		if s.results == 0 || s.results > searchLimit {
 			t.Errorf("query %q: %d results, want 1..%d", s.query, s.results, searchLimit)
 		}
+		if s.results10 < s.results || s.results10 > wideSearchLimit {
+			t.Errorf("query %q: %d results with limit %d, want %d..%d", s.query, s.results10, wideSearchLimit, s.results, wideSearchLimit)
+		}
+	}
+}
+
+// Budgets of issue 24 and docs/search.md: paging and the project hint
+// must not make the discovery tools/list dearer than before they came
+// (316 tokens), and an average 5-result climax_search answer stays at 500
+// tokens at most.
+const (
+	maxDiscoveryTokens = 316
+	maxSearchTokens    = 500
+)
+
+func TestDiscoveryBudget(t *testing.T) {
+	rep := bundledReport(t)
+	if rep.total.discovery > maxDiscoveryTokens {
+		t.Errorf("discovery tools/list: %d tokens, want at most %d", rep.total.discovery, maxDiscoveryTokens)
+	}
+	sum := 0
+	for _, s := range rep.searches {
+		sum += s.tokens
+	}
+	if avg := roundDiv(sum, len(rep.searches)); avg > maxSearchTokens {
+		t.Errorf("average climax_search answer (limit %d): %d tokens, want at most %d", searchLimit, avg, maxSearchTokens)
 	}
 }
 
@@ -101,7 +127,7 @@ func TestReportWrite(t *testing.T) {
 		},
 		total:       tokenRow{label: "all 2 configs", tools: 41, classic: 4195, discovery: 250},
 		findAndCall: tokenRow{label: "find and call", tools: 41, classic: 4195, discovery: 750},
-		searches:    []searchRow{{"a", 5, 499}, {"bb", 4, 502}},
+		searches:    []searchRow{{"a", 5, 499, 10, 990}, {"bb", 4, 502, 4, 502}},
 	}
 	var b strings.Builder
 	if err := rep.write(&b); err != nil {
@@ -116,13 +142,13 @@ func TestReportWrite(t *testing.T) {
 | all 2 configs |    41 |          4,195 |              250 |        3,945 |  94.0 % |
 | find and call |    41 |          4,195 |              750 |        3,445 |  82.1 % |
 
-"find and call": the discovery tools/list plus the average climax_search response (limit 5) over the 2 queries below, against the classic tools/list of all configs.
+"find and call": the discovery tools/list plus the average climax_search response (limit 5) over the 2 queries below, against the classic tools/list of all configs. The last two columns are the same queries with limit 10.
 
-| climax_search query | Results | Tokens |
-| ------------------- | ------: | -----: |
-| a                   |       5 |    499 |
-| bb                  |       4 |    502 |
-| average             |     4.5 |    501 |
+| climax_search query | Results | Tokens | Results (limit 10) | Tokens (limit 10) |
+| ------------------- | ------: | -----: | -----------------: | ----------------: |
+| a                   |       5 |    499 |                 10 |               990 |
+| bb                  |       4 |    502 |                  4 |               502 |
+| average             |     4.5 |    501 |                7.0 |               746 |
 `
 	if b.String() != want {
 		t.Errorf("report:\n%s\nwant:\n%s", b.String(), want)

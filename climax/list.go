@@ -31,6 +31,23 @@ type bundledEntry struct {
 	Tags        []string `json:"tags"`
 }
 
+// listedTool is one tool in 'climax list CONFIG --format json': a search
+// result with its CLI's category and tags, which climax_search leaves out
+// of its results (a listing is read whole, not spent per call).
+type listedTool struct {
+	ToolName    string          `json:"tool_name"`
+	Description string          `json:"description"`
+	CLIName     string          `json:"cli_name"`
+	Category    *string         `json:"category"`
+	Tags        []string        `json:"tags"`
+	ReadOnly    *bool           `json:"read_only,omitempty"`
+	Destructive *bool           `json:"destructive,omitempty"`
+	Idempotent  *bool           `json:"idempotent,omitempty"`
+	OpenWorld   *bool           `json:"open_world,omitempty"`
+	Confirm     bool            `json:"confirm,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
 // Run prints the list.
 func (c *listCmd) Run(e *env) error {
 	e = e.forText()
@@ -45,7 +62,16 @@ func (c *listCmd) Run(e *env) error {
 		fmt.Fprintf(e.stderr, "climax: warning: %s\n", w)
 	}
 	if c.Format == "json" {
-		return writeJSON(e.stdout, map[string]any{"tools": ix.Entries()})
+		tools := []listedTool{}
+		for _, en := range ix.Entries() {
+			tools = append(tools, listedTool{
+				ToolName: en.ToolName, Description: en.Description, CLIName: en.CLIName,
+				Category: en.Category, Tags: en.Tags,
+				ReadOnly: en.ReadOnly, Destructive: en.Destructive, Idempotent: en.Idempotent, OpenWorld: en.OpenWorld,
+				Confirm: en.Confirm, InputSchema: en.InputSchema,
+			})
+		}
+		return writeJSON(e.stdout, map[string]any{"tools": tools})
 	}
 	tools := ix.Tools()
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)

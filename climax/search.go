@@ -16,6 +16,8 @@ type searchCmd struct {
 	CLI      string `name:"cli" help:"Only tools of this CLI (its name field, case-insensitive)." placeholder:"NAME"`
 	Category string `help:"Only tools of CLIs in this category (case-insensitive)." placeholder:"C"`
 	Limit    int    `help:"Maximum number of results." default:"10" placeholder:"N"`
+	Offset   int    `help:"Skip this many of the best results (the next page)." default:"0" placeholder:"N"`
+	Cwd      string `name:"cwd" help:"Project directory: the tools of the programs it uses (go.mod, Cargo.toml, package.json, Makefile, compose files, .git, .jj) rank first, as climax_search's cwd." placeholder:"DIR"`
 	Explain  bool   `help:"Show why each result ranks where it does: the query words it matched, how (exactly, as a synonym, another word form or a typo correction) and in which fields, and its score."`
 	Format   string `help:"Output format: text, or json (the climax_search result as an MCP client gets it; with --explain, the explanation)." enum:"text,json" default:"text" short:"f"`
 	Policy   string `help:"Policy file to apply: disabled tools are left out, descriptions overridden." placeholder:"FILE" env:"CLIMAX_POLICY"`
@@ -30,6 +32,9 @@ func (c *searchCmd) Run(e *env) error {
 	e = e.forText()
 	if c.Limit < 0 {
 		return usagef("--limit must be 0 or more, got %d", c.Limit)
+	}
+	if c.Offset < 0 {
+		return usagef("--offset must be 0 or more, got %d", c.Offset)
 	}
 	// climax_search refuses such a query; so does every form of the
 	// command, so that it never ranks what the server would not.
@@ -56,7 +61,10 @@ func (c *searchCmd) Run(e *env) error {
 	}
 	if c.Format == "json" {
 		// Exactly what climax_search answers.
-		args := map[string]any{"query": c.Query, "limit": c.Limit}
+		args := map[string]any{"query": c.Query, "limit": c.Limit, "offset": c.Offset}
+		if c.Cwd != "" {
+			args["cwd"] = c.Cwd
+		}
 		if c.CLI != "" {
 			args["cli"] = c.CLI
 		}
@@ -70,17 +78,36 @@ func (c *searchCmd) Run(e *env) error {
 		_, err := fmt.Fprintln(e.stdout, out.Text)
 		return err
 	}
-	results := ix.Search(c.Query, c.Category, c.CLI, c.Limit)
-	if len(results) == 0 {
-		fmt.Fprintln(e.stdout, "no tools found")
+	opts := index.SearchOptions{Category: c.Category, CLI: c.CLI, Offset: c.Offset, Limit: c.Limit}
+	if c.Cwd != "" {
+		p, err := metatools.ProbeProject(c.Cwd)
+		if err != nil {
+			return usagef("--cwd: %v", err)
+		}
+		opts.Project = p
+	}
+	page := ix.SearchPage(c.Query, opts)
+	if len(page.Results) == 0 {
+		if page.Total > 0 {
+			fmt.Fprintf(e.stdout, "no tools found from offset %d (%d in all)\n", c.Offset, page.Total)
+		} else {
+			fmt.Fprintln(e.stdout, "no tools found")
+		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RANK\tNAME\tCLI\tDESCRIPTION")
-	for i, r := range results {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, r.ToolName, r.CLIName, shorten(r.Description, 60))
+	for i, r := range page.Results {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", c.Offset+i+1, r.ToolName, r.CLIName, shorten(r.Description, 60))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if rest := page.Total - c.Offset - len(page.Results); rest > 0 {
+		_, err := fmt.Fprintf(e.stdout, "... %d more (--offset %d)\n", rest, c.Offset+len(page.Results))
+		return err
+	}
+	return nil
 }
 
 // printExplanation writes an explanation for people: the query words, typo

@@ -53,7 +53,7 @@ func (r *ranker) numberCLIs() {
 		if !ok {
 			n = int32(len(cliNum))
 			cliNum[t.CLI] = n
-			r.cliProgram = append(r.cliProgram, programName(t.CLI.Command))
+			r.cliProgram = append(r.cliProgram, ProgramName(t.CLI.Command))
 			tokenize(t.CLI.Name, func(tok []byte) {
 				if r.programs == nil {
 					r.programs = map[string]bool{}
@@ -336,7 +336,7 @@ func (b *builder) scorePostings() {
 // programName returns the program a config's command runs, as
 // [Project] names it: the base name of its first word, lowercase, without
 // ".exe".
-func programName(command string) string {
+func ProgramName(command string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(command), " ")
 	if i := strings.LastIndexAny(first, `/\`); i >= 0 {
 		first = first[i+1:]

@@ -10,11 +10,14 @@ import (
 
 // Entry is a tool as search results show it.
 type Entry struct {
-	ToolName    string   `json:"tool_name"`
-	Description string   `json:"description"`
-	CLIName     string   `json:"cli_name"`
-	Category    *string  `json:"category"`
-	Tags        []string `json:"tags"`
+	ToolName    string `json:"tool_name"`
+	Description string `json:"description"`
+	CLIName     string `json:"cli_name"`
+	// Category and Tags are the CLI's. Search results leave them out:
+	// they would repeat in every result of the CLI, and the summary
+	// ([Index.Summary]) gives them once per CLI.
+	Category *string  `json:"-"`
+	Tags     []string `json:"-"`
 	// The tool's annotations, each present only when its config sets it
 	// (a compact form of MCP's readOnlyHint and so on).
 	ReadOnly    *bool `json:"read_only,omitempty"`

@@ -128,15 +128,15 @@ func TestSearchPageProject(t *testing.T) {
 
 func TestProgramName(t *testing.T) {
 	for in, want := range map[string]string{
-		"git --no-pager":             "git",
-		"/usr/bin/docker":            "docker",
-		`C:\Go\bin\go.exe -C x`:      "go",
-		"  Kubectl  ":                "kubectl",
-		"":                           "",
-		"python -m app":              "python",
+		"git --no-pager":        "git",
+		"/usr/bin/docker":       "docker",
+		`C:\Go\bin\go.exe -C x`: "go",
+		"  Kubectl  ":           "kubectl",
+		"":                      "",
+		"python -m app":         "python",
 	} {
-		if got := programName(in); got != want {
-			t.Errorf("programName(%q) = %q, want %q", in, got, want)
+		if got := ProgramName(in); got != want {
+			t.Errorf("ProgramName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -125,7 +125,7 @@ const (
 type ranker struct {
 	n          int
 	cli        []int32  // by tool: its CLI, numbered in load order
-	cliProgram []string // by CLI: the program its command runs (see programName)
+	cliProgram []string // by CLI: the program its command runs (see ProgramName)
 	// programs holds the (stemmed) words of the CLIs' names: a query word
 	// naming a loaded program counts fully wherever it stands ("tar:
 	// Error is not recoverable" is about tar, not about its scene).

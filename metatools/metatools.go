@@ -112,26 +112,33 @@ const (
 
 // The registrations of docs/search.md (The meta-tools), property order kept.
 const (
-	searchDescription = "Search for available CLI tools by keyword, category, or CLI name. Call with no filters to get a summary of all available CLIs."
+	searchDescription = "Find CLI tools by task or keyword; each result gives the tool_name and input_schema for climax_call. No arguments: an overview of the CLIs."
 	searchSchema      = `{
   "type": "object",
   "properties": {
     "query": {
       "type": "string",
-      "description": "Search keyword (matched against tool name, description, CLI name, category, tags)"
+      "description": "Task or keywords"
     },
     "category": {
       "type": "string",
-      "description": "Filter by CLI category (exact match, case-insensitive)"
+      "description": "Only CLIs of this category"
     },
     "cli": {
       "type": "string",
-      "description": "Filter by CLI name (exact match, case-insensitive)"
+      "description": "Only this CLI"
     },
     "limit": {
       "type": "integer",
-      "description": "Maximum number of results to return (default: 10)",
-      "default": 10
+      "description": "Results per page (default 10)"
+    },
+    "offset": {
+      "type": "integer",
+      "description": "Results to skip (next page)"
+    },
+    "cwd": {
+      "type": "string",
+      "description": "Project directory: its tools rank first"
     }
   }
 }`
@@ -231,21 +238,34 @@ type CallResult struct {
 	Tool string
 }
 
-// searchResponse and summaryResponse are climax_search's two answers.
+// searchResponse and summaryResponse are climax_search's two answers
+// (docs/search.md, Answers). TotalMatches counts the tools that match
+// (in the summary, the CLIs); Returned the ones in this answer; HasMore
+// says that more follow them (pass offset Offset+Returned).
 type searchResponse struct {
-	Mode    string        `json:"mode"`
-	Results []index.Entry `json:"results"`
+	Mode         string        `json:"mode"`
+	TotalMatches int           `json:"total_matches"`
+	Returned     int           `json:"returned"`
+	HasMore      bool          `json:"has_more"`
+	Project      []string      `json:"project,omitempty"`
+	Hint         string        `json:"hint,omitempty"`
+	Results      []index.Entry `json:"results"`
 }
 
 type summaryResponse struct {
-	Mode    string             `json:"mode"`
-	Summary []index.CLISummary `json:"summary"`
+	Mode         string             `json:"mode"`
+	TotalMatches int                `json:"total_matches"`
+	Returned     int                `json:"returned"`
+	HasMore      bool               `json:"has_more"`
+	Hint         string             `json:"hint,omitempty"`
+	Summary      []index.CLISummary `json:"summary"`
 }
 
 // Search answers climax_search. args holds the JSON-decoded arguments (nil
-// means none). The text is {"mode":"search","results":[...]} or, when
+// means none). The text is {"mode":"search",...,"results":[...]} or, when
 // query, category and cli are all absent (or null),
-// {"mode":"summary","summary":[...]}; both are capped at the limit.
+// {"mode":"summary",...,"summary":[...]}; both are one page: limit
+// entries from offset.
 func (t *Tools) Search(args map[string]any) SearchResult {
 	var problems []string
 	given := false
@@ -259,27 +279,48 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 			problems = append(problems, fmt.Sprintf("Argument '%s' must be a string (got %s)", name, jsonType(v)))
 			return ""
 		}
-		given = true
 		return strings.TrimSpace(s)
 	}
 	query, category, cli := str("query"), str("category"), str("cli")
+	for _, name := range []string{"query", "category", "cli"} {
+		if _, ok := args[name].(string); ok {
+			given = true
+		}
+	}
+	cwd := str("cwd")
 	if len(problems) > 0 {
 		return SearchResult{Text: validationText(problems), IsError: true}
 	}
 	if len(query) > MaxQueryBytes {
 		return SearchResult{Text: fmt.Sprintf("Query too long: %d bytes (limit %d); search with a few keywords", len(query), MaxQueryBytes), IsError: true}
 	}
-	limit := parseLimit(args["limit"])
+	limit := parseWholeArg(args["limit"], DefaultLimit)
+	offset := parseWholeArg(args["offset"], 0)
 
 	var resp any
 	if !given {
-		summary := t.ix.Summary()
-		if len(summary) > limit {
-			summary = summary[:limit]
-		}
-		resp = summaryResponse{Mode: "summary", Summary: summary}
+		resp = t.summary(offset, limit)
 	} else {
-		resp = searchResponse{Mode: "search", Results: t.ix.Search(query, category, cli, limit)}
+		opts := index.SearchOptions{Category: category, CLI: cli, Offset: offset, Limit: limit}
+		var programs []string
+		if cwd != "" {
+			p, err := ProbeProject(cwd)
+			if err != nil {
+				return SearchResult{Text: fmt.Sprintf("Argument 'cwd': %s; give the project's directory, or leave cwd out", displayName(err.Error())), IsError: true}
+			}
+			opts.Project = p
+			programs = t.loadedPrograms(p.Uses)
+		}
+		page := t.ix.SearchPage(query, opts)
+		resp = searchResponse{
+			Mode:         "search",
+			TotalMatches: page.Total,
+			Returned:     len(page.Results),
+			HasMore:      offset+len(page.Results) < page.Total,
+			Project:      programs,
+			Hint:         t.searchHint(query, category, cli, offset, page.Total),
+			Results:      page.Results,
+		}
 	}
 	text, err := marshal(resp)
 	if err != nil {
@@ -288,11 +329,87 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 	return SearchResult{Text: text}
 }
 
-// parseLimit returns v as a non-negative integer, or DefaultLimit when it
-// is absent or not one. Integer-valued numbers and strings holding one
-// are accepted; values beyond the int range are capped.
-// parseWhole parses a decimal number for parseLimit: a number too large
-// for float64 (1e400) is +Inf, which caps like any large number.
+// summary is the overview answer: one page of the loaded CLIs, with a
+// hint saying how to see the others when it does not show them all.
+func (t *Tools) summary(offset, limit int) summaryResponse {
+	all := t.ix.Summary()
+	page := all[min(offset, len(all)):]
+	page = page[:min(limit, len(page))]
+	resp := summaryResponse{Mode: "summary", TotalMatches: len(all), Returned: len(page), HasMore: offset+len(page) < len(all), Summary: page}
+	switch {
+	case resp.HasMore && len(page) > 0:
+		resp.Hint = fmt.Sprintf("Showing %s; call again with offset %d (or a larger limit) for the rest.",
+			shownRange(offset, len(page), len(all)), offset+len(page))
+	case len(page) == 0 && offset > 0 && len(all) > 0:
+		resp.Hint = fmt.Sprintf("Offset %d is past the last of %d CLIs.", offset, len(all))
+	}
+	return resp
+}
+
+// shownRange says which of total CLIs a page of n from offset holds:
+// "10 of 14 CLIs", "CLIs 11-20 of 25", "CLI 11 of 25".
+func shownRange(offset, n, total int) string {
+	switch {
+	case offset == 0:
+		return fmt.Sprintf("%d of %d CLIs", n, total)
+	case n == 1:
+		return fmt.Sprintf("CLI %d of %d", offset+1, total)
+	}
+	return fmt.Sprintf("CLIs %d-%d of %d", offset+1, offset+n, total)
+}
+
+// searchHint is the hint of a search answer that has no results: why, and
+// what to try instead. It is empty when there are results.
+func (t *Tools) searchHint(query, category, cli string, offset, total int) string {
+	if total > 0 {
+		if offset >= total {
+			return fmt.Sprintf("Offset %d is past the last of %d matches.", offset, total)
+		}
+		return ""
+	}
+	summary := t.ix.Summary()
+	if cli != "" && !slices.ContainsFunc(summary, func(c index.CLISummary) bool { return strings.EqualFold(c.Name, cli) }) {
+		var names []string
+		for _, c := range summary {
+			names = append(names, c.Name)
+		}
+		return fmt.Sprintf("No CLI is named %s. The CLIs are: %s.", displayName(cli), listNames(names, maxListed))
+	}
+	if category != "" && !slices.ContainsFunc(summary, func(c index.CLISummary) bool {
+		return c.Category != nil && strings.EqualFold(*c.Category, category)
+	}) {
+		var cats []string
+		for _, c := range summary {
+			if c.Category != nil && !slices.Contains(cats, *c.Category) {
+				cats = append(cats, *c.Category)
+			}
+		}
+		if len(cats) == 0 {
+			return fmt.Sprintf("No CLI has the category %s; none has a category.", displayName(category))
+		}
+		return fmt.Sprintf("No CLI has the category %s. The categories are: %s.", displayName(category), listNames(cats, maxListed))
+	}
+	return fmt.Sprintf("No tool matches. Try fewer or other words (what the tool does, or the program's name), or call %s with no arguments for an overview of the CLIs.", SearchName)
+}
+
+// loadedPrograms returns the programs of uses that a loaded CLI runs, in
+// the order of uses.
+func (t *Tools) loadedPrograms(uses []string) []string {
+	loaded := map[string]bool{}
+	for _, rt := range t.ix.Tools() {
+		loaded[index.ProgramName(rt.CLI.Command)] = true
+	}
+	out := []string{}
+	for _, u := range uses {
+		if loaded[u] {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// parseWhole parses a decimal number for parseWholeArg: a number too
+// large for float64 (1e400) is +Inf, which caps like any large number.
 func parseWhole(s string) (float64, bool) {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil && !(errors.Is(err, strconv.ErrRange) && f > 0) {
@@ -301,7 +418,10 @@ func parseWhole(s string) (float64, bool) {
 	return f, true
 }
 
-func parseLimit(v any) int {
+// parseWholeArg returns v (limit or offset) as a non-negative integer, or
+// def when it is absent or not one. Integer-valued numbers and strings
+// holding one are accepted; values beyond 2^31-1 are capped.
+func parseWholeArg(v any, def int) int {
 	var f float64
 	switch x := v.(type) {
 	case float64:
@@ -313,20 +433,20 @@ func parseLimit(v any) int {
 	case json.Number:
 		g, ok := parseWhole(string(x))
 		if !ok {
-			return DefaultLimit
+			return def
 		}
 		f = g
 	case string:
 		g, ok := parseWhole(strings.TrimSpace(x))
 		if !ok {
-			return DefaultLimit
+			return def
 		}
 		f = g
 	default:
-		return DefaultLimit
+		return def
 	}
 	if math.IsNaN(f) || f < 0 || f != math.Trunc(f) {
-		return DefaultLimit
+		return def
 	}
 	if f >= math.MaxInt32 {
 		return math.MaxInt32

@@ -115,7 +115,7 @@ func TestDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `[{"name":"climax_search","description":"Search for available CLI tools by keyword, category, or CLI name. Call with no filters to get a summary of all available CLIs.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Search keyword (matched against tool name, description, CLI name, category, tags)"},"category":{"type":"string","description":"Filter by CLI category (exact match, case-insensitive)"},"cli":{"type":"string","description":"Filter by CLI name (exact match, case-insensitive)"},"limit":{"type":"integer","description":"Maximum number of results to return (default: 10)","default":10}}},"_meta":{"anthropic/alwaysLoad":true,"anthropic/searchHint":"find CLI tools by task or error message"}},` +
+	want := `[{"name":"climax_search","description":"Find CLI tools by task or keyword; each result gives the tool_name and input_schema for climax_call. No arguments: an overview of the CLIs.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Task or keywords"},"category":{"type":"string","description":"Only CLIs of this category"},"cli":{"type":"string","description":"Only this CLI"},"limit":{"type":"integer","description":"Results per page (default 10)"},"offset":{"type":"integer","description":"Results to skip (next page)"},"cwd":{"type":"string","description":"Project directory: its tools rank first"}}},"_meta":{"anthropic/alwaysLoad":true,"anthropic/searchHint":"find CLI tools by task or error message"}},` +
 		`{"name":"climax_call","description":"Execute a CLI tool by name. Use climax_search first to discover available tools and their argument schemas.","inputSchema":{"type":"object","properties":{"tool_name":{"type":"string","description":"The exact name of the tool to execute (as returned by climax_search)"},"args":{"type":"object","description":"Arguments to pass to the tool (see tool's input_schema from climax_search); its working directory is its own arg for it (dir in bundled tools), not cwd"}},"required":["tool_name"]},"_meta":{"anthropic/alwaysLoad":true,"anthropic/searchHint":"run a CLI tool found by climax_search"}}]`
 	if string(got) != want {
 		t.Errorf("Definitions:\n got %s\nwant %s", got, want)
@@ -161,17 +161,31 @@ func TestSearchHint(t *testing.T) {
 }
 
 const (
-	gitStatusEntry = `{"tool_name":"git_status","description":"Show the working tree status","cli_name":"git-tools","category":"vcs","tags":["version-control","commits"],"input_schema":{"type":"object","properties":{}}}`
-	gitCommitEntry = `{"tool_name":"git_commit","description":"Record changes to the repository","cli_name":"git-tools","category":"vcs","tags":["version-control","commits"],"input_schema":{"type":"object","properties":{"message":{"type":"string","description":"Commit message"}},"required":["message"]}}`
-	plainEntry     = `{"tool_name":"plain_run","description":"Runs <things> & more","cli_name":"plain","category":null,"tags":[],"input_schema":{"type":"object","properties":{}}}`
+	gitStatusEntry = `{"tool_name":"git_status","description":"Show the working tree status","cli_name":"git-tools","input_schema":{"type":"object","properties":{}}}`
+	gitCommitEntry = `{"tool_name":"git_commit","description":"Record changes to the repository","cli_name":"git-tools","input_schema":{"type":"object","properties":{"message":{"type":"string","description":"Commit message"}},"required":["message"]}}`
+	plainEntry     = `{"tool_name":"plain_run","description":"Runs <things> & more","cli_name":"plain","input_schema":{"type":"object","properties":{}}}`
 	gitSummary     = `{"name":"git-tools","description":"MCP tools for Git","tool_count":2,"category":"vcs","tags":["version-control","commits"]}`
 	fakeSummary    = `{"name":"fake-tools","description":"A fake CLI for tests","tool_count":3,"category":"testing","tags":["fake","a<b&c"]}`
 	plainSummary   = `{"name":"plain","description":"","tool_count":1,"category":null,"tags":[]}`
 )
 
+// searchText is the text of a search answer of total matches whose page
+// holds entries, from offset.
+func searchText(total, offset int, hint string, entries ...string) string {
+	h := ""
+	if hint != "" {
+		h = `,"hint":"` + hint + `"`
+	}
+	return fmt.Sprintf(`{"mode":"search","total_matches":%d,"returned":%d,"has_more":%v%s,"results":[%s]}`,
+		total, len(entries), offset+len(entries) < total, h, strings.Join(entries, ","))
+}
+
+// The hint of a search that finds nothing for its words.
+const noMatchHint = "No tool matches. Try fewer or other words (what the tool does, or the program's name), or call climax_search with no arguments for an overview of the CLIs."
+
 func TestSearch(t *testing.T) {
 	mt := newTools(t)
-	summary := `{"mode":"summary","summary":[` + gitSummary + `,` + fakeSummary + `,` + plainSummary + `]}`
+	summary := `{"mode":"summary","total_matches":3,"returned":3,"has_more":false,"summary":[` + gitSummary + `,` + fakeSummary + `,` + plainSummary + `]}`
 	tests := []struct {
 		name string
 		args map[string]any
@@ -179,23 +193,29 @@ func TestSearch(t *testing.T) {
 	}{
 		{"no args is the summary", nil, summary},
 		{"empty object is the summary", map[string]any{}, summary},
-		{"limit alone is still the summary", map[string]any{"limit": 2.0}, `{"mode":"summary","summary":[` + gitSummary + `,` + fakeSummary + `]}`},
+		{"limit alone is still the summary", map[string]any{"limit": 2.0}, `{"mode":"summary","total_matches":3,"returned":2,"has_more":true,"hint":"Showing 2 of 3 CLIs; call again with offset 2 (or a larger limit) for the rest.","summary":[` + gitSummary + `,` + fakeSummary + `]}`},
 		{"null filters count as absent", map[string]any{"query": nil, "category": nil, "cli": nil, "limit": nil}, summary},
-		{"query", map[string]any{"query": "working tree"}, `{"mode":"search","results":[` + gitStatusEntry + `]}`},
-		{"query is case-insensitive", map[string]any{"query": "RECORD CHANGES"}, `{"mode":"search","results":[` + gitCommitEntry + `]}`},
-		{"query keeps HTML characters readable", map[string]any{"query": "<things>"}, `{"mode":"search","results":[` + plainEntry + `]}`},
-		{"category", map[string]any{"category": "VCS"}, `{"mode":"search","results":[` + gitStatusEntry + `,` + gitCommitEntry + `]}`},
-		{"cli", map[string]any{"cli": "Git-Tools"}, `{"mode":"search","results":[` + gitStatusEntry + `,` + gitCommitEntry + `]}`},
-		{"query and category AND together", map[string]any{"query": "commit", "category": "testing"}, `{"mode":"search","results":[]}`},
-		{"query and cli", map[string]any{"query": "record", "cli": "git-tools"}, `{"mode":"search","results":[` + gitCommitEntry + `]}`},
-		{"empty query with a filter searches", map[string]any{"query": "", "cli": "plain"}, `{"mode":"search","results":[` + plainEntry + `]}`},
-		{"no match", map[string]any{"query": "kubernetes"}, `{"mode":"search","results":[]}`},
-		{"unknown category", map[string]any{"category": "nope"}, `{"mode":"search","results":[]}`},
-		{"limit", map[string]any{"cli": "git-tools", "limit": 1.0}, `{"mode":"search","results":[` + gitStatusEntry + `]}`},
-		{"limit as json.Number", map[string]any{"cli": "git-tools", "limit": json.Number("1")}, `{"mode":"search","results":[` + gitStatusEntry + `]}`},
-		{"limit as numeric string", map[string]any{"cli": "git-tools", "limit": "1"}, `{"mode":"search","results":[` + gitStatusEntry + `]}`},
-		{"limit summary", map[string]any{"limit": "1"}, `{"mode":"summary","summary":[` + gitSummary + `]}`},
-		{"huge limit", map[string]any{"cli": "git-tools", "limit": 1e300}, `{"mode":"search","results":[` + gitStatusEntry + `,` + gitCommitEntry + `]}`},
+		{"query", map[string]any{"query": "working tree"}, searchText(1, 0, "", gitStatusEntry)},
+		{"query is case-insensitive", map[string]any{"query": "RECORD CHANGES"}, searchText(1, 0, "", gitCommitEntry)},
+		{"query keeps HTML characters readable", map[string]any{"query": "<things>"}, searchText(1, 0, "", plainEntry)},
+		{"category", map[string]any{"category": "VCS"}, searchText(2, 0, "", gitStatusEntry, gitCommitEntry)},
+		{"cli", map[string]any{"cli": "Git-Tools"}, searchText(2, 0, "", gitStatusEntry, gitCommitEntry)},
+		{"query and category AND together", map[string]any{"query": "commit", "category": "testing"}, searchText(0, 0, noMatchHint)},
+		{"query and cli", map[string]any{"query": "record", "cli": "git-tools"}, searchText(1, 0, "", gitCommitEntry)},
+		{"empty query with a filter searches", map[string]any{"query": "", "cli": "plain"}, searchText(1, 0, "", plainEntry)},
+		{"no match", map[string]any{"query": "kubernetes"}, searchText(0, 0, noMatchHint)},
+		{"unknown category", map[string]any{"category": "nope"}, searchText(0, 0, "No CLI has the category nope. The categories are: vcs, testing.")},
+		{"unknown cli", map[string]any{"cli": "gti", "query": "status"}, searchText(0, 0, "No CLI is named gti. The CLIs are: git-tools, fake-tools, plain.")},
+		{"offset", map[string]any{"cli": "git-tools", "limit": 1.0, "offset": 1.0}, searchText(2, 1, "", gitCommitEntry)},
+		{"offset past the end", map[string]any{"cli": "git-tools", "offset": "7"}, searchText(2, 7, "Offset 7 is past the last of 2 matches.")},
+		{"bad offset is none", map[string]any{"cli": "git-tools", "limit": 1.0, "offset": -1.0}, searchText(2, 0, "", gitStatusEntry)},
+		{"summary offset", map[string]any{"offset": 1.0, "limit": 1.0}, `{"mode":"summary","total_matches":3,"returned":1,"has_more":true,"hint":"Showing CLI 2 of 3; call again with offset 2 (or a larger limit) for the rest.","summary":[` + fakeSummary + `]}`},
+		{"summary offset past the end", map[string]any{"offset": 3.0}, `{"mode":"summary","total_matches":3,"returned":0,"has_more":false,"hint":"Offset 3 is past the last of 3 CLIs.","summary":[]}`},
+		{"limit", map[string]any{"cli": "git-tools", "limit": 1.0}, searchText(2, 0, "", gitStatusEntry)},
+		{"limit as json.Number", map[string]any{"cli": "git-tools", "limit": json.Number("1")}, searchText(2, 0, "", gitStatusEntry)},
+		{"limit as numeric string", map[string]any{"cli": "git-tools", "limit": "1"}, searchText(2, 0, "", gitStatusEntry)},
+		{"limit summary", map[string]any{"limit": "1"}, `{"mode":"summary","total_matches":3,"returned":1,"has_more":true,"hint":"Showing 1 of 3 CLIs; call again with offset 1 (or a larger limit) for the rest.","summary":[` + gitSummary + `]}`},
+		{"huge limit", map[string]any{"cli": "git-tools", "limit": 1e300}, searchText(2, 0, "", gitStatusEntry, gitCommitEntry)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -263,8 +283,15 @@ func TestSearchEmptyQueryAndZeroLimit(t *testing.T) {
 	}
 	for _, args := range []map[string]any{{"limit": 0.0}, {"query": "echo", "limit": json.Number("0")}, {"limit": "0"}} {
 		out := mt.Search(args)
-		if out.IsError || (out.Text != `{"mode":"summary","summary":[]}` && out.Text != `{"mode":"search","results":[]}`) {
-			t.Errorf("%v: %s, want an empty list", args, out.Text)
+		var resp struct {
+			Returned int
+			HasMore  bool `json:"has_more"`
+			Summary  []any
+			Results  []any
+			Hint     string
+		}
+		if err := json.Unmarshal([]byte(out.Text), &resp); out.IsError || err != nil || resp.Returned != 0 || !resp.HasMore || len(resp.Summary)+len(resp.Results) != 0 || resp.Hint != "" {
+			t.Errorf("%v: %s, want an empty list with more to come and no hint", args, out.Text)
 		}
 	}
 }
@@ -481,9 +508,9 @@ tools:
 	fmt.Println(mt.Search(map[string]any{"query": "log"}).Text)
 	fmt.Println(mt.Search(map[string]any{"category": "containers"}).Text)
 	// Output:
-	// {"mode":"summary","summary":[{"name":"git-tools","description":"MCP tools for Git","tool_count":1,"category":"vcs","tags":["version-control"]}]}
-	// {"mode":"search","results":[{"tool_name":"git_log","description":"Show commit logs","cli_name":"git-tools","category":"vcs","tags":["version-control"],"input_schema":{"type":"object","properties":{"max_count":{"type":"integer","default":10}}}}]}
-	// {"mode":"search","results":[]}
+	// {"mode":"summary","total_matches":1,"returned":1,"has_more":false,"summary":[{"name":"git-tools","description":"MCP tools for Git","tool_count":1,"category":"vcs","tags":["version-control"]}]}
+	// {"mode":"search","total_matches":1,"returned":1,"has_more":false,"results":[{"tool_name":"git_log","description":"Show commit logs","cli_name":"git-tools","input_schema":{"type":"object","properties":{"max_count":{"type":"integer","default":10}}}}]}
+	// {"mode":"search","total_matches":0,"returned":0,"has_more":false,"hint":"No CLI has the category containers. The categories are: vcs.","results":[]}
 }
 
 func TestSearchKeepsHTMLCharactersInSchemas(t *testing.T) {
@@ -497,7 +524,7 @@ tools:
         description: 'Use <dir> & a > b; keep \u003c and \\ literally'
 `), executor.New())
 	out := mt.Search(map[string]any{"query": "html"})
-	want := `{"mode":"search","results":[{"tool_name":"html_tool","description":"a <b> & c","cli_name":"html","category":null,"tags":[],"input_schema":{"type":"object","properties":{"path":{"type":"string","description":"Use <dir> & a > b; keep \\u003c and \\\\ literally"}}}}]}`
+	want := `{"mode":"search","total_matches":1,"returned":1,"has_more":false,"results":[{"tool_name":"html_tool","description":"a <b> & c","cli_name":"html","input_schema":{"type":"object","properties":{"path":{"type":"string","description":"Use <dir> & a > b; keep \\u003c and \\\\ literally"}}}}]}`
 	if out.Text != want {
 		t.Errorf("got  %s\nwant %s", out.Text, want)
 	}
@@ -518,7 +545,7 @@ func TestSearchQueryTooLong(t *testing.T) {
 		t.Errorf("4 MiB query: %v %q\nwant error %q", out.IsError, out.Text, want)
 	}
 	atLimit := strings.Repeat("x", metatools.MaxQueryBytes)
-	if out := mt.Search(map[string]any{"query": atLimit}); out.IsError || out.Text != `{"mode":"search","results":[]}` {
+	if out := mt.Search(map[string]any{"query": atLimit}); out.IsError || out.Text != searchText(0, 0, noMatchHint) {
 		t.Errorf("query of exactly MaxQueryBytes: %v %q", out.IsError, out.Text)
 	}
 }

@@ -232,7 +232,7 @@ func TestUnknownTool(t *testing.T) {
 func TestSearch(t *testing.T) {
 	cs := newSession(t)
 	res := call(t, cs, "climax_search", map[string]any{"cli": "git-tools", "limit": 5})
-	want := `{"mode":"search","results":[{"tool_name":"git_status","description":"Show the working tree status","cli_name":"git-tools","category":"vcs","tags":["version-control"],"input_schema":{"type":"object","properties":{}}}]}`
+	want := `{"mode":"search","total_matches":1,"returned":1,"has_more":false,"results":[{"tool_name":"git_status","description":"Show the working tree status","cli_name":"git-tools","input_schema":{"type":"object","properties":{}}}]}`
 	if got := text(t, res); res.IsError || got != want {
 		t.Errorf("search: %v %s\nwant %s", res.IsError, got, want)
 	}
@@ -240,7 +240,7 @@ func TestSearch(t *testing.T) {
 		t.Errorf("search has structured content %v", res.StructuredContent)
 	}
 	res = call(t, cs, "climax_search", nil)
-	if got := text(t, res); !strings.HasPrefix(got, `{"mode":"summary","summary":[{"name":"fake-tools"`) {
+	if got := text(t, res); !strings.HasPrefix(got, `{"mode":"summary","total_matches":2,"returned":2,"has_more":false,"summary":[{"name":"fake-tools"`) {
 		t.Errorf("summary: %s", got)
 	}
 	res = call(t, cs, "climax_search", map[string]any{"query": 1})
