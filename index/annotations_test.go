@@ -26,9 +26,9 @@ tools:
 		t.Fatal(err)
 	}
 	want := []string{
-		`"tags":[],"read_only":true,"input_schema"`,
-		`"tags":[],"destructive":true,"idempotent":false,"open_world":false,"input_schema"`,
-		`"tags":[],"input_schema"`,
+		`"cli_name":"climax","read_only":true,"input_schema"`,
+		`"cli_name":"climax","destructive":true,"idempotent":false,"open_world":false,"input_schema"`,
+		`"cli_name":"climax","input_schema"`,
 	}
 	for i, e := range ix.Entries() {
 		b, err := json.Marshal(e)

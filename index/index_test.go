@@ -142,8 +142,10 @@ func TestNewIndexesEveryTool(t *testing.T) {
 	if e.Category != nil || e.Tags == nil || len(e.Tags) != 0 {
 		t.Errorf("Echo_Text category, tags = %v, %#v; want nil, []", e.Category, e.Tags)
 	}
+	// The CLI's category and tags stay out of the JSON: every result
+	// of the CLI would repeat them (docs/search.md, Answers).
 	js, _ := json.Marshal(e)
-	if !strings.Contains(string(js), `"category":null,"tags":[]`) {
+	if strings.Contains(string(js), `"category"`) || strings.Contains(string(js), `"tags"`) {
 		t.Errorf("entry JSON = %s", js)
 	}
 }
