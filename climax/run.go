@@ -41,6 +41,8 @@ type runCmd struct {
 	ConfirmTimeout  time.Duration `help:"How long a call waits for the user's approval before it is refused as unanswered." default:"5m" placeholder:"DURATION" env:"CLIMAX_CONFIRM_TIMEOUT" group:"Approving calls"`
 	ConfirmFallback string        `help:"What a call that needs approval does when nobody can be asked (see --confirm-via): deny refuses it; allow runs it unapproved and logs a warning. Unset, the policy's approval.headless decides (deny when it says nothing)." placeholder:"deny|allow" env:"CLIMAX_CONFIRM_FALLBACK" group:"Approving calls"`
 	HeadlessApprove bool          `help:"The same as --confirm-fallback allow (CLImax 0.5's flag)." env:"CLIMAX_HEADLESS_APPROVE" group:"Approving calls"`
+	ApprovalKeyFile string        `help:"File of the keys that sign approval request states (clients on MCP 2026-07-28 retry a call with the user's answer and that state), one per line: the first signs, the others are still accepted (the previous key during a rotation). Replicas sharing the keys accept each other's states, so a user is asked once whichever replica a retry reaches. Default: a random key per process." placeholder:"FILE" env:"CLIMAX_APPROVAL_KEY_FILE" group:"Approving calls"`
+	ApprovalKey     string        `help:"The keys of --approval-key-file, comma-separated, the first signing. Prefer the environment variable: flags show in ps." placeholder:"KEYS" env:"CLIMAX_APPROVAL_KEY" group:"Approving calls"`
 
 	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Bundled config name (e.g. git) or path to a YAML config."`
 }
@@ -185,7 +187,12 @@ func (c *runCmd) check() error {
 // tools.listChanged capability: only when a file is watched can the
 // tools change.
 func (c *runCmd) serverOptions(classic, watching bool, logger *slog.Logger) (opts []server.Option, closeAudit func(), err error) {
+	keys, err := c.approvalKeys()
+	if err != nil {
+		return nil, nil, err
+	}
 	opts = []server.Option{
+		server.WithApprovalKeys(keys...),
 		server.WithClassic(classic),
 		server.WithLogger(logger),
 		server.WithVersion(versionString()),

@@ -527,20 +527,28 @@ var (
 )
 
 // approvals issues and redeems the request states of approvals asked
-// through input requests. A state is signed with a key of this process, so
-// a state from another process (a replica behind a load balancer) is not
-// accepted and the user is asked again. Each state is accepted once.
+// through input requests. A state is signed with the first of keys and
+// accepted when signed with any of them: by default one random key of this
+// process, so that a state from another process (a replica behind a load
+// balancer) is not accepted and the user is asked again; replicas given
+// the same keys ([WithApprovalKeys]) accept each other's states. Each
+// state is accepted once by each process.
 type approvals struct {
-	key []byte
+	keys [][]byte
 
 	mu   sync.Mutex
 	used map[string]time.Time // nonce -> expiry of the redeemed states
 }
 
-func newApprovals() *approvals {
-	key := make([]byte, 32)
-	rand.Read(key)
-	return &approvals{key: key, used: map[string]time.Time{}}
+// newApprovals returns approvals signing with keys[0], or with a random key
+// when keys is empty.
+func newApprovals(keys [][]byte) *approvals {
+	if len(keys) == 0 {
+		key := make([]byte, 32)
+		rand.Read(key)
+		keys = [][]byte{key}
+	}
+	return &approvals{keys: keys, used: map[string]time.Time{}}
 }
 
 // approvalState is the signed content of a request state.
@@ -557,13 +565,24 @@ func (ap *approvals) issue(digest [sha256.Size]byte, ttl time.Duration) string {
 	rand.Read(nonce)
 	payload, _ := json.Marshal(approvalState{Digest: digest[:], Nonce: nonce, Expires: time.Now().Add(ttl).UnixMilli()})
 	enc := base64.RawURLEncoding
-	return enc.EncodeToString(payload) + "." + enc.EncodeToString(ap.sign(payload))
+	return enc.EncodeToString(payload) + "." + enc.EncodeToString(sign(ap.keys[0], payload))
 }
 
-func (ap *approvals) sign(payload []byte) []byte {
-	m := hmac.New(sha256.New, ap.key)
+func sign(key, payload []byte) []byte {
+	m := hmac.New(sha256.New, key)
 	m.Write(payload)
 	return m.Sum(nil)
+}
+
+// signedByOne reports whether sig is the signature of payload with one of
+// the keys.
+func (ap *approvals) signedByOne(payload, sig []byte) bool {
+	for _, k := range ap.keys {
+		if hmac.Equal(sig, sign(k, payload)) {
+			return true
+		}
+	}
+	return false
 }
 
 // redeem accepts state once for the command with digest.
@@ -572,7 +591,7 @@ func (ap *approvals) redeem(state string, digest [sha256.Size]byte) error {
 	p64, s64, ok := strings.Cut(state, ".")
 	payload, err1 := enc.DecodeString(p64)
 	sig, err2 := enc.DecodeString(s64)
-	if !ok || err1 != nil || err2 != nil || !hmac.Equal(sig, ap.sign(payload)) {
+	if !ok || err1 != nil || err2 != nil || !ap.signedByOne(payload, sig) {
 		return errApprovalInvalid
 	}
 	var st approvalState

@@ -119,6 +119,7 @@ type options struct {
 	confirmFallbackAllow bool
 	confirmFallbackSet   bool   // WithConfirmFallback was given: it wins over the policy's headless
 	confirmVia           string // one of the Via constants; "" is ViaClient
+	approvalKeys         [][]byte
 }
 
 // Option configures a [Server].
@@ -171,10 +172,11 @@ func WithVersion(v string) Option { return func(c *options) { c.version = v } }
 // New returns a server for ix that runs commands with runner (which also
 // bounds how many run at once: [executor.WithMaxConcurrent]).
 func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
-	s := &Server{runner: runner, cfg: options{name: Name, version: "devel", ticker: progressTicker, confirmTimeout: DefaultConfirmTimeout}, approvals: newApprovals()}
+	s := &Server{runner: runner, cfg: options{name: Name, version: "devel", ticker: progressTicker, confirmTimeout: DefaultConfirmTimeout}}
 	for _, o := range opts {
 		o(&s.cfg)
 	}
+	s.approvals = newApprovals(s.cfg.approvalKeys)
 	s.log = s.cfg.logger
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -2,22 +2,29 @@
 // serves the working tree at a candidate version from a file-system module
 // proxy so that CI can install it the way users will.
 //
-// Usage (from anywhere in the repository):
+// Usage (from the repository root):
 //
-//	go run ./tools/release -version v0.2.0 -dry-run   # print the plan and run the checks, change nothing
-//	go run ./tools/release -version v0.2.0            # commit the go.mod/go.sum/go.work changes, tag every module
-//	go run ./tools/release -version v0.2.0 -proxy DIR # write a module proxy serving the tree at v0.2.0
-//	go run ./tools/release -candidate                 # print a version for -proxy naming the tree's contents
-//	go run ./tools/release -current                   # print the version the tree is wired to
-//	go run ./tools/release -tidy                      # go mod tidy every module (see below)
+//	go -C tools/release run . -version v0.2.0 -dry-run   # print the plan and run the checks, change nothing
+//	go -C tools/release run . -version v0.2.0            # commit the go.mod/go.sum/go.work changes, tag every module
+//	go -C tools/release run . -version v0.2.0 -proxy DIR # write a module proxy serving the tree at v0.2.0
+//	go -C tools/release run . -candidate                 # print a version for -proxy naming the tree's contents
+//	go -C tools/release run . -current                   # print the version the tree is wired to
+//	go -C tools/release run . -tidy                      # go mod tidy every module (see below)
+//
+// The command is a workspace of its own (tools/release/go.work), outside the
+// repository's go.work: its dependencies (golang.org/x/mod and what that
+// requires) would otherwise raise the versions of modules that climax links,
+// such as golang.org/x/sys, in every build and test of the workspace, so
+// that CI would test versions that go install never links.
 //
 // A release sets every released module's requirements on its siblings to
 // the new version (with go.sum lines computed from the module zips, in
 // dependency order), moves go.work's replace lines to that version, checks
 // that every module is tidy against the candidate served from a temporary
 // proxy, commits the result and creates one annotated tag per module
-// (index/v0.2.0, configs/v0.2.0, ...) in dependency order, then the product
-// tag v0.2.0 that the binaries are released from. Pushing is left to the
+// (index/v0.2.0, configs/v0.2.0, ..., climax/v0.2.0) in dependency order;
+// the binaries are released from climax/v0.2.0. It refuses a tree without
+// a LICENSE and a NOTICE at its root. Pushing is left to the
 // person releasing; the command prints the git push to run.
 //
 // Between releases the go.mod files require their siblings at a version
@@ -57,9 +64,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage:
-  go run ./tools/release -version vX.Y.Z [-dry-run]
-  go run ./tools/release -version vX.Y.Z -proxy DIR
-  go run ./tools/release -current
+  go -C tools/release run . -version vX.Y.Z [-dry-run]
+  go -C tools/release run . -version vX.Y.Z -proxy DIR [-modcache DIR]
+  go -C tools/release run . -candidate | -current | -tidy
 
 `)
 		fs.PrintDefaults()

@@ -66,6 +66,7 @@ func release(ws *workspace, opts options) error {
 	} else if status != "" {
 		problems = append(problems, "the work tree is not clean (commit or stash first):\n"+indent(status))
 	}
+	problems = append(problems, checkLegalFiles(ws.files)...)
 	for _, prefix := range tagPrefixes(ws) {
 		tags, err := git(ws.root, "tag", "--list", prefix+"v*")
 		if err != nil {
@@ -154,10 +155,7 @@ func release(ws *workspace, opts options) error {
 		}
 	}
 	for i, tag := range tags {
-		msg := ws.layout.prefix + " " + opts.version // the product tag
-		if i < len(ws.released()) {
-			msg = ws.released()[i].path + " " + opts.version
-		}
+		msg := ws.released()[i].path + " " + opts.version
 		if _, err := git(ws.root, "tag", "-a", tag, "-m", msg); err != nil {
 			return fmt.Errorf("%w (tags made so far: %s; delete them with git tag -d before trying again)", err, strings.Join(tags[:i], " "))
 		}
@@ -252,16 +250,39 @@ func keepOwnSums(l layout, tidied, original []byte) ([]byte, error) {
 	return sortSum(append(lines, own...))
 }
 
+// legalFiles are the files at the repository root that every release
+// carries: the module zips take LICENSE, and the release archives, the
+// container images and the MCP bundle ship both (RELEASING.md).
+var legalFiles = []string{"LICENSE", "NOTICE"}
+
+// checkLegalFiles returns a problem for each of legalFiles that the tree
+// lacks or holds empty.
+func checkLegalFiles(t *tree) []string {
+	var problems []string
+	for _, name := range legalFiles {
+		data, ok := t.get(name)
+		switch {
+		case !ok:
+			problems = append(problems, fmt.Sprintf("%s is missing at the repository root: every release carries it (module zips, archives, images); add and commit it", name))
+		case len(bytes.TrimSpace(data)) == 0:
+			problems = append(problems, fmt.Sprintf("%s at the repository root is empty: every release carries it (module zips, archives, images)", name))
+		}
+	}
+	return problems
+}
+
 // tagPrefixes returns the prefixes of a release's tags in the order they
-// are made: one per released module in dependency order (index/, ...),
-// then "" for the product tag vX.Y.Z, which names the release of the
-// binaries (GoReleaser needs a tag without a prefix).
+// are made: one per released module in dependency order (index/, ...,
+// climax/). There is no tag without a prefix: a tag vX.Y.Z would be a
+// version of a module at the repository root, which the go command looks
+// up, and downloads whole, for every go install of the climax module
+// (RELEASING.md). The binaries are released from climax/vX.Y.Z.
 func tagPrefixes(ws *workspace) []string {
 	var out []string
 	for _, m := range ws.released() {
 		out = append(out, m.dir+"/")
 	}
-	return append(out, "")
+	return out
 }
 
 // checkTidy writes the stamped tree to a temporary directory and runs go

@@ -29,7 +29,6 @@ var fixtureDeps = map[string][]string{
 	"climax":           {"configs", "executor", "index", "server"},
 	"benchmark":        {"configs", "index", "metatools"},
 	"configs/realtest": {"configs", "executor", "index"}, // a module nested in a released one
-	"tools/release":    nil,
 }
 
 // fixtureIndirect are the siblings a module needs only through others:
@@ -66,7 +65,7 @@ func newFixture(t *testing.T, version string) string {
 		}
 		mod += requireBlock(direct) + requireBlock(indirect)
 		pkg := strings.ReplaceAll(filepath.Base(dir), "-", "")
-		if dir == "climax" || dir == "benchmark" || dir == "tools/release" {
+		if dir == "climax" || dir == "benchmark" {
 			pkg = "main"
 		}
 		src := "package " + pkg + "\n"
@@ -88,6 +87,7 @@ func newFixture(t *testing.T, version string) string {
 	files["go.work"] = "go 1.26\n\nuse (\n" + strings.Join(uses, "") + ")\n\n// Local wiring.\nreplace (\n" + strings.Join(replaces, "") + ")\n"
 	files["README.md"] = "fixture\n"
 	files["LICENSE"] = "Fixture license.\n"
+	files["NOTICE"] = "Fixture notices.\n"
 	for name, data := range files {
 		writeTestFile(t, root, name, data)
 	}
@@ -155,7 +155,7 @@ func moduleDirs(mods []*workModule) []string {
 
 func TestDependencyOrder(t *testing.T) {
 	root := newFixture(t, "v0.1.0")
-	want := []string{"index", "configs", "executor", "metatools", "server", "climax", "benchmark", "configs/realtest", "tools/release"}
+	want := []string{"index", "configs", "executor", "metatools", "server", "climax", "benchmark", "configs/realtest"}
 	ws, err := loadWorkspace(root, climaxLayout)
 	if err != nil {
 		t.Fatal(err)
@@ -352,8 +352,8 @@ func TestDryRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	want := "would commit \"release: v0.2.0\" and tag, in this order: index/v0.2.0 configs/v0.2.0 executor/v0.2.0 metatools/v0.2.0 server/v0.2.0 climax/v0.2.0 v0.2.0"
-	for _, w := range []string{want, "- \tgithub.com/climax-mcp/climax/index v0.1.0", "+ \tgithub.com/climax-mcp/climax/index v0.2.0", "ok   go mod tidy -diff  tools/release", "git push origin HEAD index/v0.2.0"} {
+	want := "would commit \"release: v0.2.0\" and tag, in this order: index/v0.2.0 configs/v0.2.0 executor/v0.2.0 metatools/v0.2.0 server/v0.2.0 climax/v0.2.0\n"
+	for _, w := range []string{want, "- \tgithub.com/climax-mcp/climax/index v0.1.0", "+ \tgithub.com/climax-mcp/climax/index v0.2.0", "ok   go mod tidy -diff  configs/realtest", "git push origin HEAD index/v0.2.0"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("dry run output lacks %q:\n%s", w, out)
 		}
@@ -386,16 +386,21 @@ func TestRelease(t *testing.T) {
 		t.Errorf("release left changes:\n%s", status)
 	}
 	head := mustGit(t, root, "rev-parse", "HEAD")
-	for _, tag := range []string{"index/v0.2.0", "configs/v0.2.0", "executor/v0.2.0", "metatools/v0.2.0", "server/v0.2.0", "climax/v0.2.0", "v0.2.0"} {
+	for _, tag := range []string{"index/v0.2.0", "configs/v0.2.0", "executor/v0.2.0", "metatools/v0.2.0", "server/v0.2.0", "climax/v0.2.0"} {
 		if got := mustGit(t, root, "rev-parse", tag+"^{commit}"); got != head {
 			t.Errorf("tag %s points to %s, want HEAD %s", tag, got, head)
 		}
 	}
-	if !strings.Contains(out, "tagged it: index/v0.2.0 configs/v0.2.0 executor/v0.2.0 metatools/v0.2.0 server/v0.2.0 climax/v0.2.0 v0.2.0\n") {
+	if !strings.Contains(out, "tagged it: index/v0.2.0 configs/v0.2.0 executor/v0.2.0 metatools/v0.2.0 server/v0.2.0 climax/v0.2.0\n") {
 		t.Errorf("output does not list the tags in dependency order:\n%s", out)
 	}
-	if tags := mustGit(t, root, "tag", "--list", "benchmark/*", "tools/*"); tags != "" {
+	if tags := mustGit(t, root, "tag", "--list", "benchmark/*", "configs/realtest/*"); tags != "" {
 		t.Errorf("internal modules tagged: %s", tags)
+	}
+	// No tag without a prefix: it would be a version of a module at the
+	// repository root, which every go install of climax would download.
+	if tags := mustGit(t, root, "tag", "--list", "v*"); tags != "" {
+		t.Errorf("tags without a module prefix: %s", tags)
 	}
 	if got := readTestFile(t, root, "executor/go.mod"); !strings.Contains(got, "index v0.2.0") {
 		t.Errorf("executor/go.mod after the release:\n%s", got)
@@ -452,6 +457,43 @@ func TestReleaseRefusesDirtyTree(t *testing.T) {
 	}
 	if tags := mustGit(t, root, "tag"); tags != "" {
 		t.Errorf("tags made: %s", tags)
+	}
+}
+
+// A release needs a LICENSE and a NOTICE at the repository root, committed
+// and not empty: the module zips, the archives and the images carry them.
+func TestReleaseRefusesMissingLegalFiles(t *testing.T) {
+	for _, tt := range []struct {
+		name, change, want string
+	}{
+		{"no LICENSE", "rm LICENSE", "LICENSE is missing"},
+		{"no NOTICE", "rm NOTICE", "NOTICE is missing"},
+		{"empty NOTICE", "empty NOTICE", "NOTICE at the repository root is empty"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := newFixture(t, "v0.1.0")
+			verb, name, _ := strings.Cut(tt.change, " ")
+			if verb == "rm" {
+				mustGit(t, root, "rm", "-q", name)
+			} else {
+				writeTestFile(t, root, name, " \n")
+				mustGit(t, root, "add", name)
+			}
+			mustGit(t, root, "commit", "-q", "-m", tt.change)
+			for _, dry := range []bool{true, false} {
+				args := []string{"-version", "v0.2.0"}
+				if dry {
+					args = append(args, "-dry-run")
+				}
+				code, _, errOut := runRelease(t, root, args...)
+				if code != 1 || !strings.Contains(errOut, tt.want) {
+					t.Errorf("%v: exit %d, stderr %q; want exit 1 and %q", args, code, errOut, tt.want)
+				}
+			}
+			if tags := mustGit(t, root, "tag"); tags != "" {
+				t.Errorf("tags made: %s", tags)
+			}
+		})
 	}
 }
 

@@ -31,7 +31,7 @@ type layout struct {
 var climaxLayout = layout{
 	prefix:   "github.com/climax-mcp/climax",
 	released: []string{"index", "configs", "executor", "metatools", "server", "climax"},
-	internal: []string{"benchmark", "configs/realtest", "tools/release"},
+	internal: []string{"benchmark", "configs/realtest"},
 }
 
 // A workModule is one module of the workspace.
@@ -214,7 +214,7 @@ func (ws *workspace) wiredVersion() (string, error) {
 		for _, v := range slices.Sorted(maps.Keys(versions)) {
 			parts = append(parts, fmt.Sprintf("%s (%s)", orNone(v), strings.Join(slices.Compact(versions[v]), ", ")))
 		}
-		return "", fmt.Errorf("the modules are wired to more than one version of their siblings: %s; run go run ./tools/release -version vX.Y.Z -dry-run to see them set to one", strings.Join(parts, "; "))
+		return "", fmt.Errorf("the modules are wired to more than one version of their siblings: %s; run go -C tools/release run . -version vX.Y.Z -dry-run to see them set to one", strings.Join(parts, "; "))
 	}
 	v := slices.Collect(maps.Keys(versions))[0]
 	for _, m := range ws.released() {
