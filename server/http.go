@@ -248,7 +248,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) e
 
 // HTTPHandler returns the HTTP handler of the server: the MCP endpoint
 // ([MCPPath], or [SSEPath] with opts.SSE) behind the access rules below,
-// [MetricsPath] behind the same rules, and [HealthPath]. Tool calls made
+// [MetricsPath] behind the same rules, [HealthPath] and [ReadyPath]. Tool calls made
 // through it are cancelled when ctx is done. It is for mounting climax in
 // an HTTP server of one's own; [Server.Serve] runs it with the timeouts
 // and the shutdown sequence of the climax command.
@@ -366,6 +366,7 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		fmt.Fprintln(w, "ok")
 	})
+	mux.Handle(ReadyPath, s.readyHandler(g))
 	bodyTimeout := opts.BodyTimeout
 	if bodyTimeout <= 0 {
 		bodyTimeout = DefaultBodyTimeout

@@ -41,11 +41,16 @@ func serveHTTP(t *testing.T, opts server.HTTPOptions, sopts ...server.Option) *h
 // serveHTTPIndex is serveHTTP for the tools of ix.
 func serveHTTPIndex(t *testing.T, ix *index.Index, opts server.HTTPOptions, sopts ...server.Option) *httpServer {
 	t.Helper()
+	return serveServer(t, server.New(ix, executor.New(), sopts...), opts)
+}
+
+// serveServer serves srv over HTTP on 127.0.0.1 as serveHTTP does.
+func serveServer(t *testing.T, srv *server.Server, opts server.HTTPOptions) *httpServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(ix, executor.New(), sopts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln, opts) }()

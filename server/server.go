@@ -94,6 +94,7 @@ type Server struct {
 	metrics   *metrics
 	approvals *approvals  // request states of approvals asked through input requests
 	overHTTP  atomic.Bool // an HTTP handler was made: calls come over HTTP (streamable or SSE)
+	unready   atomic.Bool // the last readiness check failed (logged when it changes)
 }
 
 // toolSet is one generation of the served tools.

@@ -1,0 +1,89 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"os/exec"
+	"strings"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// ReadyPath answers GET with 200 "ready" when the program of every served
+// config is found as a call would find it, and with 503 otherwise, without
+// authentication, for readiness probes: a replica that would fail every
+// call of a CLI takes no traffic. [HealthPath] stays the liveness check (a
+// missing program is not cured by a restart).
+const ReadyPath = "/readyz"
+
+// Unready returns what keeps the server from being ready: for each served
+// config (each CLI with at least one tool in the current tool set) whose
+// program cannot be found, a line naming the CLI and saying why, as a call
+// would. With the docker executor the program that must be found is
+// docker. Nil means ready. It looks the programs up at every call, so a
+// program installed or removed later, or a reload (--watch), shows at
+// once.
+func (s *Server) Unready() []string {
+	type key struct {
+		cli    *config.Config
+		docker bool
+	}
+	seen := map[key]bool{}
+	var problems []string
+	for _, rt := range s.set.Load().ix.Tools() {
+		k := key{rt.CLI, strings.EqualFold(rt.Executor.Type, config.ExecutorDocker)}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		name := rt.CLI.Name
+		if k.docker {
+			if _, err := exec.LookPath("docker"); err != nil {
+				problems = append(problems, fmt.Sprintf("%s: the docker executor needs docker, which is not on PATH", name))
+			}
+			continue
+		}
+		if _, err := executor.FindProgram(rt.CLI); err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
+		}
+	}
+	return problems
+}
+
+// readyHandler serves [ReadyPath]. The problems are in the body for a
+// request that passes the token rule of g (or when there is no token);
+// others get their number only, since they name the served CLIs. A change
+// of readiness is logged.
+func (s *Server) readyHandler(g *guard) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		problems := s.Unready()
+		if was := s.unready.Swap(len(problems) > 0); was != (len(problems) > 0) {
+			if len(problems) > 0 {
+				s.log.Warn("not ready: programs of served configs are missing", "problems", strings.Join(problems, "; "))
+			} else {
+				s.log.Info("ready: every served config's program is found")
+			}
+		}
+		if len(problems) == 0 {
+			fmt.Fprintln(w, "ready")
+			return
+		}
+		w.WriteHeader(http.StatusServiceUnavailable)
+		if g.token != nil && !g.authorized(r) {
+			fmt.Fprintf(w, "not ready: the programs of %d served configs are missing (the server log names them; so does this page with the bearer token)\n", len(problems))
+			return
+		}
+		fmt.Fprintf(w, "not ready: the programs of %d served configs are missing\n", len(problems))
+		for _, p := range problems {
+			fmt.Fprintf(w, "- %s\n", p)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package server_test
+
+import (
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/server"
+)
+
+// missingConfig is a config whose program does not exist anywhere.
+const missingConfig = `name: gone-tools
+description: "A CLI that is not installed"
+command: climax-test-no-such-program
+tools:
+  - name: gone_run
+    description: "Run it"
+`
+
+// readyz returns the status and body of GET /readyz, with the bearer
+// token when token is not "".
+func readyz(t *testing.T, base, token string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, base+server.ReadyPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestReadyz: /readyz is 200 while every served config's program is
+// found, and 503 naming the CLI whose program is missing (to a request
+// with the token; others get the count), also after a reload brings such a
+// config in; /healthz stays 200 throughout.
+func TestReadyz(t *testing.T) {
+	t.Parallel()
+	const token = "a-long-enough-test-token"
+	srv := server.New(parseIndex(t, fakeConfig(t)), executor.New())
+	hs := serveServer(t, srv, server.HTTPOptions{AuthToken: token})
+
+	if code, body := readyz(t, hs.base, ""); code != http.StatusOK || body != "ready\n" {
+		t.Errorf("every program found: %d %q", code, body)
+	}
+	srv.Replace(parseIndex(t, fakeConfig(t), missingConfig))
+	code, body := readyz(t, hs.base, token)
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready: the programs of 1 served configs are missing") ||
+		!strings.Contains(body, "- gone-tools: Command not found: climax-test-no-such-program (is it installed and on PATH?)") || strings.Contains(body, "fake-tools") {
+		t.Errorf("a program missing, with the token: %d %q", code, body)
+	}
+	code, body = readyz(t, hs.base, "")
+	if code != http.StatusServiceUnavailable || strings.Contains(body, "gone") || !strings.Contains(body, "1 served configs") {
+		t.Errorf("a program missing, without the token: %d %q (must not name the CLIs)", code, body)
+	}
+	if code := get(t, hs.base+server.HealthPath); code != http.StatusOK {
+		t.Errorf("/healthz while not ready: %d, want 200 (liveness)", code)
+	}
+	resp, err := http.Post(hs.base+server.ReadyPath, "text/plain", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /readyz: %d", resp.StatusCode)
+	}
+	// A policy that disables every tool of the missing CLI: it is not
+	// served, so it does not count.
+	srv.Replace(parseIndexWithPolicy(t, "default: disabled\ntools:\n  fake_echo: {}\n", fakeConfig(t), missingConfig))
+	if code, body := readyz(t, hs.base, ""); code != http.StatusOK {
+		t.Errorf("missing CLI disabled by the policy: %d %q", code, body)
+	}
+}
+
+// TestUnready: the docker executor needs docker itself; a program given
+// by a relative path is looked up next to its config.
+func TestUnready(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // neither docker nor git
+	pol := "default: enabled\nexecutor:\n  type: docker\n  image: alpine\n"
+	srv := server.New(parseIndexWithPolicy(t, pol, gitConfig), executor.New())
+	if got := strings.Join(srv.Unready(), "\n"); got != "git-tools: the docker executor needs docker, which is not on PATH" {
+		t.Errorf("docker executor without docker: %q", got)
+	}
+	srv = server.New(parseIndex(t, gitConfig, strings.Replace(missingConfig, "climax-test-no-such-program", filepath.Join(".", "bin", "gone"), 1)), executor.New())
+	got := srv.Unready()
+	if len(got) != 2 || !strings.HasPrefix(got[0], "git-tools: Command not found: git") || !strings.HasPrefix(got[1], "gone-tools: Command not found: ") || !strings.HasSuffix(got[1], filepath.Join("bin", "gone")+" (no such file)") {
+		t.Errorf("Unready: %q", got)
+	}
+}
