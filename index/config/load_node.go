@@ -261,6 +261,17 @@ func (c *checker) merge(v *yaml.Node, ctx string, depth int) []field {
 	return nil
 }
 
+// otherNames maps the names other tools give a setting (docker compose's
+// for a container's) to the key CLImax uses, for a "did you mean" that
+// spelling distance alone would not find.
+var otherNames = map[string]string{
+	"read_only":    "read_only_root",
+	"mem_limit":    "memory",
+	"security_opt": "no_new_privileges",
+	"network_mode": "network",
+	"workdir":      "working_dir",
+}
+
 // object is a mapping whose keys were checked against a known set.
 type object struct {
 	c      *checker
@@ -285,7 +296,9 @@ func (c *checker) object(n *yaml.Node, ctx string, known []string) *object {
 	for _, f := range c.pairs(rn, ctx) {
 		if !slices.Contains(known, f.name) {
 			msg := "unknown key " + quote(f.name)
-			if s := suggest(f.name, known); s != "" {
+			if s := otherNames[f.name]; slices.Contains(known, s) {
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(s))
+			} else if s := suggest(f.name, known); s != "" {
 				msg += fmt.Sprintf(" (did you mean %s?)", quote(s))
 			} else {
 				msg += " (valid keys: " + strings.Join(known, ", ") + ")"

@@ -65,6 +65,14 @@ func TestParsePolicyContainerErrors(t *testing.T) {
 			want: []string{`p.yaml:4:3: executor: unknown key "pid_limit" (did you mean "pids_limit"?)`},
 		},
 		{
+			name: "docker compose's names",
+			src:  "executor:\n  type: docker\n  image: x\n  read_only: false\n  mem_limit: 1g\n",
+			want: []string{
+				`p.yaml:4:3: executor: unknown key "read_only" (did you mean "read_only_root"?)`,
+				`p.yaml:5:3: executor: unknown key "mem_limit" (did you mean "memory"?)`,
+			},
+		},
+		{
 			name: "runtime",
 			src:  "executor:\n  type: docker\n  image: x\n  runtime: podmn\n",
 			want: []string{`p.yaml:4:12: executor: unknown runtime "podmn" (did you mean "podman"?)`},
