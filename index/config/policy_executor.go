@@ -68,9 +68,9 @@ func (c *checker) executor(n *yaml.Node) Executor {
 		Network:    o.str("network"),
 		User:       o.str("user"),
 		CapAdd:     o.strings("cap_add"),
-		PidsLimit:  o.str("pids_limit"),
-		Memory:     o.str("memory"),
-		CPUs:       o.str("cpus"),
+		PidsLimit:  o.text("pids_limit"),
+		Memory:     o.text("memory"),
+		CPUs:       o.text("cpus"),
 	}
 	for _, k := range []string{"no_new_privileges", "read_only_root"} {
 		if o.has(k) {
@@ -119,12 +119,15 @@ func unknownType(t string) string {
 // container checks the settings of a docker executor.
 func (c *checker) container(o *object, e *Executor) {
 	const ctx = "executor"
-	if strings.TrimSpace(e.Image) == "" {
+	_, isStr := o.scalarText("image")
+	switch {
+	case o.has("image") && !isStr: // reported as not a string
+	case strings.TrimSpace(e.Image) == "":
 		c.report(o.at("image"), ctx, "missing \"image\": the docker executor needs an image, e.g. image: alpine/git")
-	} else if strings.HasPrefix(e.Image, "-") || strings.ContainsFunc(e.Image, isSpaceOrControl) {
+	case strings.HasPrefix(e.Image, "-") || strings.ContainsFunc(e.Image, isSpaceOrControl):
 		c.report(o.at("image"), ctx, "image %s is not an image name: write one such as alpine/git or docker.io/library/alpine:3", quote(e.Image))
 	}
-	if o.has("runtime") && !slices.Contains(runtimes, e.Runtime) {
+	if _, isStr := o.scalarText("runtime"); isStr && !slices.Contains(runtimes, e.Runtime) {
 		msg := fmt.Sprintf("unknown runtime %s: valid runtimes are %s", quote(e.Runtime), strings.Join(runtimes, ", "))
 		if sug := suggest(e.Runtime, runtimes); sug != "" {
 			msg = fmt.Sprintf("unknown runtime %s (did you mean %s?)", quote(e.Runtime), quote(sug))
@@ -247,4 +250,21 @@ func (o *object) item(key string, i int) *yaml.Node {
 		}
 	}
 	return o.at(key)
+}
+
+// text returns the text of the scalar under key when it is a string or a
+// number, "" otherwise, without reporting: the caller says what the value
+// should have been.
+func (o *object) text(key string) string {
+	s, _ := o.scalarText(key)
+	return s
+}
+
+// scalarText is text, and whether key holds a string or a number.
+func (o *object) scalarText(key string) (string, bool) {
+	f, ok := o.get(key)
+	if !ok {
+		return "", false
+	}
+	return scalarString(f.val())
 }

@@ -113,6 +113,16 @@ func TestParsePolicyContainerErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "values of the wrong kind, each reported once",
+			src:  "executor:\n  type: docker\n  image: [x]\n  memory: [1]\n  cpus: true\n  runtime: [podman]\n",
+			want: []string{
+				`p.yaml:3:10: executor: image: expected a string, got a list`,
+				`p.yaml:4:11: executor: memory: expected a size of 6m or more (such as 512m or 2g; units b, k, m, g, t), or unlimited, got a list`,
+				`p.yaml:5:9: executor: cpus: expected a number of CPUs of 0.01 or more (such as 0.5 or 2), or unlimited, got a boolean (true)`,
+				`p.yaml:6:12: executor: runtime: expected a string, got a list`,
+			},
+		},
+		{
 			name: "misspelt unlimited",
 			src:  "executor:\n  type: docker\n  image: x\n  memory: unlimted\n",
 			want: []string{`p.yaml:4:11: executor: memory: expected a size of 6m or more (such as 512m or 2g; units b, k, m, g, t), or unlimited, got "unlimted" (did you mean "unlimited"?)`},
