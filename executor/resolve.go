@@ -34,7 +34,7 @@ type Resolution struct {
 // the config (same executor, docker or local, environment, working
 // directory, global args) and run like one (no shell, its own timeout,
 // the tool's output limit). A flag whose template names an arg without a
-// value is left out. A resolver that fails — cannot start, exits non-zero,
+// value is left out; an array arg's items are joined by commas. A resolver that fails — cannot start, exits non-zero,
 // times out or prints nothing — leaves its variable as the raw value and
 // adds a failure. Resolve runs nothing for a tool without resolvers.
 func (r *Runner) Resolve(ctx context.Context, rt *config.ResolvedTool, cmd *Command) Resolution {
@@ -69,7 +69,7 @@ func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *C
 			if !ok {
 				return "", false
 			}
-			return renderItems(x), true
+			return renderItems(x, ","), true
 		})
 		if !ok {
 			continue
@@ -107,15 +107,16 @@ func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *C
 	return clipText(text, MaxResolvedLen), raw, nil
 }
 
-// renderItems renders a value for a template: an array's items separated
-// by spaces, other values as on a command line.
-func renderItems(v any) string {
+// renderItems renders a value for a template: an array's items joined by
+// sep (spaces in a question, commas in a resolver's flag value, the form
+// of "Values=a,b" lists), other values as on a command line.
+func renderItems(v any, sep string) string {
 	if items, ok := v.([]any); ok {
 		words := make([]string, len(items))
 		for i, x := range items {
 			words[i] = Render(x)
 		}
-		return strings.Join(words, " ")
+		return strings.Join(words, sep)
 	}
 	return Render(v)
 }
@@ -168,7 +169,7 @@ func ConfirmText(t *config.Tool, cmd *Command, res Resolution) string {
 			case t.Arg(p.Var).Secret:
 				b.WriteString(redacted)
 			default:
-				b.WriteString(EscapeControl(renderItems(v)))
+				b.WriteString(EscapeControl(renderItems(v, " ")))
 			}
 		default:
 			b.WriteString(EscapeControl(res.Vars[p.Var]))

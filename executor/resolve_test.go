@@ -38,14 +38,14 @@ func build(t *testing.T, rt *config.ResolvedTool, args map[string]any) *executor
 func TestResolveFillsTheConfirmMessage(t *testing.T) {
 	t.Parallel()
 	rt := resolveTool("Delete {bucket} ({_info}) with {token}, tags {tags}?",
-		config.Resolver{Var: "_info", Command: "echo", Timeout: 5, Flags: []config.ResolverFlag{{Flag: "--id", Value: "b-{bucket}"}, {Flag: "--missing", Value: "{token}"}}})
+		config.Resolver{Var: "_info", Command: "echo", Timeout: 5, Flags: []config.ResolverFlag{{Flag: "--id", Value: "b-{bucket}"}, {Flag: "--missing", Value: "{token}"}, {Flag: "--tags", Value: "{tags}"}}})
 	cmd := build(t, rt, map[string]any{"bucket": "prod-logs", "token": "hunter2", "tags": []any{"a", "b"}})
 	res := executor.New().Resolve(context.Background(), rt, cmd)
-	if len(res.Failures) != 0 || res.Vars["_info"] != "--id b-prod-logs --missing hunter2" {
+	if len(res.Failures) != 0 || res.Vars["_info"] != "--id b-prod-logs --missing hunter2 --tags a,b" {
 		t.Fatalf("resolution %+v", res)
 	}
 	got := executor.ConfirmText(rt.Tool, cmd, res)
-	if want := "Delete prod-logs (--id b-prod-logs --missing hunter2) with ***, tags a b?"; got != want {
+	if want := "Delete prod-logs (--id b-prod-logs --missing hunter2 --tags a,b) with ***, tags a b?"; got != want {
 		t.Errorf("message %q, want %q", got, want)
 	}
 }

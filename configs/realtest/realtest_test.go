@@ -201,7 +201,9 @@ func runSuite(t *testing.T, name string, env []string, st *stats) {
 		t.Fatal(err)
 	}
 	st.total = len(c.Tools)
-	ix, _, err := index.New([]*config.Config{c}, nil)
+	// The programs run without approval questions (--confirm none): the
+	// write tools of configs that declare risk would otherwise ask.
+	ix, _, err := index.New([]*config.Config{c}, config.WithConfirm(nil, config.ConfirmNone))
 	if err != nil {
 		t.Fatal(err)
 	}
