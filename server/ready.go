@@ -20,8 +20,9 @@ const ReadyPath = "/readyz"
 // Unready returns what keeps the server from being ready: for each served
 // config (each CLI with at least one tool in the current tool set) whose
 // program cannot be found, a line naming the CLI and saying why, as a call
-// would. With the docker executor the program that must be found is
-// docker. Nil means ready. It looks the programs up at every call, so a
+// would. With the docker executor the program that must be found is the
+// container runtime (docker or podman), and a config env the runtime
+// client would read itself fails every call too. Nil means ready. It looks the programs up at every call, so a
 // program installed or removed later, or a reload (--watch), shows at
 // once.
 func (s *Server) Unready() []string {
@@ -32,15 +33,18 @@ func (s *Server) Unready() []string {
 	seen := map[key]bool{}
 	var problems []string
 	for _, rt := range s.set.Load().ix.Tools() {
-		k := key{rt.CLI, strings.EqualFold(rt.Executor.Type, config.ExecutorDocker)}
+		k := key{rt.CLI, rt.Executor.IsDocker()}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
 		name := rt.CLI.Name
 		if k.docker {
-			if _, err := exec.LookPath("docker"); err != nil {
-				problems = append(problems, fmt.Sprintf("%s: the docker executor needs docker, which is not on PATH", name))
+			if prog := rt.Executor.Program(); !hasProgram(prog) {
+				problems = append(problems, fmt.Sprintf("%s: the docker executor needs %s, which is not on PATH", name, prog))
+			}
+			if err := executor.CheckContainerEnv(rt.CLI, &rt.Executor); err != nil {
+				problems = append(problems, fmt.Sprintf("%s: %v", name, err))
 			}
 			continue
 		}
@@ -49,6 +53,12 @@ func (s *Server) Unready() []string {
 		}
 	}
 	return problems
+}
+
+// hasProgram reports whether name is found on the server's PATH.
+func hasProgram(name string) bool {
+	_, err := exec.LookPath(name)
+	return err == nil
 }
 
 // readyHandler serves [ReadyPath]. The problems are in the body for a

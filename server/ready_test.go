@@ -91,6 +91,15 @@ func TestUnready(t *testing.T) {
 	if got := strings.Join(srv.Unready(), "\n"); got != "git-tools: the docker executor needs docker, which is not on PATH" {
 		t.Errorf("docker executor without docker: %q", got)
 	}
+	srv = server.New(parseIndexWithPolicy(t, strings.Replace(pol, "type: docker", "type: docker\n  runtime: podman", 1), gitConfig), executor.New())
+	if got := strings.Join(srv.Unready(), "\n"); got != "git-tools: the docker executor needs podman, which is not on PATH" {
+		t.Errorf("podman runtime without podman: %q", got)
+	}
+	// A config env the container client reads itself fails every call.
+	srv = server.New(parseIndexWithPolicy(t, pol, strings.Replace(gitConfig, "command: git\n", "command: git\nenv: {DOCKER_HOST: tcp://x}\n", 1)), executor.New())
+	if got := strings.Join(srv.Unready(), "\n"); !strings.Contains(got, "git-tools: The env of git-tools sets DOCKER_HOST, which docker itself reads on the host") {
+		t.Errorf("client variable in the env: %q", got)
+	}
 	srv = server.New(parseIndex(t, gitConfig, strings.Replace(missingConfig, "climax-test-no-such-program", filepath.Join(".", "bin", "gone"), 1)), executor.New())
 	got := srv.Unready()
 	if len(got) != 2 || !strings.HasPrefix(got[0], "git-tools: Command not found: git") || !strings.HasPrefix(got[1], "gone-tools: Command not found: ") || !strings.HasSuffix(got[1], filepath.Join("bin", "gone")+" (no such file)") {
