@@ -34,6 +34,9 @@ type Command struct {
 	// SuccessExitCodes are the exit codes [Result.Failed] does not count
 	// as failures; nil means just 0.
 	SuccessExitCodes []int
+	// ExitCodes says what exit codes mean, for the result text
+	// ("[exit code: 1 (no matches)]"); nil when the tool says nothing.
+	ExitCodes map[int]string
 
 	secret    []secretWord   // the words of Argv that hold values of secret args
 	dirSecret bool           // Dir is the value of a secret cwd arg
@@ -166,7 +169,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 		return nil, err
 	}
 	t := rt.Tool
-	cmd := &Command{Stdin: line.stdin, Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput, SuccessExitCodes: t.SuccessExitCodes, values: line.values}
+	cmd := &Command{Stdin: line.stdin, Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput, SuccessExitCodes: t.SuccessExitCodes, ExitCodes: t.ExitCodes, values: line.values}
 	if rt.Executor.IsDocker() {
 		return containerCommand(cmd, rt, line)
 	}

@@ -35,9 +35,10 @@ type Result struct {
 	// [MaxIgnoredArgs], which IgnoredArgs leaves out; absent when none.
 	IgnoredArgsOmitted int `json:"ignored_args_omitted,omitempty"`
 
-	timeout   float64 // the time limit in seconds, for Text
-	cancelled bool    // the context was cancelled while it ran
-	success   []int   // the exit codes that are not failures; nil: just 0
+	timeout   float64        // the time limit in seconds, for Text
+	cancelled bool           // the context was cancelled while it ran
+	success   []int          // the exit codes that are not failures; nil: just 0
+	meanings  map[int]string // what exit codes mean (Command.ExitCodes)
 }
 
 // Cancelled reports whether the command was stopped because the call's

@@ -123,10 +123,11 @@ type running struct {
 	stop  context.CancelFunc
 	grace time.Duration
 
-	timeout time.Duration
-	success []int // the exit codes that count as success, besides 0
-	started time.Time
-	stopped time.Time // when terminate ran; zero when the command ended on its own
+	timeout  time.Duration
+	success  []int          // the exit codes that count as success, besides 0
+	meanings map[int]string // Command.ExitCodes
+	started  time.Time
+	stopped  time.Time // when terminate ran; zero when the command ended on its own
 
 	stdout, stderr *capBuffer
 	outR, errR     *os.File      // our ends of the output pipes
@@ -146,13 +147,14 @@ func (r *Runner) start(ctx context.Context, c *Command, path string) (*running, 
 		limit = config.DefaultMaxOutput
 	}
 	p := &running{
-		grace:   r.grace,
-		timeout: c.Timeout,
-		success: c.SuccessExitCodes,
-		stdout:  newCapBuffer(limit),
-		stderr:  newCapBuffer(limit),
-		drained: make(chan struct{}),
-		tree:    newProcTree(),
+		grace:    r.grace,
+		timeout:  c.Timeout,
+		success:  c.SuccessExitCodes,
+		meanings: c.ExitCodes,
+		stdout:   newCapBuffer(limit),
+		stderr:   newCapBuffer(limit),
+		drained:  make(chan struct{}),
+		tree:     newProcTree(),
 	}
 	if p.timeout <= 0 {
 		p.timeout = seconds(0)
@@ -285,6 +287,7 @@ func (p *running) result() *Result {
 		DurationMS: time.Since(p.started).Milliseconds(),
 		timeout:    p.timeout.Seconds(),
 		success:    p.success,
+		meanings:   p.meanings,
 	}
 	if !p.stopped.IsZero() {
 		res.TimedOut = context.Cause(p.ctx) == errTimedOut

@@ -19,7 +19,9 @@ import (
 //     something precedes it), "[stderr]", a newline and stderr without
 //     its trailing line breaks;
 //   - then, if the exit code is not 0, a blank line and "[exit code: N]"
-//     (128+S for a command killed by signal S);
+//     (128+S for a command killed by signal S), or "[exit code: N
+//     (MEANING)]" when the tool says what N means (config exit_codes:
+//     "[exit code: 1 (no matches)]");
 //   - "(no output)" when all of that is empty.
 //
 // A timed-out command gives "Command timed out after N seconds" and a
@@ -51,7 +53,11 @@ func (res *Result) Text() string {
 		section("[stderr]\n" + s)
 	}
 	if res.ExitCode != 0 && !res.TimedOut && !res.cancelled {
-		section(fmt.Sprintf("[exit code: %d]", res.ExitCode))
+		if m := res.meanings[res.ExitCode]; m != "" {
+			section(fmt.Sprintf("[exit code: %d (%s)]", res.ExitCode, m))
+		} else {
+			section(fmt.Sprintf("[exit code: %d]", res.ExitCode))
+		}
 	}
 	if b.Len() == len(note) {
 		section("(no output)")

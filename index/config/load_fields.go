@@ -9,7 +9,8 @@ import (
 )
 
 // This file checks the fields that shape how a tool's results are judged
-// and what its arguments can hold: success_exit_codes, the annotations,
+// and what its arguments can hold: success_exit_codes, exit_codes, the
+// annotations,
 // array arguments (items, list defaults) and after_double_dash.
 
 // exitCodes checks a tool's success_exit_codes: a non-empty list of
@@ -65,6 +66,59 @@ func (c *checker) exitCodes(o *object, ctx string) []int {
 		return nil
 	}
 	return codes
+}
+
+// maxMeaning is the longest meaning of an exit code, in bytes: a few
+// words for the result text, not a manual.
+const maxMeaning = 80
+
+// exitMeanings checks a tool's exit_codes: a mapping from exit codes 1 to
+// 255 to a short text saying what each means. It returns nil when the key
+// is absent or wrong.
+func (c *checker) exitMeanings(o *object, ctx string) map[int]string {
+	f, ok := o.get("exit_codes")
+	if !ok {
+		return nil
+	}
+	v := f.val()
+	if v.Kind != yaml.MappingNode || len(v.Content) == 0 {
+		c.report(f.value, ctx, "exit_codes: expected a mapping of exit codes to what they mean, e.g. exit_codes: {1: \"no matches\"}, got %s", describe(v))
+		return nil
+	}
+	out := map[int]string{}
+	bad := false
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := deref(v.Content[i]), deref(v.Content[i+1])
+		var code int
+		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!int" || k.Decode(&code) != nil || code < 1 || code > 255 {
+			c.report(v.Content[i], ctx, "exit_codes: expected an exit code from 1 to 255, got %s", describe(k))
+			bad = true
+			continue
+		}
+		if _, dup := out[code]; dup {
+			c.report(v.Content[i], ctx, "exit_codes lists %d twice: remove one", code)
+			bad = true
+			continue
+		}
+		s, ok := scalarString(val)
+		switch {
+		case !ok || val.ShortTag() == "!!bool":
+			c.report(v.Content[i+1], ctx, "exit_codes: %d: expected a short text saying what it means, got %s", code, describe(val))
+			bad = true
+		case strings.TrimSpace(s) == "":
+			c.report(v.Content[i+1], ctx, "exit_codes: %d: the meaning is empty: say what the exit code means, e.g. \"no matches\"", code)
+			bad = true
+		case len(s) > maxMeaning || strings.ContainsAny(s, "\n\r"):
+			c.report(v.Content[i+1], ctx, "exit_codes: %d: the meaning must be one line of at most %d bytes", code, maxMeaning)
+			bad = true
+		default:
+			out[code] = strings.TrimSpace(s)
+		}
+	}
+	if bad {
+		return nil
+	}
+	return out
 }
 
 func joinInts(xs []int) string {

@@ -268,6 +268,19 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "exit_codes",
+			src: "command: git\ntools:\n  - name: t\n    description: d\n    exit_codes: {0: ok, 1: \"\", 300: x, 2: true, 3: [a]}\n" +
+				"  - name: u\n    description: d\n    exit_codes: [1]\n",
+			want: []string{
+				`t.yaml:5:18: tool "t": exit_codes: expected an exit code from 1 to 255, got a number (0)`,
+				`t.yaml:5:28: tool "t": exit_codes: 1: the meaning is empty: say what the exit code means, e.g. "no matches"`,
+				`t.yaml:5:32: tool "t": exit_codes: expected an exit code from 1 to 255, got a number (300)`,
+				`t.yaml:5:43: tool "t": exit_codes: 2: expected a short text saying what it means, got a boolean (true)`,
+				`t.yaml:5:52: tool "t": exit_codes: 3: expected a short text saying what it means, got a list`,
+				`t.yaml:8:17: tool "u": exit_codes: expected a mapping of exit codes to what they mean, e.g. exit_codes: {1: "no matches"}, got a list`,
+			},
+		},
+		{
 			name: "type object means json",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args:\n      - name: a\n        type: object\n",
 			want: []string{`t.yaml:7:15: tool "t": arg "a": unknown type "object" (did you mean "json"?): valid types are string, integer, number, boolean, array, json`},

@@ -83,6 +83,10 @@ type Tool struct {
 	// caller (each 0 to 255, 0 among them); nil means just 0. Use
 	// [Tool.SuccessExit] to ask.
 	SuccessExitCodes []int `yaml:"success_exit_codes"`
+	// ExitCodes says what exit codes other than 0 mean ("no matches" for
+	// git grep's 1), for the result text: "[exit code: 1 (no matches)]".
+	// nil when the config gives none.
+	ExitCodes map[int]string `yaml:"exit_codes"`
 
 	// ReadOnly, Destructive, Idempotent and OpenWorld are the tool's
 	// annotations (MCP readOnlyHint, destructiveHint, idempotentHint,

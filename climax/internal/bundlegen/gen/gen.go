@@ -3,6 +3,7 @@ package gen
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"go/format"
 	"reflect"
@@ -76,7 +77,12 @@ func literal(b *bytes.Buffer, v reflect.Value) error {
 	case reflect.Map:
 		b.WriteString(v.Type().String() + "{")
 		keys := v.MapKeys()
-		slices.SortFunc(keys, func(x, y reflect.Value) int { return strings.Compare(x.String(), y.String()) })
+		slices.SortFunc(keys, func(x, y reflect.Value) int {
+			if x.CanInt() && y.CanInt() { // exit_codes: by number
+				return cmp.Compare(x.Int(), y.Int())
+			}
+			return strings.Compare(x.String(), y.String())
+		})
 		for _, k := range keys {
 			if err := literal(b, k); err != nil {
 				return err
