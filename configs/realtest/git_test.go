@@ -1,6 +1,7 @@
 package realtest
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -51,7 +52,8 @@ func gitCalls(sb *sandbox) []call {
 	}
 	return []call{
 		// Inspecting.
-		{tool: "git_status", args: r(a{"short": true}), before: edit("README.md", "# demo\n\nUsage, changed.\n"), want: []string{"M README.md"}},
+		// " M" (unstaged) keeps its leading space in the text: "M " would read as staged.
+		{tool: "git_status", args: r(a{"short": true}), before: edit("README.md", "# demo\n\nUsage, changed.\n"), check: textStarts(" M README.md")},
 		{tool: "git_status", args: r(a{"untracked": "all"}), want: []string{"On branch main", "README.md"}},
 		{tool: "git_log", args: r(a{"oneline": true}), want: []string{"document usage", "add greet", "initial commit"}},
 		{tool: "git_log", args: r(a{"max_count": 1, "stat": true, "author": "Real Test", "grep": "greet", "since": "1 year ago", "path": "greet.go"}), want: []string{"add greet", "greet.go"}},
@@ -67,7 +69,11 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_blame", args: r(a{"file": "main.go", "lines": "1,3", "show_email": true, "ignore_whitespace": true, "revision": "HEAD"}), want: []string{"real@test.invalid", "package main"}},
 		{tool: "git_grep", args: r(a{"pattern": "greet", "word": true, "context": 1}), want: []string{"main.go:4:", "greet.go:3:"}},
 		{tool: "git_grep", args: r(a{"pattern": "GREET(", "ignore_case": true, "fixed_strings": true, "files_only": true, "path": "*.go"}), want: []string{"main.go"}},
-		{tool: "git_grep", args: r(a{"pattern": "no such text anywhere"}), exit: 1},
+		{tool: "git_grep", args: r(a{"pattern": "no such text anywhere"}), exit: 1, want: []string{"[exit code: 1 (no matches)]"}},
+		// Basic regexes need \| for alternation; extended and Perl ones do not.
+		{tool: "git_grep", args: r(a{"pattern": "greet|main", "files_only": true}), exit: 1, want: []string{"no matches"}},
+		{tool: "git_grep", args: r(a{"pattern": "func (greet|main)\\(", "extended_regexp": true}), want: []string{"main.go:3:func main()", "greet.go:3:func greet()"}},
+		{tool: "git_grep", args: r(a{"pattern": `greet\(\)\s*\{`, "perl_regexp": true}), want: []string{"greet.go:3:"}, check: lacks("main.go")},
 		{tool: "git_ls_files", args: r(a{"path": "*.go"}), want: []string{"greet.go", "main.go"}},
 		{tool: "git_ls_files", args: r(a{"others": true}), before: edit("new.txt", "untracked\n"), want: []string{"new.txt"}},
 		{tool: "git_ls_files", args: r(a{"modified": true, "deleted": true}), want: []string{"README.md"}},
@@ -95,7 +101,9 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_branch_delete", args: r(a{"name": "feature"}), exit: 1, want: []string{"not fully merged"}},
 		{tool: "git_stash_push", args: r(a{"message": "wip readme", "include_untracked": true}), want: []string{"wip readme"}},
 		{tool: "git_switch", args: r(a{"branch": "feature"}), want: []string{"Switched to branch 'feature'"}},
-		{tool: "git_switch", args: r(a{"create": "fix", "branch": "main"}), want: []string{"Switched to a new branch 'fix'"}},
+		{tool: "git_switch", args: r(a{"new_branch": "fix", "branch": "main"}), want: []string{"Switched to a new branch 'fix'"}},
+		// A boolean is not a branch name (it made a branch named "true").
+		{tool: "git_switch", args: r(a{"new_branch": true}), refused: "cannot convert true to string"},
 		{tool: "git_switch", args: r(a{"branch": "v0.1.0", "detach": true}), want: []string{"HEAD is now at"}},
 		{tool: "git_checkout", args: r(a{"target": "main", "new_branch": "work"}), want: []string{"Switched to a new branch 'work'"}},
 		{tool: "git_checkout", args: r(a{"target": "main"}), want: []string{"Switched to branch 'main'"}},
@@ -240,6 +248,19 @@ func gitCalls(sb *sandbox) []call {
 			run(t, repo, "git", "add", "README.md")
 		}, want: []string{"1 file changed"}},
 
+		// Revert in progress: abort, then resolve with ours and theirs, then continue.
+		{tool: "git_revert", args: r(a{"commit": "HEAD~1"}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "README.md"), "# demo\n\nRev one.\n")
+			run(t, repo, "git", "commit", "--quiet", "-am", "rev one")
+			write(t, sb.path("repo", "README.md"), "# demo\n\nRev two.\n")
+			run(t, repo, "git", "commit", "--quiet", "-am", "rev two")
+		}, exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_revert_abort", args: r(a{}), check: gitStatusHas(repo, "")},
+		{tool: "git_revert", args: r(a{"commit": "HEAD~1"}), exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_checkout_ours", args: r(a{"path": "README.md"}), check: fileIs(sb.path("repo", "README.md"), "# demo\n\nRev two.\n")},
+		{tool: "git_checkout_theirs", args: r(a{"path": []any{"README.md"}}), check: fileIs(sb.path("repo", "README.md"), "# demo\n\nBoth sides.\n")},
+		{tool: "git_revert_continue", args: r(a{}), before: func(t *testing.T) { run(t, repo, "git", "add", "README.md") }, want: []string{"Revert \"rev one\""}, check: gitStatusHas(repo, "")},
+
 		// Diverged branches: pull with a merge.
 		{tool: "git_pull", args: r(a{"no_rebase": true}), before: func(t *testing.T) {
 			write(t, sb.path("clone", "CHANGES.md"), "remote change\n")
@@ -296,6 +317,26 @@ func hashLike(t *testing.T, out executor.Outcome) {
 	h := strings.TrimSpace(out.Result.Stdout)
 	if len(h) < 7 || len(h) > 12 || strings.Trim(h, "0123456789abcdef") != "" {
 		t.Errorf("want a short hash, got %q", h)
+	}
+}
+
+// textStarts checks that the result text starts with prefix.
+func textStarts(prefix string) func(t *testing.T, out executor.Outcome) {
+	return func(t *testing.T, out executor.Outcome) {
+		t.Helper()
+		if !strings.HasPrefix(out.Text, prefix) {
+			t.Errorf("result text does not start with %q:\n%s", prefix, out.Text)
+		}
+	}
+}
+
+// fileIs checks that the file at path holds exactly content.
+func fileIs(path, content string) func(t *testing.T, _ executor.Outcome) {
+	return func(t *testing.T, _ executor.Outcome) {
+		t.Helper()
+		if data, err := os.ReadFile(path); err != nil || string(data) != content {
+			t.Errorf("%s = %q, %v; want %q", path, data, err, content)
+		}
 	}
 }
 

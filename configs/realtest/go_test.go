@@ -34,6 +34,8 @@ func init() {
 			write(t, sb.path("app", "calc", "calc.go"), "// Package calc adds.\npackage calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a + b }\n")
 			write(t, sb.path("app", "calc", "calc_test.go"), "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"bad\")\n\t}\n}\n\nfunc BenchmarkAdd(b *testing.B) {\n\tfor b.Loop() {\n\t\tAdd(1, 2)\n\t}\n}\n")
 			write(t, sb.path("app", "ugly", "ugly.go"), "package ugly\nfunc  F( ) int {return 1}\n")
+			write(t, sb.path("app", "cmd", "ver", "main.go"), "package main\n\nimport \"fmt\"\n\nvar version = \"dev\"\n\nfunc main() { fmt.Println(\"version\", version) }\n")
+			write(t, sb.path("app", "calc", "integ_test.go"), "//go:build integration\n\npackage calc\n\nimport \"testing\"\n\nfunc TestIntegration(t *testing.T) {\n\tif testing.Short() {\n\t\tt.Skip(\"short\")\n\t}\n}\n")
 			write(t, sb.path("app", "gen", "gen.go"), "// Package gen has a generator directive.\npackage gen\n\n//go:generate touch generated.txt\n")
 		},
 		calls: func(sb *sandbox) []call {
@@ -71,6 +73,24 @@ func init() {
 				}},
 				{tool: "go_doc", args: a{"symbol": "fmt.Println"}, want: []string{"func Println"}},
 				{tool: "go_doc", args: a{"symbol": "./calc", "all": true, "unexported": true, "source": true, "dir": app}, want: []string{"func Add(a, b int) int"}},
+				// Linker flags set a version at build time; -trimpath drops local paths.
+				{tool: "go_build", args: a{"output": sb.path("bin", "ver"), "packages": "./cmd/ver", "ldflags": "-s -w -X main.version=1.2.3", "trimpath": true, "dir": app}, check: func(t *testing.T, _ outcome) {
+					if out := run(t, app, sb.path("bin", "ver")); out != "version 1.2.3\n" {
+						t.Errorf("the built binary printed %q, want the version set by -ldflags", out)
+					}
+					if bin := run(t, app, "go", "version", "-m", sb.path("bin", "ver")); !strings.Contains(bin, "-trimpath=true") {
+						t.Errorf("the binary was not built with -trimpath:\n%s", bin)
+					}
+				}},
+				// Build tags select files; -short makes testing.Short() true.
+				{tool: "go_test", args: a{"packages": "./calc", "tags": "integration", "short": true, "verbose": true, "run": "TestIntegration", "dir": app}, want: []string{"--- SKIP: TestIntegration"}},
+				{tool: "go_vet", args: a{"packages": "./calc", "tags": "integration", "dir": app}},
+				// go test runs vet checks first unless skip_vet; a printf
+				// mistake in a test file fails the first and not the second.
+				{tool: "go_test", args: a{"packages": "./vetbad", "dir": app}, before: func(t *testing.T) {
+					write(t, sb.path("app", "vetbad", "v_test.go"), "package vetbad\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\nfunc TestV(t *testing.T) { _ = fmt.Sprintf(\"%d\", \"x\") }\n")
+				}, exit: 1, want: []string{"Sprintf format %d has arg"}},
+				{tool: "go_test", args: a{"packages": "./vetbad", "skip_vet": true, "dir": app}, want: []string{"ok  \texample.com/app/vetbad"}},
 			}
 		},
 	})
