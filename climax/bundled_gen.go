@@ -1098,10 +1098,9 @@ var compiledBundled = map[string]func() *config.Config{
 					Pattern:     "(?s)[^@].*",
 				}, config.Arg{
 					Name:        "json",
-					Description: "JSON body (implies POST)",
-					Type:        config.ArgType("string"),
+					Description: "JSON body, any JSON value (implies POST)",
+					Type:        config.ArgType("json"),
 					Flag:        "--json",
-					Pattern:     "(?s)[^@].*",
 				}, config.Arg{
 					Name:        "data",
 					Description: "Raw body (implies POST)",
@@ -1125,7 +1124,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(120),
 				MaxOutput: 65536,
 				OpenWorld: ptr(true),
-				Line:      16,
+				Line:      18,
 			}, config.Tool{
 				Name:        "curl_send_stdin",
 				Description: "Send an HTTP request whose body (JSON, XML, binary) is passed on standard input; POST by default.",
@@ -1165,7 +1164,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(120),
 				MaxOutput: 65536,
 				OpenWorld: ptr(true),
-				Line:      56,
+				Line:      58,
 			}, config.Tool{
 				Name:        "curl_headers",
 				Description: "Fetch only a URL's status and headers (HEAD request), e.g. to check if a site is up.",
@@ -1193,7 +1192,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      87,
+				Line:      89,
 			}, config.Tool{
 				Name:        "curl_download",
 				Description: "Download a URL to a local file (follows redirects, fails on HTTP errors).",
@@ -1228,7 +1227,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        115,
+				Line:        117,
 			}},
 			Source: "bundled:curl",
 		}
@@ -2233,8 +2232,8 @@ var compiledBundled = map[string]func() *config.Config{
 			Tags:        []string{"filesystem", "locate", "paths"},
 			Tools: []config.Tool{config.Tool{
 				Name:        "find_files",
-				Description: "Find files or directories under a path by name glob, type, size or modification time; prints one path per line.",
-				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today", "paths must precede expression", "unknown predicate", "Argument list too long"},
+				Description: "Find files or directories under a path by name glob, type, size, emptiness or age (modified within or more than N days or minutes ago, after a date, or since another file); prints one path per line.",
+				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today", "files modified in the last day", "files older than 30 days", "modified in the last hour", "stale files", "newer than a file", "paths must precede expression", "unknown predicate", "Argument list too long"},
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "Where to start (default: dir)",
@@ -2270,14 +2269,34 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:        "-path",
 				}, config.Arg{
 					Name:        "size",
-					Description: "e.g. +10M (over), -1k (under)",
+					Description: "+10M over 10 MiB, -100k under 100 KiB (rounded up to whole units: -1k matches only empty files; 500c is bytes)",
 					Type:        config.ArgType("string"),
 					Flag:        "-size",
+				}, config.Arg{
+					Name:        "empty",
+					Description: "Only empty files and directories",
+					Type:        config.ArgType("boolean"),
+					Flag:        "-empty",
 				}, config.Arg{
 					Name:        "modified_after",
 					Description: "Date or e.g. '2 hours ago'",
 					Type:        config.ArgType("string"),
 					Flag:        "-newermt",
+				}, config.Arg{
+					Name:        "modified_days",
+					Description: "-1 within the last day, +30 over 30 days ago (older), 0 in the last 24 h",
+					Type:        config.ArgType("string"),
+					Flag:        "-mtime",
+				}, config.Arg{
+					Name:        "modified_minutes",
+					Description: "-60 within the last hour, +60 over an hour ago (older)",
+					Type:        config.ArgType("string"),
+					Flag:        "-mmin",
+				}, config.Arg{
+					Name:        "newer_than",
+					Description: "Modified more recently than this file",
+					Type:        config.ArgType("string"),
+					Flag:        "-newer",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2990,13 +3009,23 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:      151,
 			}, config.Tool{
 				Name:        "git_grep",
-				Description: "Search tracked files for a text or regex pattern, e.g. to find where a function or symbol is used.",
+				Description: "Search tracked files for a text or regex pattern, e.g. to find where a function or symbol is used. Patterns are POSIX basic regexes (\\| for alternation, \\+ \\? \\{n\\}) unless extended_regexp (ERE: | + ? {n} ( )) or perl_regexp (PCRE: \\d, \\s, lookarounds) is set; fixed_strings matches literally. Exit code 1 means no matches.",
 				Keywords:    []string{"find in code", "search code", "search the codebase", "where is it defined", "usages", "references", "find text", "look for string", "ripgrep", "occurrences", "todo comments", "where is this function called", "find all uses", "grep the repo", "search for a symbol", "find the definition"},
 				Command:     "grep --line-number",
 				Args: []config.Arg{config.Arg{
 					Name: "ignore_case",
 					Type: config.ArgType("boolean"),
 					Flag: "--ignore-case",
+				}, config.Arg{
+					Name:        "extended_regexp",
+					Description: "POSIX extended regex (| + ? without backslash)",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--extended-regexp",
+				}, config.Arg{
+					Name:        "perl_regexp",
+					Description: "Perl-compatible regex (\\d, \\b, lookarounds)",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--perl-regexp",
 				}, config.Arg{
 					Name:        "word",
 					Description: "Whole words only",
@@ -3039,6 +3068,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(30),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
+				ExitCodes:        map[int]string{1: "no matches"},
 				ReadOnly:         ptr(true),
 				Line:             178,
 			}, config.Tool{
@@ -3074,7 +3104,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      220,
+				Line:      229,
 			}, config.Tool{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its hash; for an annotated tag add ^{commit} to get the commit, not the tag object.",
@@ -3103,7 +3133,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      246,
+				Line:      255,
 			}, config.Tool{
 				Name:        "git_repo_root",
 				Description: "Print the absolute path of the repository's top-level (root) directory.",
@@ -3118,7 +3148,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      270,
+				Line:      279,
 			}, config.Tool{
 				Name:        "git_reflog",
 				Description: "Show the reflog, newest 30 by default: every commit HEAD pointed to (commits, checkouts, resets, rebases). Use to recover lost commits.",
@@ -3142,7 +3172,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      282,
+				Line:      291,
 			}, config.Tool{
 				Name:        "git_describe",
 				Description: "Name a commit after the nearest tag reachable from it (v1.2.0-3-gabc1234), e.g. the version of a build.",
@@ -3171,7 +3201,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      301,
+				Line:      310,
 			}, config.Tool{
 				Name:        "git_branch_list",
 				Description: "List branches (local, remote or all), marking the current one, with last commit and upstream.",
@@ -3205,7 +3235,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      323,
+				Line:      332,
 			}, config.Tool{
 				Name:        "git_current_branch",
 				Description: "Print the name of the current branch (empty when HEAD is detached).",
@@ -3219,7 +3249,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      350,
+				Line:      359,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with create does both).",
@@ -3243,7 +3273,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        361,
+				Line:        370,
 			}, config.Tool{
 				Name:        "git_branch_rename",
 				Description: "Rename a local branch (the current one when old is not given); refuses to overwrite an existing branch.",
@@ -3267,7 +3297,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        378,
+				Line:        387,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "Delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
@@ -3291,20 +3321,20 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        394,
+				Line:        403,
 			}, config.Tool{
 				Name:        "git_switch",
-				Description: "Switch to another branch (checkout), optionally creating it first.",
+				Description: "Switch to another branch (checkout); new_branch creates a branch of that name first (from branch, else from HEAD).",
 				Keywords:    []string{"change branch", "go to branch", "checkout branch", "switch to main", "move to another branch", "checkout -b", "invalid reference", "go back to main", "switch to the previous branch", "create and switch"},
 				Command:     "switch",
 				Args: []config.Arg{config.Arg{
 					Name:        "branch",
-					Description: "Branch (start point with create)",
+					Description: "Branch to switch to; with new_branch, its start point",
 					Type:        config.ArgType("string"),
 					Positional:  true,
 				}, config.Arg{
-					Name:        "create",
-					Description: "New branch to create and switch to",
+					Name:        "new_branch",
+					Description: "Name of a new branch to create and switch to",
 					Type:        config.ArgType("string"),
 					Flag:        "--create",
 				}, config.Arg{
@@ -3320,7 +3350,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        414,
+				Line:        423,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch); a file path as target discards its changes. To discard file changes use git_restore.",
@@ -3345,7 +3375,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        435,
+				Line:        444,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
@@ -3381,7 +3411,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        454,
+				Line:        463,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "Discard uncommitted changes to files; staged=true only unstages them.",
@@ -3413,7 +3443,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        484,
+				Line:        493,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
@@ -3442,7 +3472,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        509,
+				Line:        518,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "Delete files from the working tree and index; cached=true only untracks them.",
@@ -3483,7 +3513,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        534,
+				Line:        543,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -3507,7 +3537,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        568,
+				Line:        577,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
@@ -3540,7 +3570,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        585,
+				Line:        594,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
@@ -3554,7 +3584,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      615,
+				Line:      624,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
@@ -3573,7 +3603,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      626,
+				Line:      635,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -3597,7 +3627,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        639,
+				Line:        648,
 			}, config.Tool{
 				Name:        "git_stash_apply",
 				Description: "Re-apply a stash's changes and keep the stash in the list (unlike git_stash_pop).",
@@ -3621,7 +3651,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        657,
+				Line:        666,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "Delete a stash without applying it.",
@@ -3640,7 +3670,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        673,
+				Line:        682,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
@@ -3669,7 +3699,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      687,
+				Line:      696,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -3698,7 +3728,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        706,
+				Line:        715,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "Delete a local tag.",
@@ -3717,7 +3747,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        726,
+				Line:        735,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
@@ -3731,7 +3761,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      740,
+				Line:      749,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -3755,7 +3785,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        754,
+				Line:        763,
 			}, config.Tool{
 				Name:        "git_remote_set_url",
 				Description: "Change the URL of a remote (e.g. switch origin from HTTPS to SSH, or to a moved repository).",
@@ -3781,7 +3811,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        771,
+				Line:        780,
 			}, config.Tool{
 				Name:        "git_remote_remove",
 				Description: "Remove a remote and its remote-tracking branches.",
@@ -3800,7 +3830,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        791,
+				Line:        800,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
@@ -3841,7 +3871,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        803,
+				Line:        812,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
@@ -3884,7 +3914,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        838,
+				Line:        847,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
@@ -3927,7 +3957,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        878,
+				Line:        887,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
@@ -3964,7 +3994,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        914,
+				Line:        923,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -3988,7 +4018,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        944,
+				Line:        953,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -4027,7 +4057,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        962,
+				Line:        971,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
@@ -4041,7 +4071,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        993,
+				Line:        1002,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
@@ -4071,7 +4101,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1008,
+				Line:        1017,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -4085,7 +4115,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1033,
+				Line:        1042,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -4099,7 +4129,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1046,
+				Line:        1055,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit (cherry-pick).",
@@ -4124,7 +4154,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1057,
+				Line:        1066,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
 				Description: "Continue a cherry-pick after resolving and staging its conflicts.",
@@ -4138,7 +4168,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1077,
+				Line:        1086,
 			}, config.Tool{
 				Name:        "git_cherry_pick_abort",
 				Description: "Abort a cherry-pick in progress and return to the state before it.",
@@ -4152,7 +4182,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1086,
+				Line:        1095,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -4176,7 +4206,81 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1095,
+				Line:        1104,
+			}, config.Tool{
+				Name:        "git_revert_continue",
+				Description: "Continue a revert after resolving and staging its conflicts.",
+				Keywords:    []string{"conflicts resolved", "resume revert", "finish the revert", "after resolving the conflicts, mark the corrected paths", "revert is already in progress", "You are currently reverting commit"},
+				Command:     "revert --continue",
+				Args: []config.Arg{config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:     float64(30),
+				MaxOutput:   65536,
+				Destructive: ptr(false),
+				Line:        1123,
+			}, config.Tool{
+				Name:        "git_revert_abort",
+				Description: "Abort a revert in progress and return to the state before it.",
+				Keywords:    []string{"cancel revert", "stop reverting", "give up on the revert", "back out of the revert", "revert is already in progress", "You are currently reverting commit"},
+				Command:     "revert --abort",
+				Args: []config.Arg{config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:     float64(30),
+				MaxOutput:   65536,
+				Destructive: ptr(true),
+				Line:        1134,
+			}, config.Tool{
+				Name:        "git_checkout_ours",
+				Description: "Resolve conflicted files by taking our side whole: the current branch's version during a merge or cherry-pick (during a rebase, the branch being rebased onto). Then git_add the files.",
+				Keywords:    []string{"keep my version", "take ours", "resolve conflict with ours", "keep current branch version", "checkout --ours", "discard their changes in the conflict", "use my version of the file", "both modified", "CONFLICT (content): Merge conflict in"},
+				Command:     "checkout --ours",
+				Args: []config.Arg{config.Arg{
+					Name:            "path",
+					Description:     "Conflicted files",
+					Type:            config.ArgType("array"),
+					Items:           config.ArgType("string"),
+					Required:        true,
+					Positional:      true,
+					AfterDoubleDash: true,
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:     float64(30),
+				MaxOutput:   65536,
+				Destructive: ptr(true),
+				Idempotent:  ptr(true),
+				Line:        1144,
+			}, config.Tool{
+				Name:        "git_checkout_theirs",
+				Description: "Resolve conflicted files by taking their side whole: the version from the branch being merged or the commit being cherry-picked or reverted (during a rebase, the commit being replayed). Then git_add the files.",
+				Keywords:    []string{"take theirs", "accept incoming changes", "resolve conflict with theirs", "use their version", "checkout --theirs", "accept the other branch's version", "use the incoming version of the file", "both modified", "CONFLICT (content): Merge conflict in"},
+				Command:     "checkout --theirs",
+				Args: []config.Arg{config.Arg{
+					Name:            "path",
+					Description:     "Conflicted files",
+					Type:            config.ArgType("array"),
+					Items:           config.ArgType("string"),
+					Required:        true,
+					Positional:      true,
+					AfterDoubleDash: true,
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:     float64(30),
+				MaxOutput:   65536,
+				Destructive: ptr(true),
+				Idempotent:  ptr(true),
+				Line:        1162,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
@@ -4207,7 +4311,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1114,
+				Line:        1180,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "Reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -4227,7 +4331,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1139,
+				Line:        1205,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
@@ -4258,7 +4362,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1155,
+				Line:      1221,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "Permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -4290,7 +4394,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1179,
+				Line:        1245,
 			}, config.Tool{
 				Name:        "git_bisect",
 				Description: "Find the commit that introduced a bug by binary search: start BAD GOOD, then mark each checked-out commit good or bad; reset ends.",
@@ -4317,7 +4421,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1207,
+				Line:        1273,
 			}, config.Tool{
 				Name:        "git_worktree_list",
 				Description: "List the worktrees of the repository (extra checkouts of other branches) with path, commit and branch.",
@@ -4331,7 +4435,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1226,
+				Line:      1292,
 			}, config.Tool{
 				Name:        "git_worktree_add",
 				Description: "Check out a branch into a new directory (a worktree), to work on two branches at once.",
@@ -4361,7 +4465,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1236,
+				Line:        1302,
 			}, config.Tool{
 				Name:        "git_worktree_remove",
 				Description: "Remove a worktree and its directory; force=true even with uncommitted changes.",
@@ -4385,7 +4489,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1256,
+				Line:        1322,
 			}, config.Tool{
 				Name:        "git_config_get",
 				Description: "Print the value of one git setting (user.email, remote.origin.url...); exit code 1 when it is not set.",
@@ -4406,7 +4510,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
 				ReadOnly:         ptr(true),
-				Line:             1272,
+				Line:             1338,
 			}, config.Tool{
 				Name:        "git_config_set",
 				Description: "Set a git setting in this repository's .git/config (user.name, user.email, core.autocrlf...).",
@@ -4433,7 +4537,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1287,
+				Line:        1353,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -4447,7 +4551,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1311,
+				Line:      1377,
 			}},
 			Source: "bundled:git",
 		}
@@ -4463,7 +4567,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "go_build",
 				Description: "Compile Go packages and report compile errors. One main package also writes its binary, named after it, into dir; output sets the path.",
-				Keywords:    []string{"compile", "build binary", "does it compile", "compile errors", "undefined:", "cannot use", "go build ./...", "golang", "cannot use", "imported and not used", "declared and not used", "missing return", "syntax error: unexpected", "too many arguments in call", "not enough arguments in call", "build failed", "cross compile", "GOOS=linux", "import cycle not allowed"},
+				Keywords:    []string{"compile", "build binary", "does it compile", "compile errors", "undefined:", "cannot use", "go build ./...", "golang", "cannot use", "imported and not used", "declared and not used", "missing return", "syntax error: unexpected", "too many arguments in call", "not enough arguments in call", "build failed", "cross compile", "GOOS=linux", "import cycle not allowed", "set the version at build time", "-ldflags -X", "strip debug symbols", "smaller binary", "reproducible build", "build tags"},
 				Command:     "build",
 				Args: []config.Arg{config.Arg{
 					Name:        "output",
@@ -4479,6 +4583,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Comma-separated build tags",
 					Type:        config.ArgType("string"),
 					Flag:        "-tags",
+				}, config.Arg{
+					Name:        "ldflags",
+					Description: "Linker flags, e.g. '-s -w -X main.version=1.2.3'",
+					Type:        config.ArgType("string"),
+					Flag:        "-ldflags",
+				}, config.Arg{
+					Name:        "trimpath",
+					Description: "Strip local paths (reproducible builds)",
+					Type:        config.ArgType("boolean"),
+					Flag:        "-trimpath",
 				}, config.Arg{
 					Name: "verbose",
 					Type: config.ArgType("boolean"),
@@ -4503,7 +4617,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "go_test",
 				Description: "Run Go tests and benchmarks and report failures.",
-				Keywords:    []string{"run tests", "unit tests", "test failures", "FAIL", "benchmark", "race detector", "coverage", "failing test", "golang", "--- FAIL:", "panic: test timed out", "DATA RACE", "run one test", "-run TestName", "verbose test output", "test coverage", "benchmarks", "flaky test", "cannot run *_test.go files", "no test files"},
+				Keywords:    []string{"run tests", "unit tests", "test failures", "FAIL", "benchmark", "race detector", "coverage", "failing test", "golang", "--- FAIL:", "panic: test timed out", "DATA RACE", "run one test", "-run TestName", "verbose test output", "test coverage", "benchmarks", "flaky test", "cannot run *_test.go files", "no test files", "integration tests", "short tests", "vet=off"},
 				Command:     "test",
 				Args: []config.Arg{config.Arg{
 					Name:        "packages",
@@ -4548,6 +4662,21 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Flag:        "-timeout",
 				}, config.Arg{
+					Name:        "short",
+					Description: "testing.Short() is true",
+					Type:        config.ArgType("boolean"),
+					Flag:        "-short",
+				}, config.Arg{
+					Name:        "tags",
+					Description: "Comma-separated build tags",
+					Type:        config.ArgType("string"),
+					Flag:        "-tags",
+				}, config.Arg{
+					Name:        "skip_vet",
+					Description: "No go vet checks before testing",
+					Type:        config.ArgType("boolean"),
+					Flag:        "-vet=off",
+				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
 					Cwd:  true,
@@ -4555,18 +4684,24 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        49,
+				Line:        57,
 			}, config.Tool{
 				Name:        "go_vet",
 				Description: "Static analysis of Go code (printf mistakes, unreachable code, copied locks...). Use as a quick lint.",
 				Keywords:    []string{"lint", "static check", "suspicious code", "printf", "golang lint", "possible misuse", "composite literal uses unkeyed fields", "copylocks", "Printf format has arg of wrong type", "unreachable code"},
 				Command:     "vet",
 				Args: []config.Arg{config.Arg{
-					Name:        "packages",
-					Description: "Default: .",
-					Type:        config.ArgType("array"),
-					Items:       config.ArgType("string"),
-					Positional:  true,
+					Name:        "tags",
+					Description: "Comma-separated build tags",
+					Type:        config.ArgType("string"),
+					Flag:        "-tags",
+				}, config.Arg{
+					Name:            "packages",
+					Description:     "Default: .",
+					Type:            config.ArgType("array"),
+					Items:           config.ArgType("string"),
+					Positional:      true,
+					AfterDoubleDash: true,
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -4575,10 +4710,10 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(300),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      92,
+				Line:      112,
 			}, config.Tool{
 				Name:        "go_fmt",
-				Description: "Reformat Go source files in place (gofmt) and print the changed files.",
+				Description: "Reformat Go packages' source files in place (gofmt -l -w) and print the changed files. To only check, use gofmt_list.",
 				Keywords:    []string{"gofmt", "format code", "fix formatting", "indentation", "code style", "gofmt -l", "files not formatted", "CI formatting check failed", "format all files"},
 				Command:     "fmt",
 				Args: []config.Arg{config.Arg{
@@ -4596,7 +4731,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        108,
+				Line:        132,
 			}, config.Tool{
 				Name:        "go_run",
 				Description: "Compile and run a Go main package or file and show its output.",
@@ -4623,7 +4758,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        123,
+				Line:        147,
 			}, config.Tool{
 				Name:        "go_install",
 				Description: "Compile and install Go commands into GOBIN (or GOPATH/bin), e.g. a tool at a version: pkg@latest.",
@@ -4645,7 +4780,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        144,
+				Line:        168,
 			}, config.Tool{
 				Name:        "go_generate",
 				Description: "Run the //go:generate commands in Go source files (code generators: stringer, mockgen, protoc...).",
@@ -4675,7 +4810,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        160,
+				Line:        184,
 			}, config.Tool{
 				Name:        "go_mod_tidy",
 				Description: "Add missing and remove unused requirements in go.mod and go.sum. Use after changing imports.",
@@ -4699,7 +4834,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        181,
+				Line:        205,
 			}, config.Tool{
 				Name:        "go_mod_init",
 				Description: "Start a new Go module: write go.mod with the module path in dir.",
@@ -4719,7 +4854,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        203,
+				Line:        227,
 			}, config.Tool{
 				Name:        "go_get",
 				Description: "Add, upgrade or remove ('@none') a module dependency in go.mod.",
@@ -4741,7 +4876,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        217,
+				Line:        241,
 			}, config.Tool{
 				Name:        "go_list",
 				Description: "List Go packages, or modules with modules=true, e.g. to explore a project or dependency versions.",
@@ -4777,7 +4912,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      238,
+				Line:      262,
 			}, config.Tool{
 				Name:        "go_doc",
 				Description: "Show documentation of a Go package or symbol (standard library or project).",
@@ -4809,7 +4944,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      267,
+				Line:      291,
 			}, config.Tool{
 				Name:        "go_mod_why",
 				Description: "Explain why a package or module is needed (shortest import chain from the main module).",
@@ -4836,7 +4971,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      292,
+				Line:      316,
 			}, config.Tool{
 				Name:        "go_env",
 				Description: "Print Go environment variables (GOPATH, GOROOT, GOOS, GOARCH, GOPROXY...).",
@@ -4854,7 +4989,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      315,
+				Line:      339,
 			}, config.Tool{
 				Name:        "go_version",
 				Description: "Print the installed Go version.",
@@ -4863,9 +4998,78 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        330,
+				Line:        354,
 			}},
 			Source: "bundled:go",
+		}
+	},
+	"gofmt": func() *config.Config {
+		return &config.Config{
+			Name:        "gofmt",
+			Description: "gofmt: check Go source formatting without changing files: list the files gofmt would change, or show the changes as a diff.",
+			Command:     "gofmt",
+			Env:         map[string]string{},
+			Category:    "build",
+			Tags:        []string{"golang", "format", "lint"},
+			Tools: []config.Tool{config.Tool{
+				Name:        "gofmt_list",
+				Description: "List the Go files whose formatting differs from gofmt's (check only: nothing is changed). No output means all are formatted.",
+				Keywords:    []string{"check formatting", "is the code formatted", "gofmt -l", "unformatted files", "format check", "CI formatting check", "gofmt would change", "files not formatted", "golang formatting"},
+				Command:     "-l",
+				Args: []config.Arg{config.Arg{
+					Name:        "simplify",
+					Description: "Also count simplifications (gofmt -s)",
+					Type:        config.ArgType("boolean"),
+					Flag:        "-s",
+				}, config.Arg{
+					Name:            "path",
+					Description:     "Files or directories (recursive)",
+					Type:            config.ArgType("array"),
+					Items:           config.ArgType("string"),
+					Default:         []interface{}{"."},
+					Positional:      true,
+					AfterDoubleDash: true,
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:   float64(120),
+				MaxOutput: 65536,
+				ExitCodes: map[int]string{2: "a file did not parse"},
+				ReadOnly:  ptr(true),
+				Line:      11,
+			}, config.Tool{
+				Name:        "gofmt_diff",
+				Description: "Show as a unified diff how gofmt would reformat Go files (nothing is changed); exit code 1 means some files differ.",
+				Keywords:    []string{"formatting diff", "gofmt -d", "what would gofmt change", "show formatting changes", "preview formatting", "gofmt -s -d"},
+				Command:     "-d",
+				Args: []config.Arg{config.Arg{
+					Name:        "simplify",
+					Description: "Also apply simplifications (gofmt -s)",
+					Type:        config.ArgType("boolean"),
+					Flag:        "-s",
+				}, config.Arg{
+					Name:            "path",
+					Description:     "Files or directories (recursive)",
+					Type:            config.ArgType("array"),
+					Items:           config.ArgType("string"),
+					Default:         []interface{}{"."},
+					Positional:      true,
+					AfterDoubleDash: true,
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:          float64(120),
+				MaxOutput:        65536,
+				SuccessExitCodes: []int{0, 1},
+				ExitCodes:        map[int]string{1: "some files are not formatted", 2: "a file did not parse"},
+				ReadOnly:         ptr(true),
+				Line:             33,
+			}},
+			Source: "bundled:gofmt",
 		}
 	},
 	"jj": func() *config.Config {
@@ -5767,8 +5971,8 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name:        "vars",
 					Description: "JSON object, read as $vars.NAME",
-					Type:        config.ArgType("string"),
-					Default:     "{}",
+					Type:        config.ArgType("json"),
+					Default:     map[string]interface{}{},
 					Positional:  true,
 				}, config.Arg{
 					Name:        "filter",
@@ -6548,6 +6752,28 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				Line:      38,
+			}, config.Tool{
+				Name:        "make_list_targets",
+				Description: "List a Makefile's targets (and variables) as make reads them: make's database, where each target is a 'NAME:' line under '# Files', with its prerequisites and recipe. Runs no recipe, but evaluates the Makefile, so its $(shell ...) calls run: use it on Makefiles you trust.",
+				Keywords:    []string{"list make targets", "what targets are there", "available targets", "make help", "show Makefile targets", "which make targets exist", "make -pq", "make -qp", "targets in the Makefile", "what can I make", "phony targets"},
+				Command:     "--print-data-base --no-builtin-rules --no-builtin-variables --question",
+				Args: []config.Arg{config.Arg{
+					Name:        "makefile",
+					Description: "Makefile path",
+					Type:        config.ArgType("string"),
+					Flag:        "--file=",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:          float64(30),
+				MaxOutput:        65536,
+				SuccessExitCodes: []int{0, 1},
+				ExitCodes:        map[int]string{1: "the default target is not up to date", 2: "make could not read the Makefile"},
+				Destructive:      ptr(false),
+				Idempotent:       ptr(true),
+				Line:             60,
 			}},
 			Source: "bundled:make",
 		}
@@ -7558,10 +7784,10 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      15,
+				Line:      17,
 			}, config.Tool{
 				Name:        "tar_extract",
-				Description: "Extract (unpack) a tar archive, or some members, into a directory.",
+				Description: "Extract (unpack) a tar archive, or some members, into a directory (created if it does not exist).",
 				Keywords:    []string{"unpack", "untar", "decompress", "extract tgz", "open tarball", "tar xzf", "extract an archive", "unpack a tar.gz", "strip components", "extract to a directory", "extract a single file", "not in gzip format", "Cannot mkdir: Permission denied", "Cannot change ownership to uid", "Cannot utime: Operation not permitted"},
 				Command:     "--extract",
 				Args: []config.Arg{config.Arg{
@@ -7571,9 +7797,9 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:     "--file=",
 				}, config.Arg{
 					Name:        "destination",
-					Description: "Existing directory",
+					Description: "Directory to extract into, created if missing (a member already under it is not nested again)",
 					Type:        config.ArgType("string"),
-					Flag:        "--directory=",
+					Flag:        "--one-top-level=",
 				}, config.Arg{
 					Name:        "strip_components",
 					Description: "Leading path parts to drop",
@@ -7599,7 +7825,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        40,
+				Line:        42,
 			}, config.Tool{
 				Name:        "tar_create",
 				Description: "Create a tar archive of files or a directory, compressed per its name (.tar.gz, .tar.xz...); overwrites an existing one.",
@@ -7632,7 +7858,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        73,
+				Line:        75,
 			}},
 			Source: "bundled:tar",
 		}

@@ -355,6 +355,13 @@ func TestCallJSONArg(t *testing.T) {
 	if out.IsError || out.Text != `{"n":2,"name":"a b"}` {
 		t.Errorf("json object: %q (isError %v)", out.Text, out.IsError)
 	}
+	// Scalars too, encoded once (Build converts validated values again).
+	for v, want := range map[any]string{"@/etc/passwd": `"@/etc/passwd"`, json.Number("7"): "7", true: "true", `[1, "a"]`: `[1,"a"]`} {
+		out := executor.New().Call(context.Background(), rt, map[string]any{"vars": v})
+		if out.IsError || out.Text != want {
+			t.Errorf("json %#v: %q (isError %v), want %q", v, out.Text, out.IsError, want)
+		}
+	}
 	out = executor.New().Call(context.Background(), rt, map[string]any{"text": map[string]any{"a": 1}})
 	if want := "Argument validation failed:\n  - Argument 'text': cannot convert object {\"a\":1} to string"; !out.IsError || out.Text != want {
 		t.Errorf("object for a string arg: %q, want %q", out.Text, want)

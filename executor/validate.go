@@ -49,8 +49,8 @@ func (e *ValidationError) Error() string {
 // Validate checks args against rt's argument definitions and policy
 // constraints and returns the values to run with: every supplied value
 // coerced to its argument's type (int64 for integer, float64 for number,
-// bool for boolean, string for string, a []any of such item values for
-// array), plus the config's default for every argument the caller left
+// bool for boolean, string for string, json.RawMessage (compact JSON
+// text) for json, a []any of such item values for array), plus the config's default for every argument the caller left
 // out. Keys that name no argument are ignored ([UnknownArgs] lists them);
 // nil args means no arguments.
 //
@@ -372,24 +372,27 @@ func coerce(typ config.ArgType, v any) (any, error) {
 	return nil, errConvert
 }
 
-// toJSON converts any JSON value to its compact JSON text, numbers
-// exactly as sent (json.Number). A string that holds a JSON object or
-// array ("{\"a\": 1}") is that object or array, so that a caller who
-// writes the JSON as text gets what it meant; any other string is a JSON
-// string ("x" gives "\"x\"").
+// toJSON converts any JSON value to its compact JSON text, as a
+// json.RawMessage (so that converting it again, as [Build] does with
+// validated values, keeps it as it is), numbers exactly as sent
+// (json.Number). A string that holds a JSON object or array ("{\"a\":
+// 1}") is that object or array, so that a caller who writes the JSON as
+// text gets what it meant; any other string is a JSON string ("x" gives
+// "\"x\"").
 func toJSON(v any) (any, error) {
-	if s, ok := v.(string); ok {
-		t := strings.TrimSpace(s)
-		if t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, []byte(t)); err != nil {
-				return nil, err
+	switch x := v.(type) {
+	case json.RawMessage:
+		return compactJSON(x)
+	case string:
+		if t := strings.TrimSpace(x); t != "" && (t[0] == '{' || t[0] == '[') {
+			if text, err := compactJSON([]byte(t)); err == nil {
+				return text, nil
 			}
-			return buf.String(), nil
 		}
-	}
-	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		return nil, errConvert
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, errConvert
+		}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -397,7 +400,17 @@ func toJSON(v any) (any, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, errConvert
 	}
-	return strings.TrimSuffix(buf.String(), "\n"), nil
+	return compactJSON(buf.Bytes())
+}
+
+// compactJSON returns text without insignificant white space, or
+// errConvert when it is not one JSON value.
+func compactJSON(text []byte) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, text); err != nil {
+		return nil, errConvert
+	}
+	return buf.Bytes(), nil
 }
 
 func toInteger(v any) (any, error) {
@@ -606,6 +619,8 @@ func Render(v any) string {
 		if d, ok := exactDecimal(string(x)); ok {
 			return d
 		}
+		return string(x)
+	case json.RawMessage:
 		return string(x)
 	case nil:
 		return ""

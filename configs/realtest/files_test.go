@@ -1,6 +1,10 @@
 package realtest
 
-import "testing"
+import (
+	"os"
+	"testing"
+	"time"
+)
 
 // The rg and find sandbox: a small project tree with a .gitignore, a hidden
 // file and an ignored build directory.
@@ -44,6 +48,22 @@ func init() {
 				{tool: "find_files", args: a{"name": "*.py", "type": "f", "dir": tree}, want: []string{"./main.py", "./build/out.py"}},
 				{tool: "find_files", args: a{"path": tree, "max_depth": 1, "type": "d", "iname": "DOCS"}, want: []string{"/tree/docs"}},
 				{tool: "find_files", args: a{"path_glob": "*/docs/*", "size": "-10k", "modified_after": "1 hour ago", "dir": tree}, want: []string{"./docs/guide.md"}},
+				// Age, older as well as newer: old.txt was last modified 40 days ago.
+				{tool: "find_files", args: a{"modified_days": "+30", "type": "f", "dir": tree}, before: func(t *testing.T) {
+					write(t, sb.path("tree", "old.txt"), "old\n")
+					then := time.Now().Add(-40 * 24 * time.Hour)
+					if err := os.Chtimes(sb.path("tree", "old.txt"), then, then); err != nil {
+						t.Fatal(err)
+					}
+				}, want: []string{"./old.txt"}, check: lacks("main.py")},
+				{tool: "find_files", args: a{"modified_days": "-1", "type": "f", "dir": tree}, want: []string{"./main.py"}, check: lacks("old.txt")},
+				{tool: "find_files", args: a{"modified_minutes": "-60", "name": "*.txt", "dir": tree}, want: []string{"(no output)"}},
+				{tool: "find_files", args: a{"modified_minutes": "+60", "dir": tree}, want: []string{"./old.txt"}, check: lacks("main.py")},
+				{tool: "find_files", args: a{"newer_than": "old.txt", "name": "*.md", "dir": tree}, want: []string{"./docs/guide.md"}},
+				{tool: "find_files", args: a{"empty": true, "type": "f", "dir": tree}, before: func(t *testing.T) { write(t, sb.path("tree", "empty.txt"), "") }, want: []string{"./empty.txt"}, check: lacks("main.py")},
+				// -1k rounds sizes up to whole KiB: only empty files are "under 1k".
+				{tool: "find_files", args: a{"size": "-1k", "type": "f", "dir": tree}, want: []string{"./empty.txt"}, check: lacks("main.py")},
+				{tool: "find_files", args: a{"size": "-100c", "name": "*.py", "dir": tree}, want: []string{"./main.py"}},
 				{tool: "find_files", args: a{"path": "-delete", "dir": tree}, refused: "-delete"},
 				{tool: "find_files", args: a{"path": "!", "name": "*.py", "dir": tree}, refused: "does not match pattern"},
 			}

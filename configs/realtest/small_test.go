@@ -3,6 +3,7 @@ package realtest
 import (
 	"fmt"
 	"io"
+	"os"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -41,6 +42,8 @@ func init() {
 				{tool: "tar_list", args: a{"archive": "127.0.0.1:evil.tar", "dir": sb.dir}, exit: 2, want: []string{"Cannot open: No such file"}, check: lacks("remote shell")},
 				{tool: "tar_extract", args: a{"archive": sb.path("project.tar.gz"), "destination": sb.path("out"), "strip_components": 1}, before: mkdir(sb.path("out")), check: fileHas(sb.path("out", "src", "main.c"), "int main")},
 				{tool: "tar_extract", args: a{"archive": "project.tar.gz", "member": "project/README.md", "keep_old_files": true, "dir": sb.dir}, exit: 2, want: []string{"exists"}},
+				// A destination that does not exist yet is created, parents too.
+				{tool: "tar_extract", args: a{"archive": "project.tar.gz", "destination": "fresh/deep", "dir": sb.dir}, check: fileHas(sb.path("fresh", "deep", "project", "src", "main.c"), "int main")},
 			}
 		},
 	})
@@ -60,6 +63,8 @@ func init() {
 				{tool: "jq_query", args: a{"filter": "length", "input": "1 2 3", "slurp": true}, want: []string{"3"}},
 				{tool: "jq_query", args: a{"filter": ".x", "input": "not json"}, exit: failed, want: []string{"parse error"}},
 				{tool: "jq_query", args: a{"filter": "[$vars.who, $vars.n + 1]", "vars": `{"who":"ada","n":41}`, "input": "null", "compact": true}, want: []string{`["ada",42]`}},
+				// vars takes a JSON object as it is, not only as text.
+				{tool: "jq_query", args: a{"filter": "[.items[] | select(.n > $vars.min) | .name]", "vars": map[string]any{"min": 1}, "file": "data.json", "compact": true, "dir": sb.dir}, want: []string{`["b"]`}},
 				{tool: "jq_query", args: a{"filter": ".items | length", "file": []any{"data.json", "-data.json"}, "dir": sb.dir}, before: func(t *testing.T) {
 					write(t, sb.path("-data.json"), `{"items":[1]}`)
 				}, want: []string{"2\n1"}},
@@ -103,7 +108,9 @@ func init() {
 				{tool: "curl_request", args: a{"url": u + "/echo"}, want: []string{"GET /echo"}},
 				// "@file" would make curl send a local file: refused.
 				{tool: "curl_request", args: a{"url": u + "/echo", "header": []any{"@/etc/passwd"}}, refused: "does not match pattern"},
-				{tool: "curl_request", args: a{"url": u + "/echo", "json": "@/etc/passwd"}, refused: "does not match pattern"},
+				// A json value is JSON text: "@/etc/passwd" is a JSON string, never a file to send.
+				{tool: "curl_request", args: a{"url": u + "/echo", "json": "@/etc/passwd"}, want: []string{`POST /echo ct=application/json x= body="@/etc/passwd"`}, check: lacks("root:")},
+				{tool: "curl_request", args: a{"url": u + "/echo", "json": map[string]any{"user": map[string]any{"name": "ada"}, "tags": []any{"a", 1.0}}}, want: []string{`POST /echo ct=application/json x= body={"tags":["a",1],"user":{"name":"ada"}}`}},
 				{tool: "curl_request", args: a{"url": u + "/moved", "include": true}, want: []string{"HTTP/1.1 302", "GET /echo"}},
 				{tool: "curl_request", args: a{"url": u + "/moved", "follow_redirects": false}, want: []string{"Found"}},
 				{tool: "curl_request", args: a{"url": u + "/echo", "method": "PUT", "json": `{"a":1}`, "header": "X-Test: 1"}, want: []string{`PUT /echo ct=application/json x=1 body={"a":1}`}},
@@ -158,6 +165,13 @@ func init() {
 				{tool: "make_run", args: a{"target": "MSG=sneaky", "dir": proj}, refused: "does not match pattern"},
 				{tool: "make_run", args: a{"target": "build", "variable": []any{"MSG=two", "OTHER=x"}, "dir": proj}, want: []string{"building two"}},
 				{tool: "make_run", args: a{"target": "nope", "dir": proj}, exit: 2, want: []string{"No rule to make target"}},
+				// The targets, and nothing built: --question runs no recipe.
+				{tool: "make_list_targets", args: a{"dir": proj}, before: func(t *testing.T) {
+					if err := os.Remove(sb.path("proj", "built.txt")); err != nil {
+						t.Fatal(err)
+					}
+				}, exit: 1, want: []string{"# Files", "\nbuild:", "\ntest:", "\nall: build", "(the default target is not up to date)"}, check: exists(sb.path("proj", "built.txt"), false)},
+				{tool: "make_list_targets", args: a{"makefile": "other.mk", "dir": proj}, exit: 1, want: []string{"\nhello:"}},
 			}
 		},
 	})

@@ -90,7 +90,7 @@ func FuzzParse(f *testing.F) {
 			}
 			for _, a := range tool.Args {
 				switch a.Type {
-				case config.TypeString, config.TypeInteger, config.TypeNumber, config.TypeBoolean:
+				case config.TypeString, config.TypeInteger, config.TypeNumber, config.TypeBoolean, config.TypeJSON:
 				case config.TypeArray:
 					if it := a.ItemType(); it != config.TypeString && it != config.TypeInteger && it != config.TypeNumber {
 						t.Fatalf("accepted item type %q", it)
