@@ -3,9 +3,9 @@ package realtest
 import (
 	"fmt"
 	"io"
-	"os"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 )
