@@ -1123,6 +1123,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
+				ExitCodes: map[int]string{6: "could not resolve the host", 7: "could not connect to the server", 22: "the server answered with an HTTP error status", 28: "timed out", 35: "the TLS handshake failed", 47: "too many redirects", 52: "the server sent an empty reply", 56: "the connection broke while receiving", 60: "the server certificate could not be verified"},
 				OpenWorld: ptr(true),
 				Line:      18,
 			}, config.Tool{
@@ -1163,8 +1164,9 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
+				ExitCodes: map[int]string{6: "could not resolve the host", 7: "could not connect to the server", 22: "the server answered with an HTTP error status", 28: "timed out", 35: "the TLS handshake failed", 47: "too many redirects", 52: "the server sent an empty reply", 56: "the connection broke while receiving", 60: "the server certificate could not be verified"},
 				OpenWorld: ptr(true),
-				Line:      58,
+				Line:      59,
 			}, config.Tool{
 				Name:        "curl_headers",
 				Description: "Fetch only a URL's status and headers (HEAD request), e.g. to check if a site is up.",
@@ -1190,9 +1192,10 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(60),
 				MaxOutput: 65536,
+				ExitCodes: map[int]string{6: "could not resolve the host", 7: "could not connect to the server", 22: "the server answered with an HTTP error status", 28: "timed out", 35: "the TLS handshake failed", 47: "too many redirects", 52: "the server sent an empty reply", 56: "the connection broke while receiving", 60: "the server certificate could not be verified"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      89,
+				Line:      91,
 			}, config.Tool{
 				Name:        "curl_download",
 				Description: "Download a URL to a local file (follows redirects, fails on HTTP errors).",
@@ -1224,10 +1227,11 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:     float64(600),
 				MaxOutput:   65536,
+				ExitCodes:   map[int]string{6: "could not resolve the host", 7: "could not connect to the server", 22: "the server answered with an HTTP error status", 28: "timed out", 35: "the TLS handshake failed", 47: "too many redirects", 52: "the server sent an empty reply", 56: "the connection broke while receiving", 60: "the server certificate could not be verified"},
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        117,
+				Line:        120,
 			}},
 			Source: "bundled:curl",
 		}
@@ -1411,6 +1415,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
+				ExitCodes:   map[int]string{125: "docker itself failed (bad option, image or container)", 126: "the command could not be run in the container", 127: "the command was not found in the container"},
 				Destructive: ptr(true),
 				Line:        138,
 			}, config.Tool{
@@ -1460,9 +1465,10 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:     float64(600),
 				MaxOutput:   65536,
+				ExitCodes:   map[int]string{125: "docker itself failed (bad option, image or container)", 126: "the command could not be run in the container", 127: "the command was not found in the container"},
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        160,
+				Line:        161,
 			}, config.Tool{
 				Name:        "docker_run_detached",
 				Description: "Start a long-running container in the background (e.g. a database or web server) and print its ID.",
@@ -1504,7 +1510,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        196,
+				Line:        198,
 			}, config.Tool{
 				Name:        "docker_start",
 				Description: "Start a stopped container.",
@@ -1521,7 +1527,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        227,
+				Line:        229,
 			}, config.Tool{
 				Name:        "docker_stop",
 				Description: "Stop a running container gracefully (SIGTERM, then SIGKILL after a timeout).",
@@ -1544,7 +1550,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        243,
+				Line:        245,
 			}, config.Tool{
 				Name:        "docker_kill",
 				Description: "Kill running containers at once (SIGKILL, or another signal), e.g. when docker_stop hangs.",
@@ -1566,7 +1572,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        263,
+				Line:        265,
 			}, config.Tool{
 				Name:        "docker_restart",
 				Description: "Restart a container (stop then start).",
@@ -1582,7 +1588,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        279,
+				Line:        281,
 			}, config.Tool{
 				Name:        "docker_rm",
 				Description: "Remove containers (data outside volumes is lost); force=true also kills running ones.",
@@ -1609,7 +1615,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        292,
+				Line:        294,
 			}, config.Tool{
 				Name:        "docker_cp",
 				Description: "Copy files between a container (CONTAINER:PATH) and the local filesystem.",
@@ -1631,7 +1637,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        315,
+				Line:        317,
 			}, config.Tool{
 				Name:        "docker_images",
 				Description: "List local images with repository, tag, ID, age and size.",
@@ -1660,7 +1666,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      335,
+				Line:      337,
 			}, config.Tool{
 				Name:        "docker_pull",
 				Description: "Download an image from a registry (Docker Hub or another).",
@@ -1687,7 +1693,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        355,
+				Line:        357,
 			}, config.Tool{
 				Name:        "docker_build",
 				Description: "Build an image from a Dockerfile and a context directory, optionally tagging it.",
@@ -1737,7 +1743,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        381,
+				Line:        383,
 			}, config.Tool{
 				Name:        "docker_tag",
 				Description: "Give an image an additional name:tag, e.g. before pushing it to a registry.",
@@ -1760,7 +1766,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        420,
+				Line:        422,
 			}, config.Tool{
 				Name:        "docker_push",
 				Description: "Upload an image to a registry (needs docker login first).",
@@ -1781,7 +1787,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        439,
+				Line:        441,
 			}, config.Tool{
 				Name:        "docker_rmi",
 				Description: "Delete local images (untag them, remove unused layers).",
@@ -1803,7 +1809,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        459,
+				Line:        461,
 			}, config.Tool{
 				Name:        "docker_compose_ps",
 				Description: "List a Docker Compose project's services (containers) with state and ports.",
@@ -1831,7 +1837,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      480,
+				Line:      482,
 			}, config.Tool{
 				Name:        "docker_compose_up",
 				Description: "Create and start a Docker Compose project's services in the background; build=true rebuilds images first.",
@@ -1871,7 +1877,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        500,
+				Line:        502,
 			}, config.Tool{
 				Name:        "docker_compose_down",
 				Description: "Stop and remove a Docker Compose project's containers and networks; volumes=true also deletes its volumes.",
@@ -1895,7 +1901,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        534,
+				Line:        536,
 			}, config.Tool{
 				Name:        "docker_compose_logs",
 				Description: "Show recent logs of a Docker Compose project's services (last 100 lines each).",
@@ -1929,7 +1935,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      554,
+				Line:      556,
 			}, config.Tool{
 				Name:        "docker_compose_build",
 				Description: "Build or rebuild the images of a Docker Compose project.",
@@ -1958,7 +1964,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        579,
+				Line:        581,
 			}, config.Tool{
 				Name:        "docker_compose_restart",
 				Description: "Restart a Docker Compose project's services (all, or one).",
@@ -1977,7 +1983,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        602,
+				Line:        604,
 			}, config.Tool{
 				Name:        "docker_compose_stop",
 				Description: "Stop a Docker Compose project's services; docker_compose_up starts them again.",
@@ -1998,7 +2004,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        616,
+				Line:        618,
 			}, config.Tool{
 				Name:        "docker_compose_exec",
 				Description: "Run a shell command inside a started service container of a Docker Compose project.",
@@ -2028,7 +2034,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        631,
+				Line:        633,
 			}, config.Tool{
 				Name:        "docker_compose_run",
 				Description: "Run a one-off shell command in a throwaway container of a Compose service; it needs /bin/sh.",
@@ -2053,7 +2059,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        652,
+				Line:        654,
 			}, config.Tool{
 				Name:        "docker_volume_ls",
 				Description: "List Docker volumes (persistent data storage).",
@@ -2073,7 +2079,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      670,
+				Line:      672,
 			}, config.Tool{
 				Name:        "docker_volume_create",
 				Description: "Create a named Docker volume for persistent data.",
@@ -2089,7 +2095,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        685,
+				Line:        687,
 			}, config.Tool{
 				Name:        "docker_volume_rm",
 				Description: "Remove Docker volumes and all the data in them.",
@@ -2110,7 +2116,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        696,
+				Line:        698,
 			}, config.Tool{
 				Name:        "docker_network_ls",
 				Description: "List Docker networks (bridge, host, compose networks).",
@@ -2130,7 +2136,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      711,
+				Line:      713,
 			}, config.Tool{
 				Name:        "docker_network_create",
 				Description: "Create a user-defined Docker network for containers to join.",
@@ -2150,7 +2156,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        726,
+				Line:        728,
 			}, config.Tool{
 				Name:        "docker_network_rm",
 				Description: "Remove Docker networks not in use.",
@@ -2167,7 +2173,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        740,
+				Line:        742,
 			}, config.Tool{
 				Name:        "docker_system_df",
 				Description: "Show Docker disk space used by images, containers, volumes and build cache.",
@@ -2182,7 +2188,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      752,
+				Line:      754,
 			}, config.Tool{
 				Name:        "docker_info",
 				Description: "Show Docker daemon info (version, storage driver, resources); check that Docker is running.",
@@ -2197,7 +2203,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      765,
+				Line:      767,
 			}, config.Tool{
 				Name:        "docker_system_prune",
 				Description: "Delete stopped containers, unused networks, dangling images and build cache to free disk space.",
@@ -2217,7 +2223,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        780,
+				Line:        782,
 			}},
 			Source: "bundled:docker",
 		}
@@ -2304,6 +2310,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
+				ExitCodes: map[int]string{1: "some paths could not be searched (see stderr)"},
 				ReadOnly:  ptr(true),
 				Line:      12,
 			}},
@@ -2549,6 +2556,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(60),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 8},
+				ExitCodes:        map[int]string{8: "checks still pending"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
 				Line:             163,
@@ -2580,7 +2588,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      186,
+				Line:      187,
 			}, config.Tool{
 				Name:        "gh_pr_create",
 				Description: "Open a GitHub pull request for a branch already on GitHub, with a title and body (draft=true for a draft).",
@@ -2635,7 +2643,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        206,
+				Line:        207,
 			}, config.Tool{
 				Name:        "gh_run_list",
 				Description: "List recent GitHub Actions workflow runs (20 by default) with status, branch and event; run IDs for gh_run_view.",
@@ -2669,7 +2677,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      242,
+				Line:      243,
 			}, config.Tool{
 				Name:        "gh_run_view",
 				Description: "Show a GitHub Actions run: jobs and steps, and with log_failed=true the log of its failed steps.",
@@ -2710,7 +2718,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      266,
+				Line:      267,
 			}, config.Tool{
 				Name:        "gh_release_list",
 				Description: "List a GitHub repository's releases (30 by default), newest first, with tag, date and whether latest, draft or prerelease.",
@@ -2739,7 +2747,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      295,
+				Line:      296,
 			}, config.Tool{
 				Name:        "gh_release_view",
 				Description: "Show a GitHub release (the latest by default): notes, assets and date.",
@@ -2764,7 +2772,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      317,
+				Line:      318,
 			}, config.Tool{
 				Name:        "gh_repo_view",
 				Description: "Show a GitHub repository's description, stars, default branch and README.",
@@ -2789,7 +2797,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      334,
+				Line:      335,
 			}},
 			Source: "bundled:gh",
 		}
@@ -4509,6 +4517,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(30),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
+				ExitCodes:        map[int]string{1: "not set"},
 				ReadOnly:         ptr(true),
 				Line:             1338,
 			}, config.Tool{
@@ -4537,7 +4546,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1353,
+				Line:        1354,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -4551,7 +4560,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1377,
+				Line:      1378,
 			}},
 			Source: "bundled:git",
 		}
@@ -6012,6 +6021,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
+				ExitCodes: map[int]string{2: "usage or system error, e.g. a file could not be read", 3: "the filter does not compile", 5: "the filter failed on the input"},
 				ReadOnly:  ptr(true),
 				Line:      10,
 			}},
@@ -6295,6 +6305,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(120),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
+				ExitCodes:        map[int]string{1: "differences found"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
 				Line:             207,
@@ -6338,7 +6349,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        226,
+				Line:        227,
 			}, config.Tool{
 				Name:        "kubectl_scale",
 				Description: "Set the replica count of a deployment, statefulset or replicaset (scale up or down; 0 stops it).",
@@ -6365,7 +6376,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        257,
+				Line:        258,
 			}, config.Tool{
 				Name:        "kubectl_set_image",
 				Description: "Point a deployment (or other workload) at another container image, which starts a rollout.",
@@ -6394,7 +6405,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        277,
+				Line:        278,
 			}, config.Tool{
 				Name:        "kubectl_rollout_status",
 				Description: "Wait for a deployment rollout to finish and report success or failure.",
@@ -6421,7 +6432,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      297,
+				Line:      298,
 			}, config.Tool{
 				Name:        "kubectl_rollout_history",
 				Description: "List the earlier revisions of a rollout (to pick one for kubectl_rollout_undo).",
@@ -6447,7 +6458,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      320,
+				Line:      321,
 			}, config.Tool{
 				Name:        "kubectl_rollout_restart",
 				Description: "Rolling restart of a deployment's pods (e.g. to pick up a changed ConfigMap).",
@@ -6468,7 +6479,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        338,
+				Line:        339,
 			}, config.Tool{
 				Name:        "kubectl_rollout_undo",
 				Description: "Roll a deployment back to its previous (or a given) revision after a bad release.",
@@ -6494,7 +6505,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        354,
+				Line:        355,
 			}, config.Tool{
 				Name:        "kubectl_events",
 				Description: "List recent cluster events (scheduling failures, image pull errors, OOM kills, restarts).",
@@ -6523,7 +6534,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      374,
+				Line:      375,
 			}, config.Tool{
 				Name:        "kubectl_top_pods",
 				Description: "Show CPU and memory usage of pods (requires metrics-server).",
@@ -6552,7 +6563,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      396,
+				Line:      397,
 			}, config.Tool{
 				Name:        "kubectl_top_nodes",
 				Description: "Show CPU and memory usage of cluster nodes (requires metrics-server).",
@@ -6562,7 +6573,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        419,
+				Line:        420,
 			}, config.Tool{
 				Name:        "kubectl_explain",
 				Description: "Show the documentation of a resource type or field path. Use when writing manifests.",
@@ -6584,7 +6595,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      427,
+				Line:      428,
 			}, config.Tool{
 				Name:        "kubectl_auth_can_i",
 				Description: "Check whether the current user may perform an action (verb on a resource); answers yes or no (exit code 1).",
@@ -6614,9 +6625,10 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(30),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
+				ExitCodes:        map[int]string{1: "no"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             448,
+				Line:             449,
 			}, config.Tool{
 				Name:        "kubectl_wait",
 				Description: "Wait until resources reach a condition (e.g. pods Ready, a job complete, deleted), up to a timeout.",
@@ -6659,7 +6671,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      472,
+				Line:      474,
 			}, config.Tool{
 				Name:        "kubectl_config_get_contexts",
 				Description: "List the kubeconfig contexts (clusters, users, namespaces), marking the current one.",
@@ -6668,7 +6680,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        503,
+				Line:        505,
 			}, config.Tool{
 				Name:        "kubectl_config_use_context",
 				Description: "Switch the current kubeconfig context (which cluster later kubectl tools talk to).",
@@ -6685,7 +6697,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        514,
+				Line:        516,
 			}},
 			Source: "bundled:kubectl",
 		}
@@ -7062,6 +7074,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(120),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
+				ExitCodes:        map[int]string{1: "some dependencies are outdated"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
 				Line:             215,
@@ -7090,7 +7103,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      235,
+				Line:      236,
 			}, config.Tool{
 				Name:        "npm_audit",
 				Description: "Scan dependencies for known security vulnerabilities, with severity and fixes; exit code 1 when any are found.",
@@ -7119,9 +7132,10 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(120),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
+				ExitCodes:        map[int]string{1: "vulnerabilities found"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             258,
+				Line:             259,
 			}, config.Tool{
 				Name:        "npm_audit_fix",
 				Description: "Upgrade vulnerable dependencies to patched versions within semver ranges.",
@@ -7140,7 +7154,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        284,
+				Line:        286,
 			}, config.Tool{
 				Name:        "npm_init",
 				Description: "Create a package.json with default values.",
@@ -7154,7 +7168,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        300,
+				Line:        302,
 			}, config.Tool{
 				Name:        "npm_version",
 				Description: "Bump the package version in package.json (patch, minor, major or an exact version); under git it also commits and tags it.",
@@ -7179,7 +7193,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        311,
+				Line:        313,
 			}},
 			Source: "bundled:npm",
 		}
@@ -7549,6 +7563,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
+				ExitCodes: map[int]string{1: "the statement failed", 2: "the connection to the server failed"},
 				OpenWorld: ptr(true),
 				Line:      16,
 			}, config.Tool{
@@ -7586,8 +7601,9 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
+				ExitCodes: map[int]string{1: "psql failed, e.g. the file was not found", 2: "the connection to the server failed", 3: "an SQL statement failed; the script stopped there"},
 				OpenWorld: ptr(true),
-				Line:      55,
+				Line:      56,
 			}, config.Tool{
 				Name:        "psql_list_databases",
 				Description: "List the databases on a PostgreSQL server.",
@@ -7603,7 +7619,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      83,
+				Line:      85,
 			}, config.Tool{
 				Name:        "psql_list_tables",
 				Description: "List the tables of a PostgreSQL database with schema, owner and size.",
@@ -7619,7 +7635,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      99,
+				Line:      101,
 			}},
 			Source: "bundled:psql",
 		}
@@ -7703,6 +7719,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(30),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
+				ExitCodes:        map[int]string{1: "no matches", 2: "an error occurred; matches found may still be shown"},
 				ReadOnly:         ptr(true),
 				Line:             13,
 			}, config.Tool{
@@ -7741,7 +7758,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      70,
+				Line:      71,
 			}},
 			Source: "bundled:rg",
 		}
@@ -7857,6 +7874,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:     float64(600),
 				MaxOutput:   65536,
+				ExitCodes:   map[int]string{1: "some files changed while they were archived"},
 				Destructive: ptr(true),
 				Line:        75,
 			}},

@@ -77,16 +77,16 @@ func init() {
 				{tool: "psql_list_databases", want: []string{"postgres", "template1"}},
 				{tool: "psql_list_databases", args: a{"database": sb.url}, want: []string{"template0"}},
 				{tool: "psql_script", args: a{"script": "CREATE TABLE users (id int PRIMARY KEY, name text);\nINSERT INTO users VALUES (1, 'ada'), (2, 'linus');\n"}, want: []string{"CREATE TABLE", "INSERT 0 2"}},
-				{tool: "psql_script", args: a{"script": "INSERT INTO users VALUES (3, 'ken');\nSELECT nope;\nINSERT INTO users VALUES (4, 'rob');\n", "single_transaction": true, "database": "postgres"}, exit: 3, want: []string{`column "nope" does not exist`}},
+				{tool: "psql_script", args: a{"script": "INSERT INTO users VALUES (3, 'ken');\nSELECT nope;\nINSERT INTO users VALUES (4, 'rob');\n", "single_transaction": true, "database": "postgres"}, exit: 3, want: []string{`column "nope" does not exist`, "(an SQL statement failed; the script stopped there)"}},
 				{tool: "psql_query", args: a{"sql": "SELECT count(*) FROM users"}, want: []string{"2"}},
 				{tool: "psql_query", args: a{"sql": "SELECT id, name FROM users ORDER BY id", "csv": true, "database": sb.url}, want: []string{"id,name\n1,ada\n2,linus"}},
 				{tool: "psql_query", args: a{"sql": "SELECT name FROM users WHERE id = 2", "tuples_only": true}, want: []string{"linus"}},
 				{tool: "psql_query", args: a{"sql": `\d users`}, want: []string{`Table "public.users"`, "name"}},
-				{tool: "psql_query", args: a{"sql": "SELECT * FROM missing"}, exit: 1, want: []string{`relation "missing" does not exist`}},
+				{tool: "psql_query", args: a{"sql": "SELECT * FROM missing"}, exit: 1, want: []string{`relation "missing" does not exist`, "(the statement failed)"}},
 				{tool: "psql_list_tables", args: a{"database": "postgres"}, want: []string{"users", "table"}},
 				{tool: "psql_list_tables", args: a{"database": "postgresql://postgres@/postgres?host=" + sock + "&port=5432"}, want: []string{"users"}},
 				{tool: "psql_script", args: a{"script": "SELECT current_user;", "host": sock, "port": 5432, "user": "postgres", "database": "postgres"}, want: []string{"postgres"}},
-				{tool: "psql_query", args: a{"sql": "SELECT current_user", "host": sock, "port": 5432, "user": "nobody"}, exit: 2, want: []string{`role "nobody" does not exist`}},
+				{tool: "psql_query", args: a{"sql": "SELECT current_user", "host": sock, "port": 5432, "user": "nobody"}, exit: 2, want: []string{`role "nobody" does not exist`, "(the connection to the server failed)"}},
 				// Only a value that starts with a backslash is a psql
 				// meta-command (\! runs a shell command); anything else goes
 				// to the server as SQL. TestPsqlMetaCommands shows the

@@ -70,6 +70,8 @@ func init() {
 				}, want: []string{"2\n1"}},
 				// jq reads a leading "-" as an option; "(-1)" is the filter.
 				{tool: "jq_query", args: a{"filter": "-1", "input": "5"}, refused: "starts with '-'"},
+				{tool: "jq_query", args: a{"filter": ".a | (", "input": "{}"}, exit: 3, want: []string{"compile error", "(the filter does not compile)"}},
+				{tool: "jq_query", args: a{"filter": ".a", "input": "1"}, exit: 5, want: []string{"Cannot index number", "(the filter failed on the input)"}},
 				{tool: "jq_query", args: a{"filter": "(-1)", "input": "5"}, want: []string{"-1"}},
 			}
 		},
@@ -126,7 +128,7 @@ func init() {
 				// HTTP(S) only: no local files, no other protocols.
 				{tool: "curl_request", args: a{"url": "file:///etc/hostname"}, exit: 1, want: []string{`Protocol "file" not supported`}},
 				{tool: "curl_headers", args: a{"url": "telnet://127.0.0.1:1"}, exit: 1, want: []string{`Protocol "telnet" not supported`}},
-				{tool: "curl_request", args: a{"url": u + "/missing", "fail_on_error": true}, exit: 22, want: []string{"nothing here", "404"}},
+				{tool: "curl_request", args: a{"url": u + "/missing", "fail_on_error": true}, exit: 22, want: []string{"nothing here", "404", "[exit code: 22 (the server answered with an HTTP error status)]"}},
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": `{"big":true}`}, want: []string{`POST /echo ct=application/json x= body={"big":true}`}},
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": "<a/>", "method": "PUT", "content_type_header": "Content-Type: application/xml", "header": "X-Test: 2"}, want: []string{"PUT /echo ct=application/xml x=2 body=<a/>"}},
 				{tool: "curl_headers", args: a{"url": u + "/echo", "header": "X-Test: 3"}, want: []string{"HTTP/1.1 200 OK", "X-Echo: yes"}},
