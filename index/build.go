@@ -57,9 +57,22 @@ func (r *ranker) numberCLIs() {
 			tokenize(t.CLI.Name, func(tok []byte) {
 				if r.programs == nil {
 					r.programs = map[string]bool{}
+					r.cliWords = map[string][]int32{}
 				}
-				r.programs[stem(string(tok))] = true
+				w := stem(string(tok))
+				r.programs[w] = true
+				r.cliWords[w] = appendNew(r.cliWords[w], n)
 			})
+			for _, tag := range t.CLI.Tags {
+				tokenize(tag, func(tok []byte) {
+					if r.cliWords == nil {
+						r.cliWords = map[string][]int32{}
+					}
+					if w := stem(string(tok)); !isStopWord(string(tok)) {
+						r.cliWords[w] = appendNew(r.cliWords[w], n)
+					}
+				})
+			}
 		}
 		r.cli[d] = n
 	}
@@ -333,9 +346,17 @@ func (b *builder) scorePostings() {
 	}
 }
 
-// programName returns the program a config's command runs, as
-// [Project] names it: the base name of its first word, lowercase, without
-// ".exe".
+// appendNew appends n to list unless it is its last element.
+func appendNew(list []int32, n int32) []int32 {
+	if len(list) > 0 && list[len(list)-1] == n {
+		return list
+	}
+	return append(list, n)
+}
+
+// ProgramName returns the program a config's command runs, as [Project]
+// names it: the base name of its first word, lowercase, without ".exe"
+// ("git --no-pager" → "git", "/usr/local/go/bin/go" → "go").
 func ProgramName(command string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(command), " ")
 	if i := strings.LastIndexAny(first, `/\`); i >= 0 {

@@ -161,3 +161,32 @@ func TestRarityCountsCLIFieldsOnce(t *testing.T) {
 		t.Errorf("Search(history of the files) = %q, want vc_log first", got)
 	}
 }
+
+// A query that picks one program over another ("docker, not k8s") is not
+// about the other's tools; "not" in an error message rules nothing out.
+func TestRankNegatedProgram(t *testing.T) {
+	ix := rankFixture(t,
+		&config.Config{Name: "kubectl", Tags: []string{"kubernetes", "k8s"}, Tools: fixtureTools(
+			"kubectl_logs: Print the logs of a pod",
+			"kubectl_exec: Run a command in a pod")},
+		&config.Config{Name: "docker", Tags: []string{"containers"}, Tools: fixtureTools(
+			"docker_logs: Print the logs of a container",
+			"docker_exec: Run a command in a container")},
+		&config.Config{Name: "cargo", Tags: []string{"compile"}, Tools: fixtureTools(
+			"cargo_build: Compile the crate")},
+	)
+	for _, tt := range []struct{ query, first string }{
+		{"logs of api (docker, not k8s)", "docker_logs"},
+		{"kubectl not docker: logs of api", "kubectl_logs"},
+		{"run a command inside it, docker rather than kubernetes", "docker_exec"},
+		{"run a command in docker instead of kubectl", "docker_exec"},
+		// Without the negation, the pod's words win.
+		{"logs of the pod api", "kubectl_logs"},
+		// "not" before a CLI's word, with no program named elsewhere.
+		{"error: could not compile crate", "cargo_build"},
+	} {
+		if got := entryNames(ix.Search(tt.query, "", "", 3)); len(got) == 0 || got[0] != tt.first {
+			t.Errorf("Search(%q) = %q, want %s first", tt.query, got, tt.first)
+		}
+	}
+}

@@ -130,6 +130,10 @@ type ranker struct {
 	// naming a loaded program counts fully wherever it stands ("tar:
 	// Error is not recoverable" is about tar, not about its scene).
 	programs map[string]bool
+	// cliWords maps the (stemmed) words of the CLIs' names and tags to
+	// the CLIs that have them ("kubernetes" → kubectl), for the
+	// programs a query says not to use.
+	cliWords map[string][]int32
 
 	termID   map[string]int32
 	vocab    []string // all terms, sorted, for prefix lookups
@@ -520,7 +524,7 @@ func (r *ranker) rank(query string, req rankRequest, ex *explainer) (page []int,
 		r.pool.Put(s)
 	}()
 
-	terms := queryTerms(query)
+	terms, negated := r.withoutNegated(queryTerms(query), query)
 	namesProgram := false
 	for i := range terms {
 		if r.programs[terms[i].term] {
@@ -528,13 +532,16 @@ func (r *ranker) rank(query string, req rankRequest, ex *explainer) (page []int,
 			namesProgram = true
 		}
 	}
-	// A query that names a program says which CLI it means: the project
-	// hint does not overrule it.
+	// A query that names a program, or one not to use ("docker, not
+	// k8s"), says which CLI it means: the project hint does not overrule
+	// it, and the tools of a program ruled out rank after the others.
 	factor := req.cliFactor
-	if namesProgram {
+	switch {
+	case len(negated) > 0:
+		factor = r.negatedFactors(negated)
+	case namesProgram:
 		factor = nil
-	}
-	if factor != nil {
+	case factor != nil:
 		terms = withoutProjectWords(terms)
 	}
 	if ex != nil {
@@ -1152,4 +1159,90 @@ func (li *literalIndex) findSlow(q string, s *scratch) {
 			}
 		}
 	}
+}
+
+// negatedProgramFactor is the score factor of the tools of a program a
+// query rules out ("not k8s").
+const negatedProgramFactor = 0.5
+
+// negatedFactors returns the score factor of each CLI (by number) for a
+// query that rules out the CLIs of negated.
+func (r *ranker) negatedFactors(negated []int32) []float64 {
+	out := make([]float64, len(r.cliProgram))
+	for i := range out {
+		out[i] = 1
+	}
+	for _, c := range negated {
+		out[c] = negatedProgramFactor
+	}
+	return out
+}
+
+// withoutNegated returns terms without the words that a clause of query
+// says not to use — "not git blame", "instead of docker", "rather than
+// rg" — when the first of them names a loaded CLI (its name or one of its
+// tags: "not a kubernetes pod") other than those the rest of the query
+// names, and the CLIs ruled out. A request that picks one program over
+// another ("docker (local, not k8s): logs of container api") is not about
+// the other one's tools. A query that names no program outside the
+// negation is left alone: "could not compile" in an error message rules
+// nothing out. Words the query also uses elsewhere stay; so does
+// everything when that would leave nothing.
+func (r *ranker) withoutNegated(terms []queryTerm, query string) ([]queryTerm, []int32) {
+	query = truncate(query, MaxQueryBytes)
+	var negated []int32
+	positive := map[int32]bool{} // CLIs named outside negations
+	drop := map[string]int{}     // stem → negated uses
+	uses := map[string]int{}     // stem → all uses
+	for _, clause := range strings.FieldsFunc(query, func(c rune) bool { return strings.ContainsRune(",;:()[]{}.!?\n", c) }) {
+		var toks []string
+		tokenize(clause, func(tok []byte) { toks = append(toks, string(tok)) })
+		after := -1
+		for i, tok := range toks {
+			uses[stem(tok)]++
+			switch {
+			case after >= 0:
+			case tok == "not", tok == "instead" && i+1 < len(toks) && toks[i+1] == "of",
+				tok == "rather" && i+1 < len(toks) && toks[i+1] == "than":
+				after = i + 1
+				if tok != "not" {
+					after++
+				}
+			}
+		}
+		outside := toks
+		if after >= 0 {
+			outside = toks[:after]
+		}
+		for _, t := range outside {
+			for _, c := range r.cliWords[stem(t)] {
+				positive[c] = true
+			}
+		}
+		if after < 0 {
+			continue
+		}
+		rest := toks[min(after, len(toks)):]
+		first := slices.IndexFunc(rest, func(t string) bool { return !isStopWord(t) })
+		if first < 0 {
+			continue
+		}
+		clis := r.cliWords[stem(rest[first])]
+		if len(clis) == 0 {
+			continue
+		}
+		negated = append(negated, clis...)
+		for _, t := range rest {
+			drop[stem(t)]++
+		}
+	}
+	negated = slices.DeleteFunc(negated, func(c int32) bool { return positive[c] })
+	if len(negated) == 0 || len(positive) == 0 {
+		return terms, nil
+	}
+	kept := slices.DeleteFunc(slices.Clone(terms), func(t queryTerm) bool { return drop[t.term] > 0 && drop[t.term] == uses[t.term] })
+	if len(kept) == 0 {
+		return terms, negated
+	}
+	return kept, negated
 }
