@@ -55,8 +55,8 @@ func (ai *abbrevIndex) add(w string, term int32) {
 	ai.byFirst[w[0]-'a'] = append(ai.byFirst[w[0]-'a'], nameWord{w, term})
 }
 
-// lookup returns the terms of the name words q may abbreviate: words at
-// least two letters longer than q, with q's first letter first and all of
+// lookup returns the terms of the name words q may abbreviate: words
+// longer than q (see minAbbrevGap), with q's first letter first and all of
 // q's letters in order. It returns none when q is no abbreviation
 // candidate (too short or long, not all letters) or fits more than
 // [maxAbbrevTerms] terms.
@@ -65,7 +65,7 @@ func (ai *abbrevIndex) lookup(q string) (terms [maxAbbrevTerms]int32, n int) {
 		return terms, 0
 	}
 	for _, w := range ai.byFirst[q[0]-'a'] {
-		if len(w.word) < len(q)+2 || !isSubsequence(q[1:], w.word[1:]) || containsTerm(terms[:n], w.term) {
+		if len(w.word) < len(q)+minAbbrevGap(q) || !isSubsequence(q[1:], w.word[1:]) || containsTerm(terms[:n], w.term) {
 			continue
 		}
 		if n == maxAbbrevTerms {
@@ -105,4 +105,15 @@ func containsTerm(terms []int32, t int32) bool {
 		}
 	}
 	return false
+}
+
+// minAbbrevGap is how many letters longer than q a name word must be for
+// q to abbreviate it: two for a word of two letters ("wt" is not "wit"),
+// one from three on, where a dropped vowel is the usual shortening
+// ("pul" for pull, "drp" for drop, "edt" for edit).
+func minAbbrevGap(q string) int {
+	if len(q) < 3 {
+		return 2
+	}
+	return 1
 }

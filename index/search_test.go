@@ -787,6 +787,10 @@ func TestAbbrevLookup(t *testing.T) {
 	}{
 		{"wt", []string{"worktree", "wait", "watch"}},
 		{"wrk", []string{"worktree"}},
+		// From three letters, one letter longer is enough: a dropped
+		// vowel ("blm" for blame; "wat" for wait and watch).
+		{"blm", []string{"blame"}},
+		{"wat", []string{"wait", "watch"}},
 		{"bk", []string{"bookmark", "block"}},
 		{"b", nil}, // too short
 		{"bl", []string{"blame", "block"}},
