@@ -48,8 +48,9 @@ type ResultExplanation struct {
 	// fraction of the query's words matched (a word found only in an
 	// argument or the CLI's description, or only as a longer or shorter
 	// form or a typo, counts partly); InName the fraction found in the
-	// tool's name or subcommand. Score is TermScore × Coverage × (1 +
-	// 0.75 × InName), times a boost for a literal match.
+	// tool's name or subcommand. Score is TermScore × Coverage^0.7 × (1 +
+	// 0.75 × InName), times a boost for a literal match and the factor
+	// of a project hint or of a program the query rules out.
 	TermScore float64 `json:"term_score"`
 	Coverage  float64 `json:"coverage"`
 	InName    float64 `json:"in_name"`

@@ -77,6 +77,10 @@ const (
 	minShorterForm = 5            // shortest shorter form a query term matches ("configuration" → "config", not "download" → "down")
 
 	coverCommon = float32(0.5) // how much the most common word counts towards coverage, relative to the rarest
+	// covExp softens the coverage factor: a tool that matches four of
+	// five words, one of them in its name, is not worth a fifth less than
+	// one that matches all five through its keywords.
+	covExp = 0.7
 
 	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
 
@@ -734,7 +738,7 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total totals, cliFactor 
 		fl := s.flags[d]
 		if s.acc[d] > 0 {
 			cov := float64(s.cov[d] / total.cover)
-			c.score = float64(s.acc[d]) * cov * (1 + nameBoost*float64(s.named[d]/total.terms))
+			c.score = float64(s.acc[d]) * math.Pow(cov, covExp) * (1 + nameBoost*float64(s.named[d]/total.terms))
 			switch {
 			case fl&flagLitName != 0 && r.lit.nameLen(d) == len(q):
 				c.score *= exactNameBoost
