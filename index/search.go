@@ -251,9 +251,10 @@ const (
 
 type candidate struct {
 	score float64
-	// strength is score scaled by the coverage once more: what the floor
-	// of weak results compares, so that a tool matching one word of
-	// several is noise even when that word is rare.
+	// strength is score scaled by the coverage once more (to the power
+	// 2-covExp: coverage squared in all): what the floor of weak results
+	// compares, so that a tool matching one word of several is noise even
+	// when that word is rare.
 	strength float64
 	tier     int8 // 0: matched terms; 1: literal match only
 	doc      int32
@@ -750,7 +751,7 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total totals, cliFactor 
 			if cliFactor != nil {
 				c.score *= cliFactor[r.cli[d]]
 			}
-			c.strength = c.score * cov
+			c.strength = c.score * math.Pow(cov, 2-covExp)
 			if ex != nil {
 				ex.factors(d, float64(s.acc[d]), cov, float64(s.named[d]/total.terms))
 			}
