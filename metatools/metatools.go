@@ -47,6 +47,7 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // Names of the meta-tools.
@@ -508,7 +509,57 @@ func (t *Tools) Call(ctx context.Context, args map[string]any, opts ...executor.
 	if !ok {
 		return CallResult{Outcome: executor.Outcome{Text: t.unknownTool(name), IsError: true}}
 	}
-	return CallResult{Outcome: t.runner.Call(ctx, rt, toolArgs, opts...), Tool: name}
+	out := t.runner.Call(ctx, rt, toolArgs, opts...)
+	if out.Result != nil {
+		// Keys beside tool_name and args are ignored too; a tool's
+		// argument put there ("cwd" next to args) is a likely mistake.
+		if note := besideArgsNote(rt.Tool, args); note != "" {
+			out.Text = note + "\n\n" + out.Text
+		}
+	}
+	return CallResult{Outcome: out, Tool: name}
+}
+
+// maxBeside is how many keys beside tool_name and args the note names.
+const maxBeside = 5
+
+// besideArgsNote is the line a climax_call result starts with when the
+// call gave keys other than tool_name and args: they are not the tool's
+// arguments, which go in args. "" when there are none.
+//
+//	[ignored climax_call key 'cwd' (did you mean args.dir?): the tool's arguments go in args]
+func besideArgsNote(tool *config.Tool, args map[string]any) string {
+	var keys []string
+	for k := range args {
+		if k != "tool_name" && k != "args" {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	if len(keys) == 1 {
+		b.WriteString("[ignored climax_call key ")
+	} else {
+		b.WriteString("[ignored climax_call keys ")
+	}
+	for i, k := range keys {
+		if i == maxBeside {
+			fmt.Fprintf(&b, " and %d more", len(keys)-maxBeside)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "'%s'", displayName(k))
+		if s := executor.SuggestArg(tool, k); s != "" {
+			fmt.Fprintf(&b, " (did you mean args.%s?)", s)
+		}
+	}
+	b.WriteString(": the tool's arguments go in args]")
+	return b.String()
 }
 
 func validationText(problems []string) string {
