@@ -7650,7 +7650,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tags:        []string{"grep", "code-search", "regex"},
 			Tools: []config.Tool{config.Tool{
 				Name:        "rg_search",
-				Description: "Search file contents recursively for a regex (or fixed text); prints file:line:match. Exit code 1 means no match.",
+				Description: "Search file contents recursively for a regex (Rust syntax: | + ? \\d \\b work unescaped; no lookaround or backreferences) or fixed text; prints file:line:match. Exit code 1 means no match.",
 				Keywords:    []string{"find text in files", "grep recursively", "where is this used", "search codebase", "find string", "ripgrep", "rg", "where is this function called", "find all uses", "search for a symbol", "find TODOs", "which file contains", "grep -r", "regex parse error", "unclosed group", "unclosed character class", "repetition operator missing expression", "binary file matches"},
 				Args: []config.Arg{config.Arg{
 					Name:        "pattern",

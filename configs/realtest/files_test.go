@@ -31,6 +31,8 @@ func init() {
 				{tool: "rg_search", args: a{"pattern": "TODO", "files_only": true, "hidden": true, "path": tree}, want: []string{".env", "main.py"}},
 				{tool: "rg_search", args: a{"pattern": "-v", "dir": tree}, exit: 1},
 				{tool: "rg_search", args: a{"pattern": "no such text", "dir": tree}, exit: 1, want: []string{"[exit code: 1 (no matches)]"}},
+				// Rust regex syntax: alternation and \d need no backslash before | or +.
+				{tool: "rg_search", args: a{"pattern": `print\('hello'\)|^# Guide$`, "dir": tree}, want: []string{"main.py:3:", "docs/guide.md:1:"}},
 				{tool: "rg_search", args: a{"pattern": []any{"hello", "Guide"}, "glob": []any{"*.py", "*.md"}, "path": []any{"main.py", "docs", "-missing"}, "dir": tree}, exit: 2, want: []string{"main.py:3:", "docs/guide.md:1:", "-missing: No such file"}},
 				{tool: "rg_files", args: a{"dir": tree}, want: []string{"main.py", "docs/guide.md"}, check: lacks("out.py")},
 				{tool: "rg_files", args: a{"glob": "*.md", "file_type": "markdown", "hidden": true, "path": tree}, want: []string{"guide.md"}, check: lacks("main.py")},
