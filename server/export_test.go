@@ -28,3 +28,9 @@ const (
 	MaxAuditRecord = maxAuditRecord
 	MaxAuditQueue  = maxAuditQueue
 )
+
+// MaxItems is the limit of array items and object members in one message.
+const MaxItems = maxItems
+
+// JSONShape is jsonShape.
+var JSONShape = jsonShape

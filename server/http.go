@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -513,7 +514,9 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // checkIDs reads the body of a POST and refuses it, before go-sdk sees it,
 // when one of its messages has an id that go-sdk would not echo exactly:
-// the rule of stdio (see checkID), for one message or a batch. go-sdk
+// the rule of stdio (see checkID), for one message or a batch; or when it
+// holds more array items and object members, or deeper nesting, than one
+// message may (see checkShape). go-sdk
 // would run a request with id 1.5 and answer it as 1. The refusal is a 400
 // whose body is the JSON-RPC error stdio would send, about the first such
 // message; nothing in the body runs. A body that is not JSON is left to
@@ -532,7 +535,12 @@ func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
 		}
 		return false
 	}
-	if reply, ok := checkBodyIDs(body); !ok {
+	reply, ok := checkBodyIDs(body)
+	if ok && json.Valid(body) {
+		// Before go-sdk decodes it: see maxItems.
+		reply, ok = checkShape(body)
+	}
+	if !ok {
 		g.log.Info("http message rejected", "reply", shorten(string(bytes.TrimSpace(reply))), "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)

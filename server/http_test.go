@@ -948,3 +948,33 @@ func TestHTTPInexactIDHoldsNoSessionSlot(t *testing.T) {
 		t.Errorf("initialize after two refused: %d, session %q", code, id)
 	}
 }
+
+// A body holding more array items and object members than one message
+// may is refused before go-sdk decodes it (issue 19, break 7: four
+// 3.7 MiB bodies of empty arrays grew the server by 400 MB), with the
+// JSON-RPC error stdio gives, and the session goes on.
+func TestHTTPRefusesTooManyItems(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{})
+	session := openSession(t, hs.url, "2025-06-18")
+	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"climax_call","arguments":{"tool_name":"fake_echo","args":{"message":"hi","x":[` + strings.Repeat("[],", server.MaxItems) + `[]]}}}}`
+	resp, err := postAt(context.Background(), hs.url, session, "2025-06-18", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: the message holds %d array items and object members, more than the %d allowed in one message; send fewer or smaller arguments"}}`, server.MaxItems+11, server.MaxItems)
+	if resp.StatusCode != http.StatusBadRequest || strings.TrimSpace(string(got)) != want {
+		t.Errorf("%d %s\nwant 400 %s", resp.StatusCode, got, want)
+	}
+	resp, err = postAt(context.Background(), hs.url, session, "2025-06-18", `{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), `"id":8`) {
+		t.Errorf("ping after the refusal: %d %s", resp.StatusCode, got)
+	}
+}

@@ -149,6 +149,9 @@ func (g *eofGuard) Read(p []byte) (int, error) {
 	}
 	n := copy(p, g.rbuf)
 	g.rbuf = g.rbuf[n:]
+	if len(g.rbuf) == 0 {
+		g.rbuf = nil // a large line's bytes are not held until the next one
+	}
 	return n, nil
 }
 
@@ -242,25 +245,38 @@ const (
 const maxMessageSize = 32 << 20
 
 // readLine reads one line, newline included. A line longer than max is
-// read to its end and dropped: tooLong reports it.
+// read to its end and dropped: tooLong reports it. The line is gathered
+// in pieces of the reader's buffer and copied once into a slice of its
+// exact size, as bufio.Reader.ReadBytes does: growing one slice would
+// allocate about four times a long line's size on the way.
 func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	var pieces [][]byte
+	size := 0
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if !tooLong {
-			if len(line)+len(chunk) > max {
-				tooLong, line = true, nil
+			if size+len(chunk) > max {
+				tooLong, pieces = true, nil
 			} else {
-				line = append(line, chunk...)
+				pieces = append(pieces, bytes.Clone(chunk))
+				size += len(chunk)
 			}
 		}
 		if err != bufio.ErrBufferFull {
-			return line, tooLong, err
+			if tooLong || len(pieces) == 0 {
+				return nil, tooLong, err
+			}
+			if len(pieces) == 1 {
+				return pieces[0], false, err
+			}
+			line = make([]byte, 0, size)
+			for _, p := range pieces {
+				line = append(line, p...)
+			}
+			return line, false, err
 		}
 	}
 }
-
-// maxDepth is the deepest nesting go-sdk accepts in a message.
-const maxDepth = 1000
 
 // checkLine reports whether go-sdk can be given line: a blank line or
 // one JSON-RPC message that go-sdk decodes as the client meant it. When it
@@ -279,20 +295,20 @@ func checkLine(line []byte) (reply []byte, ok bool) {
 	if !json.Valid(line) {
 		return errorReply(nil, codeParseError, "Parse error: the line is not valid JSON"), false
 	}
-	if nestingDepth(line) > maxDepth {
-		return errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: nested deeper than %d levels", maxDepth)), false
+	if reply, ok := checkShape(line); !ok {
+		return reply, false
 	}
 	if line[0] == '[' {
 		return errorReply(nil, codeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per line"), false
 	}
-	obj, isObject := members(line)
+	v, isObject := scanMembers(line, "jsonrpc", "id", "method")
 	if !isObject {
 		return errorReply(nil, codeInvalidRequest, "Invalid Request: a message must be a JSON object"), false
 	}
 	var m struct {
 		JSONRPC, ID, Method json.RawMessage
 	}
-	m.JSONRPC, m.ID, m.Method = obj["jsonrpc"], obj["id"], obj["method"]
+	m.JSONRPC, m.ID, m.Method = v[0], v[1], v[2]
 	isRequest := m.Method != nil
 	id, reply, ok := checkID(m.ID, isRequest)
 	if !ok {
@@ -407,9 +423,21 @@ func checkBodyIDs(body []byte) (reply []byte, ok bool) {
 // members. isObject is false when msg is not an object. Invalid JSON gives
 // some result: go-sdk refuses it anyway.
 func scanMessage(msg []byte) (id, method json.RawMessage, isObject bool) {
+	v, isObject := scanMembers(msg, "id", "method")
+	return v[0], v[1], isObject
+}
+
+// scanMembers returns the raw values of the members of the JSON object
+// msg named names, in that order (nil when absent), matching names
+// exactly and taking the last of duplicates, as go-sdk does. The values
+// are slices of msg: nothing is copied or decoded, so that a message of
+// megabytes costs nothing more here. isObject is false when msg is not an
+// object.
+func scanMembers(msg []byte, names ...string) (vals []json.RawMessage, isObject bool) {
+	vals = make([]json.RawMessage, len(names))
 	i := skipSpace(msg, 0)
 	if i == len(msg) || msg[i] != '{' {
-		return nil, nil, false
+		return vals, false
 	}
 	for i = skipSpace(msg, i+1); i < len(msg) && msg[i] == '"'; {
 		keyEnd := skipString(msg, i)
@@ -423,11 +451,10 @@ func scanMessage(msg []byte) (id, method json.RawMessage, isObject bool) {
 		if end == i {
 			break // no value: not JSON
 		}
-		switch {
-		case memberIs(key, "id"):
-			id = msg[i:end]
-		case memberIs(key, "method"):
-			method = msg[i:end]
+		for n, name := range names {
+			if memberIs(key, name) {
+				vals[n] = msg[i:end]
+			}
 		}
 		i = skipSpace(msg, end)
 		if i == len(msg) || msg[i] != ',' {
@@ -435,7 +462,7 @@ func scanMessage(msg []byte) (id, method json.RawMessage, isObject bool) {
 		}
 		i = skipSpace(msg, i+1)
 	}
-	return id, method, true
+	return vals, true
 }
 
 // memberIs reports whether the JSON object key (a string literal) names
@@ -588,34 +615,6 @@ func errorReply(id any, code int, msg string) []byte {
 	return append(b, '\n')
 }
 
-// nestingDepth returns the deepest nesting of arrays and objects in the
-// valid JSON text b.
-func nestingDepth(b []byte) int {
-	depth, deepest := 0, 0
-	inString, escaped := false, false
-	for _, c := range b {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			depth++
-			deepest = max(deepest, depth)
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return deepest
-}
-
 // message holds the fields of a JSON-RPC message the guard looks at.
 type message struct {
 	ID     json.RawMessage // nil when absent
@@ -631,36 +630,22 @@ type message struct {
 // go-sdk matches them: encoding/json would take "ID" for "id".
 func decodeMessage(line []byte) (message, bool) {
 	var m message
-	obj, ok := members(line)
+	v, ok := scanMembers(line, "id", "method", "params")
 	if !ok {
 		return m, false
 	}
-	m.ID = obj["id"]
-	if raw, ok := obj["method"]; ok {
+	m.ID = v[0]
+	if raw := v[1]; raw != nil {
 		var method string
 		if json.Unmarshal(raw, &method) != nil {
 			return m, false
 		}
 		m.Method = &method
 	}
-	if params, ok := members(obj["params"]); ok {
-		m.Params.RequestID = params["requestId"]
+	if params, ok := scanMembers(v[2], "requestId"); ok {
+		m.Params.RequestID = params[0]
 	}
 	return m, true
-}
-
-// members returns the members of a JSON object by their exact names (the
-// last of duplicates, as go-sdk takes it), or false when b is not one.
-func members(b []byte) (map[string]json.RawMessage, bool) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || b[0] != '{' {
-		return nil, false
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(b, &obj) != nil {
-		return nil, false
-	}
-	return obj, true
 }
 
 // noteIncoming notes the request in an incoming line, or returns the

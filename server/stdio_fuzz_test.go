@@ -168,3 +168,19 @@ func FuzzCheckBodyIDs(f *testing.F) {
 		}
 	})
 }
+
+// members decodes the members of a JSON object by their exact names (the
+// last of duplicates, as go-sdk takes them), or returns false when b is
+// not one: the reference the scanners (scanMembers, scanMessage) are
+// checked against.
+func members(b []byte) (map[string]json.RawMessage, bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return nil, false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(b, &obj) != nil {
+		return nil, false
+	}
+	return obj, true
+}

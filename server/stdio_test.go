@@ -232,7 +232,8 @@ func TestServeStdioSurvivesMalformedLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":23,"method":5}`, "23", -32600},
 		{`{"jsonrpc":"2.0"}`, "null", -32600},
 		{`{"jsonrpC":"2.0","id":25,"method":"ping"}`, "25", -32600}, // member names are case-sensitive
-		{`{"jsonrpc":"2.0","id":24,"method":"ping","params":` + deep + `}`, "null", -32600},
+		{`{"jsonrpc":"2.0","id":24,"method":"ping","params":` + deep + `}`, "24", -32600},
+		{`{"jsonrpc":"2.0","id":26,"method":"ping","params":{"x":[` + strings.Repeat("[],", server.MaxItems) + `[]]}}`, "26", -32600},
 	}
 	input := []string{initialize, initialized}
 	for _, b := range bad {
@@ -489,5 +490,27 @@ func TestServeStdioToleratesSpaceAroundMessages(t *testing.T) {
 		if r, ok := got[id]; !ok || r.Error != nil {
 			t.Errorf("request %s: %+v, %v", id, r, ok)
 		}
+	}
+}
+
+// One message may hold at most MaxItems array items and object members:
+// beyond, it is refused before it is decoded (issue 19, break 7: one
+// 11 MiB message of 4 million empty arrays grew the server by 600 MB),
+// and the session goes on.
+func TestServeStdioRefusesTooManyItems(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	items := func(n int) string { return "[" + strings.Repeat("[],", n-1) + "[]]" }
+	over := callLine(40, "climax_call", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi"}})
+	over = strings.Replace(over, `"message":"hi"`, `"message":"hi","x":`+items(server.MaxItems), 1)
+	within := callLine(41, "climax_call", map[string]any{"tool_name": "fake_echo", "args": map[string]any{"message": "hi"}})
+	within = strings.Replace(within, `"message":"hi"`, `"message":"hi","x":`+items(server.MaxItems-10), 1)
+	got := serveLines(t, srv, initialize, initialized, over, within)
+	r := got["40"]
+	if r.Error == nil || r.Error.Code != -32600 || !strings.Contains(r.Error.Message, fmt.Sprintf("more than the %d allowed in one message", server.MaxItems)) {
+		t.Errorf("too many items: %+v", r)
+	}
+	if r := got["41"]; r.Error != nil || r.Result == nil {
+		t.Errorf("items within the limit: %+v", r)
 	}
 }

@@ -1,0 +1,89 @@
+package server
+
+import (
+	"fmt"
+)
+
+// Limits on the shape of one message, checked before it is decoded
+// (docs/security.md, "Memory per message"). Decoding a JSON array item or
+// object member into Go values costs about a hundred bytes even when it
+// takes three bytes to send ("[],"): a message of millions of them made
+// the server hold tens of times what it was sent. A message beyond these
+// limits is refused, over stdio and HTTP, with a JSON-RPC error, and
+// costs no more than its own bytes.
+const (
+	// maxDepth is the deepest nesting of arrays and objects (go-sdk's own
+	// limit too).
+	maxDepth = 1000
+	// maxItems bounds the array items and object members of one message,
+	// all levels together: a few megabytes of decoded values at most.
+	maxItems = 100_000
+)
+
+// jsonShape returns the deepest nesting of arrays and objects in the
+// valid JSON text b, and how many array items and object members it
+// holds at all levels, without decoding it: every comma outside strings
+// separates two items, and every container that is not empty holds a
+// first one.
+func jsonShape(b []byte) (depth, items int) {
+	level := 0
+	inString, escaped, opened := false, false, false
+	for _, c := range b {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		if opened && c != ']' && c != '}' {
+			items++ // the first item of a container
+		}
+		opened = false
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			level++
+			depth = max(depth, level)
+			opened = true
+		case ']', '}':
+			level--
+		case ',':
+			items++
+		}
+	}
+	return depth, items
+}
+
+// checkShape refuses a message (or an HTTP body: a batch of them) that
+// holds more than the limits allow; b must be valid JSON. The reply is
+// the JSON-RPC error to send, with the message's id when it is a request
+// whose id can be echoed.
+func checkShape(b []byte) (reply []byte, ok bool) {
+	depth, items := jsonShape(b)
+	var msg string
+	switch {
+	case depth > maxDepth:
+		msg = fmt.Sprintf("Invalid Request: nested deeper than %d levels", maxDepth)
+	case items > maxItems:
+		msg = fmt.Sprintf("Invalid Request: the message holds %d array items and object members, more than the %d allowed in one message; send fewer or smaller arguments", items, maxItems)
+	default:
+		return nil, true
+	}
+	var id any
+	if rawID, method, isObject := scanMessage(b); isObject {
+		if echo, _, idOK := checkID(rawID, method != nil); idOK && method != nil {
+			id = echo
+		}
+	}
+	return errorReply(id, codeInvalidRequest, msg), false
+}
