@@ -21,7 +21,9 @@ type Command struct {
 	// Dir is the working directory; empty means inherited.
 	Dir string
 	// Env holds KEY=VALUE entries added to the inherited environment
-	// (they win over inherited ones).
+	// (they win over inherited ones). Under the docker executor they are
+	// the config's env in the docker client's environment, which passes
+	// each into the container by name (-e KEY in Argv).
 	Env []string
 	// Stdin is written to the command's standard input, which is then
 	// closed. Empty means empty input (never the server's own stdin).
