@@ -261,6 +261,17 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_checkout_theirs", args: r(a{"path": []any{"README.md"}}), check: fileIs(sb.path("repo", "README.md"), "# demo\n\nBoth sides.\n")},
 		{tool: "git_revert_continue", args: r(a{}), before: func(t *testing.T) { run(t, repo, "git", "add", "README.md") }, want: []string{"Revert \"rev one\""}, check: gitStatusHas(repo, "")},
 
+		// --follow continues a file's history past its rename.
+		{tool: "git_log", args: r(a{"path": "moved.txt", "follow": true, "oneline": true, "until": "tomorrow"}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "orig.txt"), "some text that stays\nacross the rename\n")
+			run(t, repo, "git", "add", "orig.txt")
+			run(t, repo, "git", "commit", "--quiet", "-m", "add orig")
+			run(t, repo, "git", "mv", "orig.txt", "moved.txt")
+			run(t, repo, "git", "commit", "--quiet", "-m", "rename orig")
+		}, want: []string{"rename orig", "add orig"}},
+		{tool: "git_log", args: r(a{"path": "moved.txt", "oneline": true}), want: []string{"rename orig"}, check: lacks("add orig")},
+		{tool: "git_log", args: r(a{"until": "2000-01-01", "oneline": true}), want: []string{"(no output)"}},
+
 		// Diverged branches: pull with a merge.
 		{tool: "git_pull", args: r(a{"no_rebase": true}), before: func(t *testing.T) {
 			write(t, sb.path("clone", "CHANGES.md"), "remote change\n")
