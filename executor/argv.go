@@ -166,16 +166,16 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	if rt == nil || rt.Tool == nil || rt.CLI == nil {
 		return nil, errors.New("No tool given")
 	}
-	line, err := buildLine(rt, values)
-	if err != nil {
+	var line commandLine
+	if err := line.build(rt, values); err != nil {
 		return nil, err
 	}
 	t := rt.Tool
 	cmd := &Command{Stdin: line.stdin, Timeout: seconds(t.Timeout), MaxOutput: t.MaxOutput, SuccessExitCodes: t.SuccessExitCodes, ExitCodes: t.ExitCodes, values: line.values}
 	if rt.Executor.IsDocker() {
-		return containerCommand(cmd, rt, line)
+		return containerCommand(cmd, rt, &line)
 	}
-	return localCommand(cmd, rt.CLI, line), nil
+	return localCommand(cmd, rt.CLI, &line), nil
 }
 
 // A commandLine is a call rendered as words (steps 1 to 5 of [Build]),
@@ -196,31 +196,31 @@ type commandLine struct {
 	lookup            func(string) (string, bool)
 }
 
-// buildLine renders the call's command line: steps 1 to 5 of [Build].
-func buildLine(rt *config.ResolvedTool, values map[string]any) (*commandLine, error) {
+// build renders the call's command line: steps 1 to 5 of [Build].
+func (l *commandLine) build(rt *config.ResolvedTool, values map[string]any) error {
 	t, c := rt.Tool, rt.CLI
-	line := &commandLine{lookup: envLookup(c.Env), values: map[string]any{}}
-	line.argv = BaseCommand(c)
-	if len(line.argv) == 0 {
-		return nil, fmt.Errorf("The command of %s is empty after expansion (%q): set the variables it uses or fix command in the config", cliName(c), c.Command)
+	l.lookup, l.values = envLookup(c.Env), map[string]any{}
+	l.argv = BaseCommand(c)
+	if len(l.argv) == 0 {
+		return fmt.Errorf("The command of %s is empty after expansion (%q): set the variables it uses or fix command in the config", cliName(c), c.Command)
 	}
-	line.argv = append(line.argv, strings.Fields(t.Command)...)
-	if err := line.addOperands(t.Args, values); err != nil {
-		return nil, err
+	l.argv = append(l.argv, strings.Fields(t.Command)...)
+	if err := l.addOperands(t.Args, values); err != nil {
+		return err
 	}
-	if err := line.addFlags(t.Args, values); err != nil {
-		return nil, err
+	if err := l.addFlags(t.Args, values); err != nil {
+		return err
 	}
-	if err := line.addGlobals(c); err != nil {
-		return nil, err
+	if err := l.addGlobals(c); err != nil {
+		return err
 	}
-	if len(line.tail) > 0 {
-		for _, w := range line.tailSecret {
-			line.secret = append(line.secret, secretWord{len(line.argv) + 1 + w.i, w.keep})
+	if len(l.tail) > 0 {
+		for _, w := range l.tailSecret {
+			l.secret = append(l.secret, secretWord{len(l.argv) + 1 + w.i, w.keep})
 		}
-		line.argv = append(append(line.argv, "--"), line.tail...)
+		l.argv = append(append(l.argv, "--"), l.tail...)
 	}
-	return line, nil
+	return nil
 }
 
 // value returns the value an arg takes in a call, and records it: the
