@@ -3270,7 +3270,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:      367,
 			}, config.Tool{
 				Name:        "git_branch_create",
-				Description: "Create a new branch without switching to it (git_switch with create does both).",
+				Description: "Create a new branch without switching to it (git_switch with new_branch does both).",
 				Keywords:    []string{"new branch", "feature branch", "make a branch", "start a branch", "branch off", "a branch named already exists", "create a branch from a commit", "new branch from a tag", "keep commits made in detached HEAD"},
 				Command:     "branch",
 				Args: []config.Arg{config.Arg{
