@@ -343,3 +343,22 @@ func TestHelpShowsDefaults(t *testing.T) {
 		t.Errorf("run --help shows an empty default:\n%s", stdout)
 	}
 }
+
+// --confirm-via defaults to auto over stdio and to client over HTTP,
+// where the user of a remote client is not at this machine; a value given
+// wins.
+func TestConfirmViaDefault(t *testing.T) {
+	for _, tc := range []struct{ transport, via, want string }{
+		{transportStdio, "", "auto"},
+		{"http", "", "client"},
+		{"sse", "", "client"},
+		{"http", "dialog", "dialog"},
+		{transportStdio, "client", "client"},
+	} {
+		c := &runCmd{ConfirmVia: tc.via}
+		c.Transport = tc.transport
+		if got := c.confirmVia(); got != tc.want {
+			t.Errorf("transport %s, --confirm-via %q: %q, want %q", tc.transport, tc.via, got, tc.want)
+		}
+	}
+}

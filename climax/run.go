@@ -37,7 +37,7 @@ type runCmd struct {
 	StrictArgs    bool     `help:"Refuse calls that give argument names the tool does not have (by default they are ignored and listed in structuredContent.ignored_args)." env:"CLIMAX_STRICT_ARGS"`
 
 	Confirm         string        `help:"Which calls ask the user to approve the command before it runs: none, destructive (tools annotated destructive), write (tools not annotated read_only) or all. Unset, tools whose config declares risk: (CLImax 0.5 configs) use write and others none. A policy's confirm: adds to it; a tool's confirm: true|false in the policy wins." placeholder:"RULE" env:"CLIMAX_CONFIRM" group:"Approving calls"`
-	ConfirmVia      string        `help:"How a call that needs approval is asked when the client cannot be asked by MCP elicitation: client (nobody else), dialog (a native dialog), tty (the terminal climax runs in), or auto (a dialog when a display is present, then the terminal)." default:"auto" enum:"client,dialog,tty,auto" placeholder:"WAY" env:"CLIMAX_CONFIRM_VIA" group:"Approving calls"`
+	ConfirmVia      string        `help:"How a call that needs approval is asked when the client cannot be asked by MCP elicitation: client (nobody else), dialog (a native dialog), tty (the terminal climax runs in), or auto (a dialog when a display is present, then the terminal). Default: auto over stdio, client over HTTP (the user of a remote client is not at this machine)." placeholder:"WAY" env:"CLIMAX_CONFIRM_VIA" group:"Approving calls"`
 	ConfirmTimeout  time.Duration `help:"How long a call waits for the user's approval before it is refused as unanswered." default:"5m" placeholder:"DURATION" env:"CLIMAX_CONFIRM_TIMEOUT" group:"Approving calls"`
 	ConfirmFallback string        `help:"What a call that needs approval does when nobody can be asked (see --confirm-via): deny refuses it; allow runs it unapproved and logs a warning. Unset, the policy's approval.headless decides (deny when it says nothing)." placeholder:"deny|allow" env:"CLIMAX_CONFIRM_FALLBACK" group:"Approving calls"`
 	HeadlessApprove bool          `help:"The same as --confirm-fallback allow (CLImax 0.5's flag)." env:"CLIMAX_HEADLESS_APPROVE" group:"Approving calls"`
@@ -157,6 +157,11 @@ func (c *runCmd) check() error {
 	if _, err := config.ParseConfirmRule(c.Confirm); err != nil {
 		return usagef("--confirm: %v", err)
 	}
+	switch c.ConfirmVia {
+	case "", server.ViaClient, server.ViaDialog, server.ViaTTY, server.ViaAuto:
+	default:
+		return usagef("--confirm-via must be one of client, dialog, tty, auto (got %q)", c.ConfirmVia)
+	}
 	switch c.ConfirmFallback {
 	case "", "deny", "allow":
 	default:
@@ -198,7 +203,7 @@ func (c *runCmd) serverOptions(classic, watching bool, logger *slog.Logger) (opt
 		server.WithVersion(versionString()),
 		server.WithListChanged(watching),
 		server.WithConfirmTimeout(c.ConfirmTimeout),
-		server.WithConfirmVia(c.ConfirmVia),
+		server.WithConfirmVia(c.confirmVia()),
 	}
 	if c.ConfirmFallback != "" || c.HeadlessApprove {
 		opts = append(opts, server.WithConfirmFallback(c.ConfirmFallback == "allow" || c.HeadlessApprove))
@@ -211,6 +216,19 @@ func (c *runCmd) serverOptions(classic, watching bool, logger *slog.Logger) (opt
 		return nil, nil, err
 	}
 	return append(opts, server.WithAuditLog(audit)), func() { audit.Close() }, nil
+}
+
+// confirmVia is --confirm-via, or its default: auto over stdio, where the
+// user who started the client is at this machine, client over HTTP, where
+// the user of a remote client is not.
+func (c *runCmd) confirmVia() string {
+	switch {
+	case c.ConfirmVia != "":
+		return c.ConfirmVia
+	case c.isHTTP():
+		return server.ViaClient
+	}
+	return server.ViaAuto
 }
 
 // serve serves srv over HTTP or stdio until the transport ends or ctx is
