@@ -183,3 +183,21 @@ tools:
 		})
 	}
 }
+
+// A tool name under approval.tools that no config defines is a warning
+// with its position and a did-you-mean, as under tools.
+func TestApprovalToolsUnknownName(t *testing.T) {
+	p, err := config.ParsePolicy([]byte("default: enabled\napproval:\n  tools:\n    git_stauts: true\n"), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, warnings := mustNew(t, fixture(), p)
+	var got []string
+	for _, w := range warnings {
+		got = append(got, w)
+	}
+	want := `p.yaml:4:5: approval.tools names unknown tool "git_stauts"; ignored (did you mean "git_status"?)`
+	if strings.Join(got, "\n") != want {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}

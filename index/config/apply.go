@@ -311,6 +311,15 @@ func policyProblems(p *Policy, known map[string]*Tool) ([]Problem, error) {
 			}
 		}
 	}
+	for _, name := range sortedKeys(p.Approval.Tools) {
+		if _, ok := known[name]; !ok {
+			msg := fmt.Sprintf("approval.tools names unknown tool %s; ignored", quote(name))
+			if s := suggest(name, sortedKeys(known)); s != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", quote(s))
+			}
+			warn(p.Approval.pos[name], "%s", msg)
+		}
+	}
 	return out, errs.err()
 }
 

@@ -280,6 +280,8 @@ type Approval struct {
 	// policy's tools needs approval (the listed ones have it in their
 	// [ToolPolicy].Confirm). It enables no tool.
 	Tools map[string]bool `yaml:"tools"`
+
+	pos map[string]Pos // where each name of Tools stands in the file
 }
 
 // The headless rules of a policy's approval section.

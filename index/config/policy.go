@@ -128,9 +128,10 @@ func (c *checker) approval(f field, root *object, p *Policy) {
 		tp, listed := p.Tools[tf.name]
 		if !listed {
 			if p.Approval.Tools == nil {
-				p.Approval.Tools = map[string]bool{}
+				p.Approval.Tools, p.Approval.pos = map[string]bool{}, map[string]Pos{}
 			}
 			p.Approval.Tools[tf.name] = b
+			p.Approval.pos[tf.name] = Pos{tf.key.Line, tf.key.Column}
 			continue
 		}
 		if tp.Confirm != nil && *tp.Confirm != b {
