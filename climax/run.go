@@ -32,7 +32,7 @@ type runCmd struct {
 	MaxConcurrent int      `help:"Maximum number of commands running at once; further calls wait (0: the default, twice the number of CPUs and at least 8)." default:"0" placeholder:"N" env:"CLIMAX_MAX_CONCURRENT"`
 	MaxOutput     int      `help:"Per-stream output limit in bytes for every tool, overriding each tool's max_output (0: per-tool limits)." default:"0" placeholder:"BYTES" env:"CLIMAX_MAX_OUTPUT"`
 	AuditLog      string   `help:"Append one JSON line per tool call to this file (arguments marked secret are redacted)." placeholder:"PATH" env:"CLIMAX_AUDIT_LOG"`
-	Watch         bool     `help:"Reload the config files given by path and the policy file when they change (a set with problems is logged and the old one kept)." env:"CLIMAX_WATCH"`
+	Watch         bool     `help:"Reload the config files given by path and the policy file when they change (a set with problems is logged and the old one kept). Write them by rename: a file written in place is reloaded once unchanged for 2s." env:"CLIMAX_WATCH"`
 	ReadOnly      bool     `help:"${read_only_help}" env:"CLIMAX_READ_ONLY"`
 	StrictArgs    bool     `help:"Refuse calls that give argument names the tool does not have (by default they are ignored and listed in structuredContent.ignored_args)." env:"CLIMAX_STRICT_ARGS"`
 

@@ -463,7 +463,7 @@ func readRegular(name string) ([]byte, error) {
 // refused too.
 func readCapped(f *os.File, name string, fi fs.FileInfo) ([]byte, error) {
 	tooLarge := func(size string) error {
-		return fmt.Errorf("%s is %s, over the %d-byte (4 MiB) limit of a watched config or policy file: split it into several configs", name, size, maxWatchedFile)
+		return fmt.Errorf("%s is %s, over the %d-byte (4 MiB) limit of a watched config or policy file (split a large config into several files)", name, size, maxWatchedFile)
 	}
 	if fi.Mode().IsRegular() && fi.Size() > maxWatchedFile {
 		return nil, tooLarge(fmt.Sprintf("%d bytes", fi.Size()))
