@@ -199,6 +199,11 @@ func TestCallCwdHome(t *testing.T) {
 			t.Errorf("cwd %q: got %q, want %q", dir, out.Text, want)
 		}
 	}
+	// A config's default is config text: its "~" is the home directory too.
+	byDefault := fake("pwd", 5, config.Arg{Name: "dir", Cwd: true, Default: "~/sub"})
+	if out := executor.New().Call(context.Background(), byDefault, nil); !strings.HasSuffix(out.Text, "/sub") || out.IsError {
+		t.Errorf("default ~/sub: got %q", out.Text)
+	}
 	for _, dir := range []string{"$HOME", "~user", "sub/~", "${HOME}"} {
 		out := executor.New().Call(context.Background(), rt, map[string]any{"dir": dir})
 		if want := "Working directory does not exist: " + dir; out.Text != want {

@@ -126,7 +126,7 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 				problems = append(problems, fmt.Sprintf("Argument '%s': default %s in the config cannot be converted to %s", a.Name, describeArg(a, a.Default), typeName(a.Type)))
 				continue
 			}
-			values[a.Name] = v
+			values[a.Name] = cwdHome(rt, a, v)
 			continue
 		}
 		if a.Type == config.TypeArray {
@@ -150,12 +150,7 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s", a.Name, describeArg(a, raw), typeName(a.Type)))
 			continue
 		}
-		if dir, ok := v.(string); ok && a.Cwd && !strings.EqualFold(rt.Executor.Type, config.ExecutorDocker) {
-			// "~" and "~/x" are the home directory, here and not in
-			// a container, before the policy checks the directory.
-			v = expandHome(dir)
-		}
-		values[a.Name] = v
+		values[a.Name] = cwdHome(rt, a, v)
 		supplied[a.Name] = true
 	}
 
@@ -255,6 +250,17 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 		return nil, &ValidationError{Policy: true, Problems: problems}
 	}
 	return values, nil
+}
+
+// cwdHome returns the value v of arg a with a leading "~" or "~/" made
+// the home directory when a is rt's working-directory arg and the command
+// runs here, not in a container (where the directory is the
+// container's): before the policy checks the directory.
+func cwdHome(rt *config.ResolvedTool, a *config.Arg, v any) any {
+	if dir, ok := v.(string); ok && a.Cwd && !rt.Executor.IsDocker() {
+		return expandHome(dir)
+	}
+	return v
 }
 
 func plural(n int, one, many string) string {
