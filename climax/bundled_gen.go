@@ -502,6 +502,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("boolean"),
 					Flag: "--no-fail-fast",
 				}, config.Arg{
+					Name:        "release",
+					Description: "Optimized build (tests that depend on it)",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--release",
+				}, config.Arg{
 					Name:        "features",
 					Description: "Comma-separated features",
 					Type:        config.ArgType("string"),
@@ -560,7 +565,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        102,
+				Line:        106,
 			}, config.Tool{
 				Name:        "cargo_fmt",
 				Description: "Format Rust code with rustfmt; check=true only reports unformatted files.",
@@ -584,7 +589,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        133,
+				Line:        137,
 			}, config.Tool{
 				Name:        "cargo_run",
 				Description: "Build and run a binary of the crate and show its output.",
@@ -622,7 +627,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        152,
+				Line:        156,
 			}, config.Tool{
 				Name:        "cargo_bench",
 				Description: "Build and run the crate's benchmarks and report timings.",
@@ -657,7 +662,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        180,
+				Line:        184,
 			}, config.Tool{
 				Name:        "cargo_doc",
 				Description: "Build HTML documentation of the crate and its dependencies into target/doc; reports bad doc links.",
@@ -685,7 +690,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        204,
+				Line:        208,
 			}, config.Tool{
 				Name:        "cargo_clean",
 				Description: "Delete build output (the target directory) to free disk space or force a full rebuild.",
@@ -710,7 +715,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        224,
+				Line:        228,
 			}, config.Tool{
 				Name:        "cargo_add",
 				Description: "Add a dependency to Cargo.toml, e.g. 'serde' or 'tokio@1'.",
@@ -751,7 +756,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        243,
+				Line:        247,
 			}, config.Tool{
 				Name:        "cargo_remove",
 				Description: "Remove a dependency from Cargo.toml.",
@@ -780,7 +785,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        274,
+				Line:        278,
 			}, config.Tool{
 				Name:        "cargo_update",
 				Description: "Update Cargo.lock dependencies to the newest compatible versions.",
@@ -805,7 +810,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        294,
+				Line:        298,
 			}, config.Tool{
 				Name:        "cargo_tree",
 				Description: "Show the crate's dependency tree; invert shows why a crate is pulled in.",
@@ -839,7 +844,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(120),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      316,
+				Line:      320,
 			}, config.Tool{
 				Name:        "cargo_search",
 				Description: "Search crates.io for Rust crates by keyword.",
@@ -861,7 +866,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      344,
+				Line:      348,
 			}, config.Tool{
 				Name:        "cargo_new",
 				Description: "Start a new Rust package in a new directory: Cargo.toml and a hello-world main (library=true: a library).",
@@ -887,7 +892,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        363,
+				Line:        367,
 			}},
 			Source: "bundled:cargo",
 		}

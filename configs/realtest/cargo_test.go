@@ -53,6 +53,7 @@ func init() {
 				{tool: "cargo_build", args: a{"package": "app", "features": "loud", "release": true, "dir": ws}, want: []string{"Finished `release`"}, check: exists(sb.path("target", "release", "app"), true)},
 				{tool: "cargo_test", args: a{"test_name": "adds", "package": "util", "test_arg": []any{"--nocapture", "--test-threads=1"}, "dir": ws}, want: []string{"captured output", "test tests::adds ...", "1 passed"}},
 				{tool: "cargo_test", args: a{"workspace": true, "no_fail_fast": true, "features": "app/loud", "dir": ws}, want: []string{"test result: ok"}},
+				{tool: "cargo_test", args: a{"test_name": "adds", "package": "util", "release": true, "dir": ws}, want: []string{"1 passed", "release"}},
 				{tool: "cargo_run", args: a{"bin": "app", "package": "app", "program_arg": "--flag", "dir": ws}, want: []string{`app args ["--flag"]`}},
 				{tool: "cargo_run", args: a{"package": "app", "program_arg": []any{"-v", "x y"}, "dir": ws}, want: []string{`app args ["-v", "x y"]`}},
 				{tool: "cargo_bench", args: a{"package": "util", "no_run": true, "dir": ws}, want: []string{"Finished `bench`"}},
