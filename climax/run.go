@@ -143,6 +143,13 @@ func (c *runCmd) Run(e *env) error {
 	if w != nil {
 		w.run(ctx, srv.Replace)
 	}
+	if !c.isHTTP() {
+		mode := "discovery"
+		if classic {
+			mode = "classic"
+		}
+		stdioNotice(e, ix.Len(), mode)
+	}
 	return c.serve(ctx, e, srv, logger)
 }
 
