@@ -1,6 +1,7 @@
 package executor_test
 
 import (
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -44,7 +45,14 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 	}
 	words := []string{"printf", "%s\\0", "", "plain", "it's", "a b", "$HOME", "`id`", "one\ntwo", "\x1b[0m", "tab\t\\'",
 		"abc\u202edef", "bad\xffbyte", "\u0085", "héllo", "!", "~", "#x", "{a,b}", "-n"}
-	out, err := exec.Command(bash, "-c", executor.ShellQuote(words)).Output()
+	cmd := exec.Command(bash, "-c", executor.ShellQuote(words))
+	// bash decodes $'\u202e' in the character set of its locale: a machine
+	// with no locale set (a fresh container) would run it in C, where it
+	// stays an escape. The quoting is for a UTF-8 terminal.
+	if !utf8Locale() {
+		cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+	}
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,4 +60,16 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 	if want := words[2:]; !slices.Equal(got, want) {
 		t.Errorf("bash read back %q, want %q", got, want)
 	}
+}
+
+// utf8Locale reports whether the environment selects a UTF-8 locale, as
+// the C library reads LC_ALL, LC_CTYPE and LANG in that order.
+func utf8Locale() bool {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := os.Getenv(name); v != "" {
+			v = strings.ToLower(v)
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+		}
+	}
+	return false
 }
