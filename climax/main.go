@@ -9,6 +9,8 @@
 //	climax search [flags] QUERY [CONFIG...]  search tools as climax_search does
 //	climax skill [--path | --install]    print or install the config-writing guide
 //	climax test-dialog [--via WAY]       check that approval questions can be shown here
+//	climax scaffold [flags] PROGRAM [SUBCOMMAND...]  draft a config from an installed program
+//	climax scaffold --verify CONFIG      check a config's flags against the installed program
 //
 // A CONFIG is a path (it contains "/" or ends in .yaml/.yml) or the name of
 // a bundled config ("git"). Exit codes: 0 success, 1 error (invalid config,
@@ -64,6 +66,7 @@ type cli struct {
 	Skill    skillCmd    `cmd:"" help:"Print the config-writing guide for coding agents, or install it as a Claude Code command."`
 
 	TestDialog testDialogCmd `cmd:"" name:"test-dialog" help:"Ask a sample approval question the way climax run asks when the MCP client cannot (--confirm-via: a native dialog or the terminal), to check that this machine shows it."`
+	Scaffold   scaffoldCmd   `cmd:"" help:"Draft a config from an installed program's help (run only with --help and completion requests, in a sandbox), or check a config against the program with --verify."`
 }
 
 const description = `CLImax turns command-line programs into MCP tools described by YAML configs.

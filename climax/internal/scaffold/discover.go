@@ -1,0 +1,329 @@
+package scaffold
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Options bound a discovery.
+type Options struct {
+	// Depth is how many levels of subcommands below the prefix are
+	// explored (1: the prefix's own subcommands).
+	Depth int
+	// Prefix are subcommand words to start from (["s3"] for "aws s3").
+	Prefix []string
+	// MaxProbes bounds the programs runs of one discovery.
+	MaxProbes int
+	// Workers is how many probes run at once.
+	Workers int
+}
+
+// Defaults of [Options].
+const (
+	DefaultDepth     = 3
+	DefaultMaxProbes = 400
+	DefaultWorkers   = 4
+	// maxHangs is how many probes may time out before discovery stops
+	// probing: a program that hangs on --help would otherwise cost a
+	// timeout per subcommand.
+	maxHangs = 3
+)
+
+// A discovery is the state of one [Discover] call.
+type discovery struct {
+	sb     *Sandbox
+	prog   string // the program's base name
+	opts   Options
+	style  string // "cobra", "git" or "" (plain --help)
+	probes atomic.Int32
+	hangs  atomic.Int32
+	sem    chan struct{}
+	mu     sync.Mutex
+	notes  []string // problems not tied to a node
+}
+
+// Discover explores the command tree of the sandbox's program from the
+// prefix down to opts.Depth levels, by reading its help texts (and
+// cobra's or git's completion data when it has them). It returns the node
+// of the prefix; problems along the way are in the nodes' Problems and in
+// the returned notes. The error is for a prefix the program does not know
+// or a program that gave no help at all.
+func Discover(ctx context.Context, sb *Sandbox, opts Options) (*Command, []string, error) {
+	if opts.Depth <= 0 {
+		opts.Depth = DefaultDepth
+	}
+	if opts.MaxProbes <= 0 {
+		opts.MaxProbes = DefaultMaxProbes
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = DefaultWorkers
+	}
+	d := &discovery{sb: sb, prog: programName(sb.Program), opts: opts, sem: make(chan struct{}, opts.Workers)}
+	d.style = d.detectStyle(ctx)
+	root := &Command{Path: slices.Clone(opts.Prefix)}
+	d.explore(ctx, root, 0, nil)
+	if len(root.Flags) == 0 && len(root.Children) == 0 && len(root.Problems) > 0 {
+		return root, d.notes, fmt.Errorf("%s gave no usable help: %s", strings.Join(append([]string{d.prog}, opts.Prefix...), " "), root.Problems[0])
+	}
+	return root, d.notes, nil
+}
+
+// programName is the name a program is known by: its file name without a
+// Windows extension.
+func programName(path string) string {
+	base := filepath.Base(path)
+	if ext := filepath.Ext(base); strings.EqualFold(ext, ".exe") {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}
+
+// run runs one probe within the probe budget; ok is false when the budget
+// is spent or the program hung too often.
+func (d *discovery) run(ctx context.Context, args ...string) (Output, bool) {
+	if d.hangs.Load() >= maxHangs {
+		return Output{}, false
+	}
+	if int(d.probes.Add(1)) > d.opts.MaxProbes {
+		d.note(fmt.Sprintf("stopped after %d probes (the limit): the draft is partial", d.opts.MaxProbes))
+		return Output{}, false
+	}
+	d.sem <- struct{}{}
+	out := d.sb.Run(ctx, args...)
+	<-d.sem
+	if out.TimedOut && d.hangs.Add(1) == maxHangs {
+		d.note(fmt.Sprintf("%d probes hung: stopped probing, the draft is partial", maxHangs))
+	}
+	return out, true
+}
+
+func (d *discovery) note(s string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !slices.Contains(d.notes, s) {
+		d.notes = append(d.notes, s)
+	}
+}
+
+// detectStyle recognises programs with richer sources than --help: git
+// (--list-cmds) and cobra programs (a hidden __complete command that ends
+// its answer with ":DIRECTIVE").
+func (d *discovery) detectStyle(ctx context.Context) string {
+	if d.prog == "git" {
+		d.prepareGit()
+		return "git"
+	}
+	out, ok := d.run(ctx, "__complete", "")
+	if ok && out.ExitCode == 0 && cobraDirectiveRE.MatchString(out.Stdout) {
+		return "cobra"
+	}
+	return ""
+}
+
+var cobraDirectiveRE = regexp.MustCompile(`(?m)^:[0-9]+\s*\z`)
+
+// explore fills node from its help and explores its children, down to the
+// depth limit. words are the node's words for usage lines.
+func (d *discovery) explore(ctx context.Context, node *Command, level int, entry *CommandEntry) {
+	page := d.help(ctx, node)
+	if page != nil {
+		node.Flags = page.Flags
+		node.Positionals = page.Positionals
+		node.Aliases = page.Aliases
+		if node.Description == "" {
+			node.Description = page.Description
+		}
+	}
+	if entry != nil {
+		if entry.Description != "" {
+			node.Description = entry.Description
+		}
+		node.Aliases = mergeWords(node.Aliases, entry.Aliases)
+	}
+	if level >= d.opts.Depth {
+		return
+	}
+	entries := d.children(ctx, node, page)
+	var wg sync.WaitGroup
+	for _, e := range entries {
+		child := &Command{Path: append(slices.Clone(node.Path), e.Name)}
+		node.Children = append(node.Children, child)
+		wg.Go(func() { d.explore(ctx, child, level+1, &e) })
+	}
+	wg.Wait()
+	// A child whose help is its parent's (the program ignored the word)
+	// is no subcommand.
+	node.Children = slices.DeleteFunc(node.Children, func(c *Command) bool {
+		return len(c.Problems) > 0 && len(c.Flags) == 0 && len(c.Children) == 0 && c.Description == ""
+	})
+}
+
+func mergeWords(a, b []string) []string {
+	for _, w := range b {
+		if !slices.Contains(a, w) {
+			a = append(a, w)
+		}
+	}
+	return a
+}
+
+// helpArgs are the ways to ask for a node's help, in order.
+func (d *discovery) helpArgs(node *Command) [][]string {
+	with := func(extra ...string) []string { return append(slices.Clone(node.Path), extra...) }
+	if d.style == "git" {
+		if len(node.Path) == 0 {
+			return [][]string{{"-h"}}
+		}
+		return [][]string{with("-h")}
+	}
+	return [][]string{with("--help"), with("-h"), with("-help")}
+}
+
+// help reads the node's help: the first way of asking that gives a text
+// with options or commands. Problems are recorded on the node.
+func (d *discovery) help(ctx context.Context, node *Command) *HelpPage {
+	var best *HelpPage
+	words := append([]string{d.prog}, node.Path...)
+	for _, args := range d.helpArgs(node) {
+		out, ok := d.run(ctx, args...)
+		if !ok {
+			break
+		}
+		if p := out.Problem(); p != "" {
+			node.Problems = append(node.Problems, p)
+			if out.TimedOut || out.Flooded {
+				break
+			}
+			continue
+		}
+		text := out.Text()
+		page := ParseHelp(text, words)
+		if d.mentionsHelpCommand(text, node) && len(page.Flags) == 0 {
+			// "Run 'go help build' for details": the real text is there.
+			if o2, ok := d.run(ctx, append([]string{"help"}, node.Path...)...); ok && o2.Problem() == "" && o2.ExitCode == 0 {
+				page = ParseHelp(o2.Text(), words)
+				text = o2.Text()
+			}
+		}
+		if best == nil || len(page.Flags)+len(page.Commands) > len(best.Flags)+len(best.Commands) {
+			best = page
+			node.Source = strings.Join(args[len(node.Path):], " ")
+		}
+		if len(page.Flags) > 0 || len(page.Commands) > 0 {
+			break
+		}
+	}
+	if best != nil && len(best.Flags)+len(best.Commands) > 0 {
+		node.Problems = nil // an earlier way failed, a later one worked
+	}
+	if d.style == "git" && len(node.Path) >= 2 && best != nil {
+		best = gitSubcommandPage(best, node.Path)
+	}
+	for _, f := range best.flagsOrNil() {
+		if f.Source == "--help" {
+			f.Source = node.Source
+		}
+	}
+	if d.style == "git" && best != nil {
+		d.gitCompletionFlags(ctx, node, best)
+	}
+	return best
+}
+
+func (p *HelpPage) flagsOrNil() []*Flag {
+	if p == nil {
+		return nil
+	}
+	return p.Flags
+}
+
+// mentionsHelpCommand reports whether a help text points to "PROG help
+// CMD" for the details (go does).
+func (d *discovery) mentionsHelpCommand(text string, node *Command) bool {
+	want := strings.Join(append([]string{d.prog, "help"}, node.Path...), " ")
+	return len(node.Path) > 0 && strings.Contains(text, want)
+}
+
+// children lists a node's subcommands: from cobra's __complete or git's
+// lists when the program has them, else from its help.
+func (d *discovery) children(ctx context.Context, node *Command, page *HelpPage) []CommandEntry {
+	var entries []CommandEntry
+	switch {
+	case d.style == "git":
+		entries = d.gitChildren(ctx, node, page)
+	case d.style == "cobra" && page != nil && len(page.Commands) > 0:
+		entries = d.cobraChildren(ctx, node, page)
+	case page != nil:
+		entries = page.Commands
+	}
+	var out []CommandEntry
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if skipCommand(e.Name) || seen[e.Name] || len(node.Path) > 0 && e.Name == node.Path[len(node.Path)-1] {
+			continue
+		}
+		seen[e.Name] = true
+		out = append(out, e)
+	}
+	return out
+}
+
+// skipCommand leaves out commands that are no tools: help, shell
+// completion scripts, cobra's hidden ones.
+func skipCommand(name string) bool {
+	switch name {
+	case "help", "completion", "completions", "__complete", "__completeNoDesc", "generate-shell-completion":
+		return true
+	}
+	return strings.HasPrefix(name, "-") || strings.HasPrefix(name, "_")
+}
+
+// cobraChildren asks cobra for the subcommands: one "name<TAB>description"
+// line each, then ":DIRECTIVE". The help's list fills in when the answer
+// is unusable.
+func (d *discovery) cobraChildren(ctx context.Context, node *Command, page *HelpPage) []CommandEntry {
+	args := append(append([]string{"__complete"}, node.Path...), "")
+	out, ok := d.run(ctx, args...)
+	if !ok || out.Problem() != "" || out.ExitCode != 0 {
+		return page.Commands
+	}
+	entries := ParseCobraComplete(out.Stdout)
+	if len(entries) == 0 {
+		return page.Commands
+	}
+	// Aliases are only in the help's list.
+	for i := range entries {
+		for _, c := range page.Commands {
+			if c.Name == entries[i].Name {
+				entries[i].Aliases = c.Aliases
+			}
+		}
+	}
+	return entries
+}
+
+// ParseCobraComplete reads the answer of cobra's "__complete ARGS... ''":
+// "value<TAB>description" lines up to a ":DIRECTIVE" line. Values that are
+// flags are left out.
+func ParseCobraComplete(s string) []CommandEntry {
+	var out []CommandEntry
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.HasPrefix(line, ":") {
+			break
+		}
+		name, desc, _ := strings.Cut(line, "\t")
+		name = strings.TrimSpace(name)
+		if name == "" || strings.HasPrefix(name, "-") || strings.ContainsAny(name, " /=") {
+			continue
+		}
+		out = append(out, CommandEntry{Name: name, Description: strings.TrimSpace(desc)})
+	}
+	return out
+}

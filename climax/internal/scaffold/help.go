@@ -1,0 +1,531 @@
+package scaffold
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// A HelpPage is what [ParseHelp] reads from one help text.
+type HelpPage struct {
+	Description string // the first paragraph that is not usage or a heading
+	Usage       []string
+	Commands    []CommandEntry
+	Aliases     []string // cobra's "Aliases:" section, the command's own name left out
+	Flags       []*Flag
+	Positionals []*Positional
+}
+
+// A CommandEntry is one subcommand a help text lists.
+type CommandEntry struct {
+	Name        string
+	Aliases     []string
+	Description string
+}
+
+var (
+	ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07`)
+	// An option line starts with a dash and a letter, digit or "[" (for
+	// --[no-]name) after any indentation.
+	optionLineRE = regexp.MustCompile(`^(\s*)(-{1,2}[A-Za-z0-9\[][^\s]*.*)$`)
+	// One form of an option: the name, then what follows it up to the next
+	// form.
+	flagNameRE = regexp.MustCompile(`^(-{1,2})(\[no-\])?([A-Za-z0-9][A-Za-z0-9_.:-]*)(.*)$`)
+	// A command entry: name (and aliases) then two spaces and a
+	// description, or the name alone.
+	commandLineRE = regexp.MustCompile(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*)\*?(?:\s{2,}|\t|\s+-\s+|:\s+)(\S.*)$`)
+	commandOnlyRE = regexp.MustCompile(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*)\s*$`)
+	usageRE       = regexp.MustCompile(`(?i)^\s*(?:usage|or)\s*:\s*(.*)$`)
+	headingRE     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9 ()/,'_-]{0,60}:\s*$`)
+	upperHeadRE   = regexp.MustCompile(`^[A-Z][A-Z ]{2,40}$`)
+)
+
+// cleanText removes terminal escapes and overstrike, and expands tabs to
+// stops of 8 so that columns line up as printed.
+func cleanText(s string) string {
+	s = ansiRE.ReplaceAllString(s, "")
+	if strings.Contains(s, "\b") {
+		var b []rune
+		for _, r := range s {
+			if r == '\b' {
+				if len(b) > 0 {
+					b = b[:len(b)-1]
+				}
+				continue
+			}
+			b = append(b, r)
+		}
+		s = string(b)
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var out strings.Builder
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		col := 0
+		for _, r := range line {
+			if r == '\t' {
+				n := 8 - col%8
+				out.WriteString(strings.Repeat(" ", n))
+				col += n
+				continue
+			}
+			out.WriteRune(r)
+			col++
+		}
+	}
+	return out.String()
+}
+
+func indentOf(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
+
+// sectionKind classifies a heading.
+type sectionKind int
+
+const (
+	sectionOther sectionKind = iota
+	sectionCommands
+	sectionFlags
+	sectionGlobalFlags
+	sectionArguments
+	sectionAliases
+)
+
+func kindOf(heading string) sectionKind {
+	h := strings.ToLower(heading)
+	switch {
+	case strings.Contains(h, "alias"):
+		return sectionAliases
+	case strings.Contains(h, "global") || strings.Contains(h, "inherited"):
+		return sectionGlobalFlags
+	case strings.Contains(h, "option") || strings.Contains(h, "flag"):
+		return sectionFlags
+	case strings.Contains(h, "command") || strings.Contains(h, "verb"):
+		return sectionCommands
+	case strings.Contains(h, "argument") || strings.Contains(h, "positional"):
+		return sectionArguments
+	}
+	return sectionOther
+}
+
+// isHeading reports whether a line is a section heading ("Options:",
+// "Available Commands:", "OPTIONS").
+func isHeading(line string) (string, bool) {
+	if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "-") {
+		// Indented headings of up to 2 spaces ending in ":" occur too.
+		t := strings.TrimSpace(line)
+		if indentOf(line) <= 2 && headingRE.MatchString(t) && !strings.HasPrefix(t, "-") && strings.Count(t, " ") < 5 {
+			return strings.TrimSuffix(t, ":"), true
+		}
+		return "", false
+	}
+	t := strings.TrimSpace(line)
+	if headingRE.MatchString(t) || upperHeadRE.MatchString(t) {
+		return strings.TrimSuffix(t, ":"), true
+	}
+	return "", false
+}
+
+// ParseHelp reads a help text of the layouts of cobra/pflag, GNU getopt,
+// clap, Go's flag package, argparse and git's parse-options: the
+// subcommands it lists, its options (with their value types, choices and
+// defaults) and the operands of its usage line. words are the program name
+// and subcommand words the usage line starts with.
+func ParseHelp(text string, words []string) *HelpPage {
+	lines := strings.Split(cleanText(text), "\n")
+	p := &HelpPage{}
+	kind := sectionOther
+	var cur *Flag // the option whose description continues
+	curIndent, descCol := 0, 0
+	var curCmd *CommandEntry
+	var argSection []string // names listed under "Arguments:"
+	inUsage := false
+	var para []string
+	flushPara := func() {
+		if p.Description == "" && len(para) > 0 {
+			p.Description = strings.Join(para, " ")
+		}
+		para = nil
+	}
+	for _, line := range lines {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" {
+			cur, curCmd, inUsage = nil, nil, false
+			flushPara()
+			continue
+		}
+		if m := usageRE.FindStringSubmatch(line); m != nil {
+			flushPara()
+			cur, curCmd = nil, nil
+			if m[1] != "" {
+				p.Usage = append(p.Usage, m[1])
+			}
+			inUsage = true
+			kind = sectionOther
+			continue
+		}
+		if inUsage && indentOf(line) > 0 && !optionLineRE.MatchString(line) || inUsage && len(p.Usage) == 0 {
+			if len(p.Usage) == 0 {
+				p.Usage = append(p.Usage, trimmed)
+			} else {
+				p.Usage[len(p.Usage)-1] += " " + trimmed
+			}
+			continue
+		}
+		inUsage = false
+		if h, ok := isHeading(line); ok {
+			flushPara()
+			kind, cur, curCmd = kindOf(h), nil, nil
+			continue
+		}
+		// Continuation of the previous option's or command's description:
+		// deeper than the option, and not an option itself unless it
+		// starts in the description's column (a wrapped "--flag" mention).
+		if cur != nil && indentOf(line) > curIndent && (!optionLineRE.MatchString(line) || descCol > 0 && indentOf(line) >= descCol-1) {
+			cur.Description = joinText(cur.Description, trimmed)
+			continue
+		}
+		if curCmd != nil && indentOf(line) > curIndent+2 && kind == sectionCommands {
+			curCmd.Description = joinText(curCmd.Description, trimmed)
+			continue
+		}
+		cur, curCmd = nil, nil
+		if m := optionLineRE.FindStringSubmatch(line); m != nil && kind != sectionCommands {
+			if f := parseOptionLine(m[2]); f != nil {
+				f.Global = kind == sectionGlobalFlags
+				p.Flags = append(p.Flags, f)
+				cur, curIndent, descCol = f, len(m[1]), 0
+				if f.Description != "" {
+					descCol = strings.Index(line, f.Description)
+				}
+				continue
+			}
+		}
+		switch kind {
+		case sectionCommands:
+			if m := commandLineRE.FindStringSubmatch(line); m != nil {
+				p.Commands = append(p.Commands, CommandEntry{Name: m[1], Aliases: splitAliases(m[2]), Description: m[3]})
+				curCmd, curIndent = &p.Commands[len(p.Commands)-1], indentOf(line)
+				continue
+			}
+			if strings.Contains(trimmed, ",") && commandOnlyRE.MatchString(line) && strings.Count(trimmed, ",") >= 2 {
+				// npm's "All commands:" paragraph of names.
+				for _, n := range strings.Split(trimmed, ",") {
+					if n = strings.TrimSpace(n); n != "" {
+						p.Commands = append(p.Commands, CommandEntry{Name: n})
+					}
+				}
+				continue
+			}
+			if m := commandOnlyRE.FindStringSubmatch(line); m != nil {
+				p.Commands = append(p.Commands, CommandEntry{Name: m[1], Aliases: splitAliases(m[2])})
+				curCmd, curIndent = &p.Commands[len(p.Commands)-1], indentOf(line)
+				continue
+			}
+		case sectionAliases:
+			for i, a := range splitAliases(trimmed) {
+				if i > 0 || len(words) == 0 || a != words[len(words)-1] {
+					p.Aliases = append(p.Aliases, a)
+				}
+			}
+			continue
+		case sectionArguments:
+			if f := strings.Fields(trimmed); len(f) > 0 && indentOf(line) > 0 {
+				argSection = append(argSection, f[0])
+				continue
+			}
+		case sectionOther:
+			if indentOf(line) <= 2 && p.Description == "" && startsWithLetter(trimmed) {
+				para = append(para, trimmed)
+			}
+		}
+	}
+	flushPara()
+	for _, f := range p.Flags {
+		finishFlag(f)
+	}
+	p.Positionals = positionals(p.Usage, words, argSection)
+	return p
+}
+
+func joinText(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
+}
+
+func splitAliases(s string) []string {
+	var out []string
+	for _, a := range strings.Split(s, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// parseOptionLine reads "-o, --output string   description" and its
+// variants; nil when the line is not an option after all.
+func parseOptionLine(s string) *Flag {
+	spec, desc := splitSpec(s)
+	f := &Flag{Description: desc, Source: "--help"}
+	// kubectl's own layout: "--all-namespaces=false:" with the
+	// description on the next line.
+	spec = strings.TrimSuffix(spec, ":")
+	parts := splitForms(spec)
+	for _, part := range parts {
+		m := flagNameRE.FindStringSubmatch(part)
+		if m == nil {
+			if f.Long == "" && f.Short == "" {
+				return nil
+			}
+			// A value placeholder alone ("-n N, --num N" gives "N").
+			continue
+		}
+		dashes, name, rest := m[1], m[3], m[4]
+		name = strings.TrimRight(name, ".:") // "--verbose..." repeats
+		form := dashes + name
+		if dashes == "-" && len(name) == 1 {
+			if f.Short == "" {
+				f.Short = form
+			}
+		} else if f.Long == "" || (strings.HasPrefix(f.Long, "-") && !strings.HasPrefix(f.Long, "--") && dashes == "--") {
+			f.Long = form
+		}
+		readValue(f, rest)
+	}
+	if f.Long == "" && f.Short == "" {
+		return nil
+	}
+	return f
+}
+
+// splitSpec splits an option line at the gap between the options and the
+// description: two spaces or more, outside brackets.
+func splitSpec(s string) (spec, desc string) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '<', '{', '(':
+			depth++
+		case ']', '>', '}', ')':
+			depth--
+		case ' ':
+			if depth <= 0 && i+1 < len(s) && s[i+1] == ' ' {
+				return s[:i], strings.TrimSpace(s[i:])
+			}
+		}
+	}
+	return s, ""
+}
+
+// splitForms splits "-o, --output=FILE" or "-n N, --num N" or "-h | --help"
+// into its forms.
+func splitForms(spec string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(spec); i++ {
+		switch spec[i] {
+		case '[', '<', '{', '(':
+			depth++
+		case ']', '>', '}', ')':
+			depth--
+		case ',', '|':
+			if depth == 0 {
+				parts = append(parts, strings.TrimSpace(spec[start:i]))
+				start = i + 1
+			}
+		case ' ':
+			// "-n N --num N": a space before a dash starts a form.
+			if depth == 0 && i+1 < len(spec) && spec[i+1] == '-' {
+				parts = append(parts, strings.TrimSpace(spec[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	parts = append(parts, strings.TrimSpace(spec[start:]))
+	return slices.DeleteFunc(parts, func(p string) bool { return p == "" })
+}
+
+// readValue reads what follows an option's name: "=VALUE", "[=VALUE]",
+// " VALUE", " <VALUE>", " {a,b}".
+func readValue(f *Flag, rest string) {
+	rest = strings.TrimRight(rest, " ")
+	if rest == "" {
+		return
+	}
+	switch {
+	case strings.HasPrefix(rest, "[="):
+		f.Joined = true
+		f.Value = strings.TrimSuffix(strings.TrimPrefix(rest, "[="), "]")
+	case strings.HasPrefix(rest, "="):
+		v := rest[1:]
+		if f.Value == "" {
+			f.Value = v
+		}
+		// "-refresh=false" (Go flag and kubectl layouts) shows the
+		// default, not a placeholder.
+		if looksLikeDefault(v) {
+			f.Default, f.Value = trimQuotes(v), defaultPlaceholder(v)
+		}
+	case strings.HasPrefix(rest, " "), strings.HasPrefix(rest, "<"), strings.HasPrefix(rest, "["):
+		if f.Value == "" {
+			f.Value = strings.TrimSpace(rest)
+		}
+	}
+}
+
+func looksLikeDefault(v string) bool {
+	switch {
+	case v == "true" || v == "false" || v == "''" || v == `""` || v == "[]":
+		return true
+	case strings.HasPrefix(v, "'") || strings.HasPrefix(v, `"`):
+		return true
+	case v != "" && strings.Trim(v, "0123456789.-") == "":
+		return true
+	}
+	return false
+}
+
+// defaultPlaceholder names the type a shown default implies.
+func defaultPlaceholder(v string) string {
+	switch {
+	case v == "true" || v == "false":
+		return ""
+	case v == "[]":
+		return "strings"
+	case strings.Trim(v, "0123456789-") == "":
+		return "int"
+	case strings.Trim(v, "0123456789.-") == "":
+		return "float"
+	}
+	return "string"
+}
+
+func trimQuotes(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// positionals reads the operands of the first usage line: required ones
+// (<name>, NAME, or a name the "Arguments:" section lists) and optional
+// ones in brackets; "..." makes a list. Literal words and option groups
+// are skipped.
+func positionals(usage []string, words []string, listed []string) []*Positional {
+	if len(usage) == 0 {
+		return nil
+	}
+	toks := splitUsage(usage[0])
+	// Skip the program and subcommand words the line starts with.
+	i := 0
+	for i < len(toks) && i < len(words)+1 && !strings.ContainsAny(toks[i], "[<-{(") && !isUpperName(toks[i]) {
+		i++
+	}
+	var out []*Positional
+	seen := map[string]bool{}
+	for _, tok := range toks[i:] {
+		optional, afterDashes := false, false
+		t := tok
+		variadic := strings.HasSuffix(t, "...") || strings.HasSuffix(t, "…")
+		t = strings.TrimSuffix(strings.TrimSuffix(t, "..."), "…")
+		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			optional = true
+			t = t[1 : len(t)-1]
+			if strings.HasSuffix(t, "...") {
+				variadic = true
+				t = strings.TrimSuffix(t, "...")
+			}
+			// git's "[[--] <path>...]": operands after "--".
+			if rest, ok := strings.CutPrefix(t, "[--] "); ok {
+				t, afterDashes = rest, true
+				if strings.HasSuffix(t, "...") {
+					variadic = true
+					t = strings.TrimSuffix(t, "...")
+				}
+			}
+		}
+		t = strings.TrimSpace(t)
+		name := ""
+		switch {
+		case strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") && !strings.ContainsAny(t[1:len(t)-1], "<>[]| "):
+			name = t[1 : len(t)-1]
+		case isUpperName(t):
+			name = t
+		case slices.Contains(listed, t) || slices.Contains(listed, "<"+t+">"):
+			name = t
+		}
+		if name == "" || skipOperand(name) {
+			continue
+		}
+		key := argName(name)
+		if key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, &Positional{Name: key, Required: !optional, Variadic: variadic, AfterDashes: afterDashes})
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+func isUpperName(s string) bool {
+	if len(s) < 2 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r == '_' || r == '-' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// skipOperand reports placeholders that stand for options or subcommands
+// rather than operands.
+func skipOperand(name string) bool {
+	switch strings.ToLower(strings.Trim(name, "-_ ")) {
+	case "options", "option", "flags", "flag", "command", "commands", "subcommand", "cmd",
+		"global options", "global-options", "args", "arguments", "argument", "opts", "-", "":
+		return true
+	}
+	return false
+}
+
+// splitUsage splits a usage line at spaces outside brackets.
+func splitUsage(s string) []string {
+	var toks []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '<', '{', '(':
+			depth++
+		case ']', '>', '}', ')':
+			depth--
+			if depth < 0 {
+				// Unbalanced brackets: what follows cannot be read.
+				return toks
+			}
+		case ' ':
+			if depth == 0 {
+				if t := s[start:i]; t != "" {
+					toks = append(toks, t)
+				}
+				start = i + 1
+			}
+		}
+	}
+	if t := s[start:]; t != "" {
+		toks = append(toks, t)
+	}
+	return toks
+}
+
+func startsWithLetter(s string) bool {
+	return s != "" && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'z')
+}

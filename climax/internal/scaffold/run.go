@@ -1,0 +1,90 @@
+package scaffold
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A Request asks [Run] for a draft.
+type Request struct {
+	Program  string   // as the user named it: a name on PATH or a path
+	Prefix   []string // subcommand words to draft only part of the program
+	NoExec   bool     // never run the program: its manual page only
+	Timeout  time.Duration
+	Depth    int
+	MaxTools int
+	MaxFlags int
+	Version  string // of climax, for the header comment
+}
+
+// A Result is a draft.
+type Result struct {
+	YAML  []byte
+	Stats Stats
+	Notes []string // problems met while probing, for the user
+}
+
+// Run drafts a config for the request's program. A nil Result comes with
+// the error that prevented any draft (a missing program, a prefix the
+// program does not know); a Result with an error is a partial draft (the
+// program gave no usable help, so the draft has a bare tool).
+func Run(ctx context.Context, r Request) (*Result, error) {
+	var root *Command
+	var notes []string
+	var runErr error
+	if r.NoExec {
+		cmd, err := fromManual(r.Program, r.Prefix)
+		if err != nil {
+			return nil, err
+		}
+		root = cmd
+	} else {
+		sb, err := NewSandbox(r.Program)
+		if err != nil {
+			return nil, err
+		}
+		defer sb.Close()
+		sb.Timeout = r.Timeout
+		root, notes, runErr = Discover(ctx, sb, Options{Depth: r.Depth, Prefix: r.Prefix})
+		if runErr != nil && len(r.Prefix) > 0 {
+			return nil, fmt.Errorf("%w: is %q a subcommand of %s?", runErr, strings.Join(r.Prefix, " "), programName(r.Program))
+		}
+		if len(r.Prefix) > 0 && len(root.Flags) == 0 && len(root.Children) == 0 {
+			return nil, fmt.Errorf("%s %s: the help lists no options or subcommands: is %q a subcommand of %s?",
+				programName(r.Program), strings.Join(r.Prefix, " "), strings.Join(r.Prefix, " "), programName(r.Program))
+		}
+		for _, p := range root.Problems {
+			if runErr == nil || !strings.Contains(runErr.Error(), p) {
+				notes = append(notes, p)
+			}
+		}
+		notes = append(notes, childProblems(root)...)
+	}
+	yaml, st := Draft(root, DraftOptions{Name: r.Program, MaxTools: r.MaxTools, MaxFlags: r.MaxFlags, Version: r.Version, Notes: notes})
+	return &Result{YAML: yaml, Stats: st, Notes: notes}, runErr
+}
+
+// childProblems lists the problems of the commands below root, at most a
+// few of them with a count of the rest.
+func childProblems(root *Command) []string {
+	var all []string
+	var walk func(n *Command)
+	walk = func(n *Command) {
+		for _, c := range n.Children {
+			all = append(all, c.Problems...)
+			walk(c)
+		}
+	}
+	walk(root)
+	const show = 5
+	if len(all) > show {
+		return append(all[:show], fmt.Sprintf("and %d more problems (see the # problem comments)", len(all)-show))
+	}
+	return all
+}
+
+// errNoManual is returned by --no-exec for a program without a manual page.
+var errNoManual = errors.New("no manual page")

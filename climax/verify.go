@@ -1,0 +1,3 @@
+package main
+
+func (c *scaffoldCmd) runVerify(e *env) error { return usagef("not yet") }
