@@ -25,7 +25,7 @@ type scaffoldCmd struct {
 	MaxTools int           `help:"Most tools in the draft (commands beyond it are left out, and a comment says how many)." default:"100"`
 	MaxFlags int           `help:"Most flags per tool, the most useful first." default:"20"`
 	NoExec   bool          `help:"Never run the program: draft from its installed manual page alone (data only)."`
-	Timeout  time.Duration `help:"Time limit of each probe of the program." default:"5s"`
+	Timeout  time.Duration `help:"Time limit of each probe of the program." default:"10s"`
 	Verify   string        `help:"Instead of drafting: check CONFIG against the installed program (every tool's flags, run with --help in the sandbox), exit 1 on any rejected flag." placeholder:"CONFIG"`
 
 	Program []string `arg:"" optional:"" name:"PROGRAM" help:"The program (a name on PATH, or a path) and optionally subcommand words to draft only that part (climax scaffold aws s3)."`
@@ -140,4 +140,3 @@ func (c *scaffoldCmd) write(e *env, data []byte) error {
 	}
 	return nil
 }
-

@@ -116,7 +116,7 @@ func (d *discovery) note(s string) {
 // its answer with ":DIRECTIVE").
 func (d *discovery) detectStyle(ctx context.Context) string {
 	if d.prog == "git" {
-		d.prepareGit()
+		d.sb.prepareGit()
 		return "git"
 	}
 	out, ok := d.run(ctx, "__complete", "")
@@ -308,7 +308,7 @@ func (d *discovery) cobraChildren(ctx context.Context, node *Command, page *Help
 	return entries
 }
 
-// ParseCobraComplete reads the answer of cobra's "__complete ARGS... ''":
+// ParseCobraComplete reads the answer of cobra's "__complete ARGS... ”":
 // "value<TAB>description" lines up to a ":DIRECTIVE" line. Values that are
 // flags are left out.
 func ParseCobraComplete(s string) []CommandEntry {

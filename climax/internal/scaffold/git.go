@@ -21,10 +21,10 @@ var (
 
 // prepareGit gives the sandbox's working directory the few files that make
 // it an empty git repository (HEAD, objects, refs), written here rather
-// than by running git init, so that the commands that answer
-// --git-completion-helper only inside a repository answer it.
-func (d *discovery) prepareGit() {
-	g := filepath.Join(d.sb.dir, "cwd", ".git")
+// than by running git init, so that the commands that only answer -h and
+// --git-completion-helper inside a repository answer them.
+func (s *Sandbox) prepareGit() {
+	g := filepath.Join(s.dir, "cwd", ".git")
 	for _, dir := range []string{"objects", "refs"} {
 		os.MkdirAll(filepath.Join(g, dir), 0o700)
 	}

@@ -170,13 +170,23 @@ func (s *Sandbox) env() []string {
 		"KUBECONFIG=" + nowhere,
 		"DOCKER_HOST=unix://" + nowhere,
 		"DOCKER_CONFIG=" + nowhere,
+		"PGHOST=" + nowhere, "PGCONNECT_TIMEOUT=1",
 		"CHECKPOINT_DISABLE=1", // terraform's version check
 	}
 	// The program may need PATH to find its helpers (git's git-*, cargo's
 	// rustc), and Windows cannot start a process without SYSTEMROOT.
-	for _, k := range []string{"PATH", "SYSTEMROOT", "PATHEXT"} {
+	// rustup's proxies (cargo, rustc) need its toolchains, which hold no
+	// credentials (CARGO_HOME may: it stays in the temporary HOME).
+	for _, k := range []string{"PATH", "SYSTEMROOT", "PATHEXT", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN"} {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
+		}
+	}
+	if _, ok := os.LookupEnv("RUSTUP_HOME"); !ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			if fi, err := os.Stat(filepath.Join(home, ".rustup")); err == nil && fi.IsDir() {
+				env = append(env, "RUSTUP_HOME="+filepath.Join(home, ".rustup"))
+			}
 		}
 	}
 	return env
