@@ -7,6 +7,7 @@
 //	go run ./benchmark -config git -config ./my.yaml
 //	go run ./benchmark -encoding o200k_base
 //	go run ./benchmark -perf                  # performance table
+//	go run ./benchmark -scaffold              # climax scaffold: drafts, acceptance, recall
 //
 // # Token table
 //
@@ -61,6 +62,8 @@ type options struct {
 	configs  stringList
 	encoding string
 	perf     bool
+	scaffold bool
+	only     string
 	runs     int
 	calls    int
 	climax   string
@@ -76,11 +79,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&o.configs, "config", "config to measure: a bundled name (git) or a YAML file; repeatable (default: every bundled config)")
 	fs.StringVar(&o.encoding, "encoding", cl100kBase, "tokenizer encoding: "+cl100kBase+" or "+o200kBase)
 	fs.BoolVar(&o.perf, "perf", false, "print the performance table instead of the token table (builds climax, spawns processes; about 15 seconds)")
+	fs.BoolVar(&o.scaffold, "scaffold", false, "print the scaffold table instead: drafts configs for installed programs with climax scaffold, validates and verifies them, and compares drafts of bundled programs with their configs (builds climax; a few minutes)")
+	fs.StringVar(&o.only, "program", "", "with -scaffold: measure only this program")
 	fs.IntVar(&o.runs, "runs", 21, "with -perf: cold starts per server (at least 20 makes a stable median)")
 	fs.IntVar(&o.calls, "calls", 201, "with -perf: calls per side for the call overhead")
-	fs.StringVar(&o.climax, "climax", "", "with -perf: the climax binary to measure (default: build it from the workspace)")
+	fs.StringVar(&o.climax, "climax", "", "with -perf or -scaffold: the climax binary to measure (default: build it from the workspace)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: benchmark [-config NAME|PATH]... [-encoding %s|%s] [-perf [-runs N] [-calls N] [-climax BIN]]\n\n", cl100kBase, o200kBase)
+		fmt.Fprintf(stderr, "usage: benchmark [-config NAME|PATH]... [-encoding %s|%s] [-perf [-runs N] [-calls N] [-climax BIN]] [-scaffold [-climax BIN]]\n\n", cl100kBase, o200kBase)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -103,9 +108,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	var err error
-	if o.perf {
+	switch {
+	case o.perf && o.scaffold:
+		fmt.Fprintln(stderr, "benchmark: -perf and -scaffold print different tables: give one")
+		return exitUsage
+	case o.scaffold:
+		err = runScaffold(o, stdout, stderr)
+	case o.perf:
 		err = runPerf(o, stdout, stderr)
-	} else {
+	default:
 		err = runTokens(o, stdout)
 	}
 	if err != nil {

@@ -261,7 +261,11 @@ func (d *discovery) children(ctx context.Context, node *Command, page *HelpPage)
 		entries = d.cobraChildren(ctx, node, page)
 	case page != nil:
 		entries = page.Commands
+		if page.ListsCommands {
+			entries = mergeEntries(entries, d.listCommands(ctx, node))
+		}
 	}
+	entries = foldAliases(entries)
 	var out []CommandEntry
 	seen := map[string]bool{}
 	for _, e := range entries {
@@ -324,6 +328,49 @@ func ParseCobraComplete(s string) []CommandEntry {
 			continue
 		}
 		out = append(out, CommandEntry{Name: name, Description: strings.TrimSpace(desc)})
+	}
+	return out
+}
+
+// listCommands reads "PROG --list" (cargo's list of every command,
+// plugins included): one indented name, and maybe a description, a line.
+func (d *discovery) listCommands(ctx context.Context, node *Command) []CommandEntry {
+	out, ok := d.run(ctx, append(slices.Clone(node.Path), "--list")...)
+	if !ok || out.Problem() != "" || out.ExitCode != 0 {
+		return nil
+	}
+	p := ParseHelp("Commands:\n"+out.Stdout, nil)
+	return p.Commands
+}
+
+// mergeEntries adds to a the entries of b it does not have.
+func mergeEntries(a, b []CommandEntry) []CommandEntry {
+	for _, e := range b {
+		if !slices.ContainsFunc(a, func(x CommandEntry) bool { return x.Name == e.Name || slices.Contains(x.Aliases, e.Name) }) {
+			a = append(a, e)
+		}
+	}
+	return a
+}
+
+var aliasDescRE = regexp.MustCompile(`(?i)^\(?alias(?: for| of)?:?\s+([\w-]+)\)?$`)
+
+// foldAliases turns entries described as "alias: build" into aliases of
+// the command they name.
+func foldAliases(entries []CommandEntry) []CommandEntry {
+	var out []CommandEntry
+	for _, e := range entries {
+		m := aliasDescRE.FindStringSubmatch(strings.TrimSpace(e.Description))
+		if m == nil {
+			out = append(out, e)
+			continue
+		}
+		if i := slices.IndexFunc(entries, func(x CommandEntry) bool { return x.Name == m[1] }); i >= 0 {
+			entries[i].Aliases = mergeWords(entries[i].Aliases, []string{e.Name})
+			if j := slices.IndexFunc(out, func(x CommandEntry) bool { return x.Name == m[1] }); j >= 0 {
+				out[j].Aliases = entries[i].Aliases
+			}
+		}
 	}
 	return out
 }

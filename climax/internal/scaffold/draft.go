@@ -335,6 +335,10 @@ func rankFlags(flags []*Flag) []*Flag {
 		if f.Long != "" {
 			s += 2
 		}
+		// A one-letter form is what a program gives its everyday options.
+		if f.Long != "" && f.Short != "" {
+			s += 2
+		}
 		if f.Description != "" {
 			s++
 		}
@@ -397,11 +401,17 @@ func writeFlagArg(b *bytes.Buffer, indent string, f *Flag, used map[string]bool)
 	}
 }
 
+// sourceComment says where a flag was found, and its short form when the
+// arg uses the long one.
 func sourceComment(f *Flag) string {
-	if f.Source == "" {
-		return "from the help"
+	src := f.Source
+	if src == "" {
+		src = "the help"
 	}
-	return "from " + f.Source
+	if f.Long != "" && f.Short != "" {
+		return "from " + src + "; also " + f.Short
+	}
+	return "from " + src
 }
 
 func uniqueName(base string, used map[string]bool) string {

@@ -14,6 +14,9 @@ type HelpPage struct {
 	Aliases     []string // cobra's "Aliases:" section, the command's own name left out
 	Flags       []*Flag
 	Positionals []*Positional
+	// ListsCommands: the help says that --list shows every command
+	// (cargo's "See all commands with --list").
+	ListsCommands bool
 }
 
 // A CommandEntry is one subcommand a help text lists.
@@ -34,7 +37,8 @@ var (
 	// A command entry: name (and aliases) then two spaces and a
 	// description, or the name alone.
 	commandLineRE = regexp.MustCompile(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*)\*?(?:\s{2,}|\t|\s+-\s+|:\s+)(\S.*)$`)
-	commandOnlyRE = regexp.MustCompile(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*)\s*$`)
+	commandOnlyRE = regexp.MustCompile(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*),?\s*$`)
+	listHintRE    = regexp.MustCompile(`(?i)(all|more|installed) commands with --list|--list\s+list (all |installed )?(sub)?commands`)
 	usageRE       = regexp.MustCompile(`(?i)^\s*(?:usage|or)\s*:\s*(.*)$`)
 	headingRE     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9 ()/,'_-]{0,60}:\s*$`)
 	upperHeadRE   = regexp.MustCompile(`^[A-Z][A-Z ]{2,40}$`)
@@ -121,7 +125,7 @@ func isHeading(line string) (string, bool) {
 		return "", false
 	}
 	t := strings.TrimSpace(line)
-	if headingRE.MatchString(t) || upperHeadRE.MatchString(t) {
+	if (headingRE.MatchString(t) || upperHeadRE.MatchString(t)) && len(strings.Fields(t)) <= 6 {
 		return strings.TrimSuffix(t, ":"), true
 	}
 	return "", false
@@ -150,6 +154,9 @@ func ParseHelp(text string, words []string) *HelpPage {
 	}
 	for _, line := range lines {
 		trimmed := strings.TrimSpace(line)
+		if listHintRE.MatchString(line) {
+			p.ListsCommands = true
+		}
 		if trimmed == "" {
 			cur, curCmd, inUsage = nil, nil, false
 			flushPara()
@@ -191,7 +198,15 @@ func ParseHelp(text string, words []string) *HelpPage {
 			continue
 		}
 		cur, curCmd = nil, nil
-		if m := optionLineRE.FindStringSubmatch(line); m != nil && kind != sectionCommands {
+		if m := optionLineRE.FindStringSubmatch(line); m != nil {
+			if fs := packedOptions(m[2]); fs != nil {
+				// find's "-amin N -anewer FILE -atime N": one option each.
+				for _, f := range fs {
+					f.Global = kind == sectionGlobalFlags
+				}
+				p.Flags = append(p.Flags, fs...)
+				continue
+			}
 			if f := parseOptionLine(m[2]); f != nil {
 				f.Global = kind == sectionGlobalFlags
 				p.Flags = append(p.Flags, f)
@@ -300,6 +315,31 @@ func parseOptionLine(s string) *Flag {
 		return nil
 	}
 	return f
+}
+
+// packedOptions reads a line that lists several options without
+// descriptions ("-amin N -anewer FILE -atime N"), or returns nil: at least
+// two forms, no commas, each a multi-letter name.
+func packedOptions(s string) []*Flag {
+	spec, desc := splitSpec(s)
+	if desc != "" || strings.ContainsAny(spec, ",|") {
+		return nil
+	}
+	forms := splitForms(spec)
+	if len(forms) < 2 {
+		return nil
+	}
+	var out []*Flag
+	for _, form := range forms {
+		m := flagNameRE.FindStringSubmatch(form)
+		if m == nil || len(m[3]) < 2 {
+			return nil
+		}
+		f := &Flag{Long: m[1] + m[3], Source: "--help"}
+		readValue(f, m[4])
+		out = append(out, f)
+	}
+	return out
 }
 
 // splitSpec splits an option line at the gap between the options and the

@@ -132,8 +132,11 @@ func verifyTool(rt *config.ResolvedTool, help, rootHelp string, run func([]strin
 	// reading its own options at the first operand (docker exec) reads
 	// the flags that follow as another program's.
 	operandFirst := slices.ContainsFunc(rt.Tool.Args, func(a config.Arg) bool { return a.Positional && a.Required && !a.AfterDoubleDash })
-	var wg sync.WaitGroup
-	var mu sync.Mutex
+	type probe struct {
+		check FlagCheck
+		words []string // the flag and its value
+	}
+	var probes []probe
 	for i := range rt.Tool.Args {
 		a := &rt.Tool.Args[i]
 		if a.Positional || a.Stdin || a.Cwd || !isOption(flagOf(a)) {
@@ -141,21 +144,42 @@ func verifyTool(rt *config.ResolvedTool, help, rootHelp string, run func([]strin
 			// program would do its work instead of printing its help.
 			continue
 		}
-		v := sampleValue(a)
-		cmd, err := executor.Build(rt, map[string]any{a.Name: v})
+		cmd, err := executor.Build(rt, map[string]any{a.Name: sampleValue(a)})
 		if err != nil {
 			continue
 		}
 		args := append(slices.Clone(cmd.Argv[1:]), help)
-		fc := FlagCheck{Arg: a.Name, Argv: args}
-		if tc.Control != "" {
-			fc.Verdict, fc.Reason = Uninformative, "the control was not refused"
-			tc.Flags = append(tc.Flags, fc)
-			continue
+		probes = append(probes, probe{FlagCheck{Arg: a.Name, Argv: args}, flagWords(cmd.Argv[1:], base.Argv[1:])})
+	}
+	if tc.Control != "" {
+		for _, p := range probes {
+			p.check.Verdict, p.check.Reason = Uninformative, "the control was not refused"
+			tc.Flags = append(tc.Flags, p.check)
 		}
+		return tc
+	}
+	// Every flag at once first: when the program takes them together,
+	// each is accepted and one probe did the work of many.
+	if len(probes) > 1 {
+		all := slices.Clone(words)
+		for _, p := range probes {
+			all = append(all, p.words...)
+		}
+		all = append(all, help)
+		if v, _ := judge(run(all), baseline); v == Accepted {
+			for _, p := range probes {
+				p.check.Verdict = Accepted
+				tc.Flags = append(tc.Flags, p.check)
+			}
+			return tc
+		}
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for _, p := range probes {
 		wg.Go(func() {
-			out := run(args)
-			fc.Verdict, fc.Reason = judge(out, baseline)
+			fc := p.check
+			fc.Verdict, fc.Reason = judge(run(fc.Argv), baseline)
 			if fc.Verdict == Rejected && operandFirst {
 				fc.Verdict = Uninformative
 				fc.Reason = "refused without the operands that come before it in a real call (" + fc.Reason + "): check by hand"
@@ -172,6 +196,17 @@ func verifyTool(rt *config.ResolvedTool, help, rootHelp string, run func([]strin
 	}
 	slices.SortFunc(tc.Flags, func(a, b FlagCheck) int { return order[a.Arg] - order[b.Arg] })
 	return tc
+}
+
+// flagWords are the words a probe's command line has beyond the tool's
+// plain one: the flag and its value (and any default-valued args, which
+// both have).
+func flagWords(argv, plain []string) []string {
+	i := 0
+	for i < len(argv) && i < len(plain) && argv[i] == plain[i] {
+		i++
+	}
+	return argv[i:]
 }
 
 // refused reports whether a probe's answer differs from the plain help's
