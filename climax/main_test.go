@@ -31,6 +31,7 @@ func TestMain(m *testing.M) {
 		"docker":  func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		"podman":  func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		"jj":      func() { os.Exit(fakeCLI(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"widget":  func() { os.Exit(fakeWidget(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 
@@ -531,5 +532,38 @@ func fakeCLI(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintln(stdout, name+" "+quoted(args))
 	}
+	return 0
+}
+
+// widgetHelp is the --help of the fake program widget (GNU getopt layout).
+const widgetHelp = `Usage: widget [OPTION]... FILE...
+Count the widgets in FILEs.
+
+  -c, --count=NUM     stop after NUM widgets
+  -v, --verbose       say what is counted
+      --help          display this help and exit
+`
+
+// fakeWidget is a program with a help text for climax scaffold: it
+// answers --help after any options it knows and refuses the others.
+func fakeWidget(args []string, stdout, stderr io.Writer) int {
+	help := false
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--help":
+			help = true
+		case a == "-c" || a == "--count":
+			i++
+		case strings.HasPrefix(a, "--count="), a == "-v", a == "--verbose":
+		case strings.HasPrefix(a, "-"):
+			fmt.Fprintf(stderr, "widget: unrecognized option '%s'\n", a)
+			return 2
+		}
+	}
+	if !help {
+		fmt.Fprintln(stderr, "widget: only --help is implemented")
+		return 1
+	}
+	fmt.Fprint(stdout, widgetHelp)
 	return 0
 }

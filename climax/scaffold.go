@@ -58,6 +58,9 @@ func (c *scaffoldCmd) Run(e *env) error {
 		}
 	}
 	name, prefix := c.Program[0], c.Program[1:]
+	if _, err := scaffold.ResolveProgram(name); err != nil && !c.NoExec {
+		return err
+	}
 	if strings.ContainsAny(name, " \t$~") && !scaffold.IsBareName(name) {
 		return usagef("program path %q holds a space, \"$\" or \"~\", which a config's command cannot hold: move or link the program to a plain path", name)
 	}

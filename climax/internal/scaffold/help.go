@@ -125,7 +125,7 @@ func isHeading(line string) (string, bool) {
 		return "", false
 	}
 	t := strings.TrimSpace(line)
-	if (headingRE.MatchString(t) || upperHeadRE.MatchString(t)) && len(strings.Fields(t)) <= 6 {
+	if (headingRE.MatchString(t) || upperHeadRE.MatchString(t)) && (len(strings.Fields(t)) <= 6 || kindOf(firstWords(t, 2)) != sectionOther) {
 		return strings.TrimSuffix(t, ":"), true
 	}
 	return "", false
@@ -467,9 +467,14 @@ func positionals(usage []string, words []string, listed []string) []*Positional 
 	}
 	var out []*Positional
 	seen := map[string]bool{}
+	dashes := false // a "--" or "[--]" came before
 	for _, tok := range toks[i:] {
-		optional, afterDashes := false, false
+		optional, afterDashes := false, dashes
 		t := tok
+		if t == "--" || t == "[--]" {
+			dashes = true
+			continue
+		}
 		variadic := strings.HasSuffix(t, "...") || strings.HasSuffix(t, "…")
 		t = strings.TrimSuffix(strings.TrimSuffix(t, "..."), "…")
 		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
@@ -564,6 +569,11 @@ func splitUsage(s string) []string {
 		toks = append(toks, t)
 	}
 	return toks
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	return strings.Join(f[:min(n, len(f))], " ")
 }
 
 func startsWithLetter(s string) bool {

@@ -1,0 +1,172 @@
+package scaffold
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary act as the fake programs the tests probe,
+// chosen by the name it is started under (a symlink to it, see fake).
+func TestMain(m *testing.M) {
+	switch name := programName(os.Args[0]); name {
+	case "shelf":
+		os.Exit(fakeShelf(os.Args[1:]))
+	case "hang":
+		time.Sleep(time.Hour)
+	case "hangchild":
+		// The child keeps the output pipe open: only killing the
+		// process group ends the probe early.
+		link := filepath.Join(filepath.Dir(os.Args[0]), "hang")
+		if p, err := os.StartProcess(link, []string{link}, &os.ProcAttr{Files: []*os.File{nil, os.Stdout, os.Stderr}}); err == nil {
+			_ = p
+		}
+		time.Sleep(time.Hour)
+	case "flood":
+		line := []byte(strings.Repeat("y", 1023) + "\n")
+		for {
+			if _, err := os.Stdout.Write(line); err != nil {
+				os.Exit(1)
+			}
+		}
+	case "mute":
+		os.Exit(3)
+	case "envdump":
+		fmt.Println(strings.Join(os.Environ(), "\n"))
+		wd, _ := os.Getwd()
+		fmt.Println("CWD=" + wd)
+		os.Exit(0)
+	default:
+		os.Exit(m.Run())
+	}
+}
+
+// fake returns the path of a link named name to the test binary, which
+// then acts as that fake program.
+func fake(t *testing.T, name string) string {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake programs are symlinks")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, name)
+	if err := os.Symlink(exe, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if name == "shelf" {
+		data, err := os.ReadFile(filepath.Join("testdata", "pflag.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "list.txt"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if name == "hangchild" {
+		if err := os.Symlink(exe, filepath.Join(dir, "hang")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return link
+}
+
+const shelfRootHelp = `Shelf keeps widgets on shelves.
+
+Usage:
+  shelf [command]
+
+Available Commands:
+  delete      Delete a widget
+  list        List the widgets of a shelf
+  help        Help about any command
+
+Flags:
+      --config string   Config file
+  -h, --help            help for shelf
+`
+
+const shelfDeleteHelp = `Delete a widget from its shelf.
+
+Usage:
+  shelf delete WIDGET [flags]
+
+Flags:
+  -f, --force   Delete even a pinned widget
+  -h, --help    help for delete
+
+Global Flags:
+      --config string   Config file
+`
+
+// fakeShelf is a cobra-like program: __complete lists its commands, each
+// command answers --help, and unknown flags are refused.
+func fakeShelf(args []string) int {
+	if len(args) >= 1 && args[0] == "__complete" {
+		if len(args) == 2 && args[1] == "" {
+			fmt.Print("delete\tDelete a widget\nlist\tList the widgets of a shelf\nhelp\tHelp about any command\n:4\n")
+			fmt.Fprintln(os.Stderr, "Completion ended with directive: ShellCompDirectiveNoFileComp")
+			return 0
+		}
+		fmt.Print(":4\n")
+		return 0
+	}
+	help, cmd := false, ""
+	known := map[string]bool{"--config": true, "-h": true, "--help": true}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--help" || a == "-h":
+			help = true
+		case strings.HasPrefix(a, "-"):
+			name, _, _ := strings.Cut(a, "=")
+			ok := known[name]
+			switch cmd {
+			case "list":
+				ok = ok || map[string]bool{"-A": true, "--all": true, "--count": true, "-o": true, "--output": true, "--label": true, "--ratio": true}[name]
+			case "delete":
+				ok = ok || name == "-f" || name == "--force"
+			}
+			if !ok {
+				fmt.Fprintf(os.Stderr, "Error: unknown flag: %s\n", name)
+				return 1
+			}
+			if name == "--count" || name == "--output" || name == "-o" || name == "--label" || name == "--ratio" || name == "--config" {
+				if !strings.Contains(a, "=") {
+					i++
+				}
+			}
+		case cmd == "":
+			cmd = a
+		}
+	}
+	if !help {
+		fmt.Fprintln(os.Stderr, "fake shelf: only --help is implemented")
+		return 2
+	}
+	switch cmd {
+	case "":
+		fmt.Print(shelfRootHelp)
+	case "list":
+		// The help of testdata/pflag.txt, copied beside the link.
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(os.Args[0]), "list.txt"))
+		if err != nil {
+			fmt.Print("Flags:\n  -A, --all   all\n")
+		} else {
+			os.Stdout.Write(data)
+		}
+	case "delete":
+		fmt.Print(shelfDeleteHelp)
+	default:
+		fmt.Fprintf(os.Stderr, "Error: unknown command %q for \"shelf\"\n", cmd)
+		return 1
+	}
+	return 0
+}

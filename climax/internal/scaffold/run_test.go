@@ -1,0 +1,240 @@
+package scaffold
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// draftOf drafts a config for program and loads it as climax would.
+func draftOf(t *testing.T, r Request) (*config.Config, string) {
+	t.Helper()
+	res, err := Run(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse(res.YAML, "draft.yaml")
+	if err != nil {
+		t.Fatalf("the draft does not load: %v\n%s", err, res.YAML)
+	}
+	if _, _, err := index.New([]*config.Config{cfg}, nil); err != nil {
+		t.Fatalf("the draft does not index: %v\n%s", err, res.YAML)
+	}
+	return cfg, string(res.YAML)
+}
+
+func toolNamed(t *testing.T, cfg *config.Config, name string) *config.Tool {
+	t.Helper()
+	for i := range cfg.Tools {
+		if cfg.Tools[i].Name == name {
+			return &cfg.Tools[i]
+		}
+	}
+	t.Fatalf("no tool %s", name)
+	return nil
+}
+
+func argNamed(t *testing.T, tool *config.Tool, name string) *config.Arg {
+	t.Helper()
+	for i := range tool.Args {
+		if tool.Args[i].Name == name {
+			return &tool.Args[i]
+		}
+	}
+	t.Fatalf("%s: no arg %s", tool.Name, name)
+	return nil
+}
+
+func TestDraftCobraProgram(t *testing.T) {
+	prog := fake(t, "shelf")
+	cfg, yaml := draftOf(t, Request{Program: prog, Version: "test"})
+	var names []string
+	for _, tool := range cfg.Tools {
+		names = append(names, tool.Name)
+	}
+	// help is no tool; __complete gave the commands.
+	if !slices.Equal(names, []string{"shelf_delete", "shelf_list"}) {
+		t.Fatalf("tools %q", names)
+	}
+	list := toolNamed(t, cfg, "shelf_list")
+	if !list.IsReadOnly() || list.Command != "list" || !slices.Equal(list.Keywords, []string{"ls"}) {
+		t.Errorf("shelf_list: read_only %v command %q keywords %q", list.IsReadOnly(), list.Command, list.Keywords)
+	}
+	if a := argNamed(t, list, "count"); a.Type != config.TypeInteger || a.Flag != "--count" || !strings.Contains(a.Description, "(default 20)") {
+		t.Errorf("count: %+v", a)
+	}
+	if a := argNamed(t, list, "output"); !slices.Equal(a.Enum, []string{"table", "json", "yaml"}) || a.Default != nil {
+		t.Errorf("output: enum %q default %v (a default would go on every call)", a.Enum, a.Default)
+	}
+	if a := argNamed(t, list, "label"); a.Type != config.TypeArray {
+		t.Errorf("label: type %s", a.Type)
+	}
+	del := toolNamed(t, cfg, "shelf_delete")
+	if !del.MayDestroy() || del.IsReadOnly() {
+		t.Errorf("shelf_delete: want destructive")
+	}
+	if a := argNamed(t, del, "widget"); !a.Positional || !a.Required {
+		t.Errorf("widget: %+v", a)
+	}
+	if len(cfg.GlobalArgs) != 1 || cfg.GlobalArgs[0].Flag != "--config" {
+		t.Errorf("global args %+v, want --config", cfg.GlobalArgs)
+	}
+	for _, want := range []string{
+		`read_only: true  # guess from the verb "list": review`,
+		`destructive: true  # guess from the verb "delete": review`,
+		`- name: "all"  # from --help; also -A`,
+		`command: "` + prog + `"`,
+	} {
+		if !strings.Contains(yaml, want) {
+			t.Errorf("the draft lacks %q:\n%s", want, yaml)
+		}
+	}
+}
+
+func TestDraftLimits(t *testing.T) {
+	prog := fake(t, "shelf")
+	cfg, yaml := draftOf(t, Request{Program: prog, MaxTools: 1, MaxFlags: 2})
+	if len(cfg.Tools) != 1 || !strings.Contains(yaml, "# note: 1 more commands were left out by --max-tools 1") {
+		t.Errorf("%d tools; draft:\n%s", len(cfg.Tools), yaml)
+	}
+	for _, tool := range cfg.Tools {
+		flags := 0
+		for _, a := range tool.Args {
+			if !a.Positional {
+				flags++
+			}
+		}
+		if flags > 2 {
+			t.Errorf("%s: %d flags, more than --max-flags 2", tool.Name, flags)
+		}
+	}
+	// A prefix drafts one command; its tool keeps the full name.
+	cfg, _ = draftOf(t, Request{Program: prog, Prefix: []string{"list"}})
+	if len(cfg.Tools) != 1 || cfg.Tools[0].Name != "shelf_list" {
+		t.Errorf("prefix list: tools %+v", cfg.Tools)
+	}
+}
+
+func TestDraftUnknownPrefix(t *testing.T) {
+	_, err := Run(context.Background(), Request{Program: fake(t, "shelf"), Prefix: []string{"nope"}})
+	if err == nil || !strings.Contains(err.Error(), `is "nope" a subcommand of shelf?`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestDraftHangingProgram(t *testing.T) {
+	res, err := Run(context.Background(), Request{Program: fake(t, "hang"), Timeout: 200 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "gave no usable help") || !strings.Contains(err.Error(), "no answer within the time limit") {
+		t.Fatalf("err = %v", err)
+	}
+	// The partial draft still loads: one tool for the program itself.
+	cfg, perr := config.Parse(res.YAML, "partial.yaml")
+	if perr != nil || len(cfg.Tools) != 1 || cfg.Tools[0].Name != "hang" {
+		t.Errorf("partial draft: %v\n%s", perr, res.YAML)
+	}
+}
+
+func TestDraftFloodingAndMuteProgram(t *testing.T) {
+	for _, name := range []string{"flood", "mute"} {
+		res, err := Run(context.Background(), Request{Program: fake(t, name), Timeout: 5 * time.Second})
+		if name == "flood" && (err == nil || !strings.Contains(err.Error(), "output cap")) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+		if res == nil {
+			continue
+		}
+		if _, perr := config.Parse(res.YAML, name+".yaml"); perr != nil {
+			t.Errorf("%s: partial draft does not load: %v", name, perr)
+		}
+	}
+}
+
+func TestToolName(t *testing.T) {
+	names := map[string]bool{}
+	long := toolName("cli", []string{strings.Repeat("very-long-word", 10)}, names)
+	if len(long) > maxToolName {
+		t.Errorf("%q is longer than %d", long, maxToolName)
+	}
+	if got := toolName("cli", []string{"a.b", "C"}, names); got != "cli_a_b_c" {
+		t.Errorf("got %q", got)
+	}
+	if got := toolName("cli", []string{"a-b", "c"}, names); got != "cli_a_b_c_2" {
+		t.Errorf("duplicate: got %q", got)
+	}
+	if got := toolName("climax", []string{"search"}, names); got != "climax_search_cmd" {
+		t.Errorf("reserved: got %q", got)
+	}
+}
+
+func TestGuessAnnotations(t *testing.T) {
+	for _, c := range []struct {
+		path              []string
+		readOnly, destroy bool
+	}{
+		{[]string{"get"}, true, false},
+		{[]string{"rollout", "status"}, true, false},
+		{[]string{"container", "prune"}, false, true},
+		{[]string{"push"}, false, true},
+		// Builds, tests and plans run the project's code: never read-only.
+		{[]string{"test", "list"}, false, false},
+		{[]string{"plan"}, false, false},
+		{[]string{"create"}, false, false},
+	} {
+		g := guessAnnotations(c.path)
+		if g.readOnly != c.readOnly || g.destructive != c.destroy {
+			t.Errorf("%v: read_only %v destructive %v", c.path, g.readOnly, g.destructive)
+		}
+	}
+}
+
+func TestVerify(t *testing.T) {
+	prog := fake(t, "shelf")
+	src := `name: shelf
+command: "` + prog + `"
+tools:
+  - name: shelf_list
+    description: List.
+    command: list
+    args:
+      - {name: all, type: boolean, flag: --all}
+      - {name: count, type: integer, flag: --count}
+      - {name: sort, flag: --sort}
+  - name: shelf_delete
+    description: Delete.
+    command: delete
+    args:
+      - {name: force, type: boolean, flag: --force}
+`
+	cfg, err := config.Parse([]byte(src), "shelf.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.New([]*config.Config{cfg}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := newTestSandbox(t, prog)
+	checks := Verify(context.Background(), sb, ix.Tools(), 2)
+	if len(checks) != 2 {
+		t.Fatalf("%d checks", len(checks))
+	}
+	list := checks[0]
+	if list.Control != "" {
+		t.Fatalf("control: %s", list.Control)
+	}
+	got := map[string]Verdict{}
+	for _, f := range list.Flags {
+		got[f.Arg] = f.Verdict
+	}
+	if got["all"] != Accepted || got["count"] != Accepted || got["sort"] != Rejected {
+		t.Errorf("verdicts %v, want all and count accepted, sort rejected", got)
+	}
+	if del := checks[1]; del.Count(Accepted) != 1 || del.Count(Rejected) != 0 {
+		t.Errorf("shelf_delete: %+v", del)
+	}
+}
