@@ -59,8 +59,8 @@ func (c *scaffoldCmd) runVerify(e *env) error {
 			}
 		}
 	}
-	fmt.Fprintf(e.stdout, "%s: %d tools, flags %d accepted, %d rejected, %d uninformative; %d tools could not be checked\n",
-		c.Verify, len(checks), accepted, rejected, unknown, unchecked)
+	fmt.Fprintf(e.stdout, "%s: %d %s, flags %d accepted, %d rejected, %d uninformative; %d %s could not be checked\n",
+		c.Verify, len(checks), plural(len(checks), "tool", "tools"), accepted, rejected, unknown, unchecked, plural(unchecked, "tool", "tools"))
 	if rejected > 0 {
 		fmt.Fprintln(e.stdout, "verification failed: the program refused the flags above")
 		return &exitCodeError{exitError}

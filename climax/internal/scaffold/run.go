@@ -2,7 +2,6 @@ package scaffold
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -85,6 +84,3 @@ func childProblems(root *Command) []string {
 	}
 	return all
 }
-
-// errNoManual is returned by --no-exec for a program without a manual page.
-var errNoManual = errors.New("no manual page")
