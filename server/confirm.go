@@ -444,7 +444,7 @@ func (a *approval) askLocally(ctx context.Context, rt *config.ResolvedTool, cmd 
 	case ok:
 		a.state = ApprovalConfirmed
 		a.s.log.Info("approved by the user", "tool", tool, "via", asker.Name)
-		return nil
+		return a.recheck(rt, cmd)
 	}
 	return a.stop(tool, ApprovalDeclined, fmt.Sprintf("The user declined to run %s: nothing ran.", tool))
 }
