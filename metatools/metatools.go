@@ -307,7 +307,7 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 		if cwd != "" {
 			p, err := ProbeProject(cwd)
 			if err != nil {
-				return SearchResult{Text: fmt.Sprintf("Argument 'cwd': %s; give the project's directory, or leave cwd out", displayName(err.Error())), IsError: true}
+				return SearchResult{Text: fmt.Sprintf("Argument 'cwd': %s; give the project's directory, or leave cwd out", err), IsError: true}
 			}
 			opts.Project = p
 			programs = t.loadedPrograms(p.Uses)
@@ -317,7 +317,7 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 			Mode:         "search",
 			TotalMatches: page.Total,
 			Returned:     len(page.Results),
-			HasMore:      offset+len(page.Results) < page.Total,
+			HasMore:      offset < page.Total && page.Total-offset > len(page.Results),
 			Project:      programs,
 			Hint:         t.searchHint(query, category, cli, offset, page.Total),
 			Results:      page.Results,
@@ -336,7 +336,7 @@ func (t *Tools) summary(offset, limit int) summaryResponse {
 	all := t.ix.Summary()
 	page := all[min(offset, len(all)):]
 	page = page[:min(limit, len(page))]
-	resp := summaryResponse{Mode: "summary", TotalMatches: len(all), Returned: len(page), HasMore: offset+len(page) < len(all), Summary: page}
+	resp := summaryResponse{Mode: "summary", TotalMatches: len(all), Returned: len(page), HasMore: offset < len(all) && len(all)-offset > len(page), Summary: page}
 	switch {
 	case resp.HasMore && len(page) > 0:
 		resp.Hint = fmt.Sprintf("Showing %s; call again with offset %d (or a larger limit) for the rest.",

@@ -37,8 +37,12 @@ var projectMarkers = []projectMarker{
 	{"jj", []string{".jj"}, false},
 }
 
-// maxProjectDepth bounds how many directories ProbeProject climbs.
-const maxProjectDepth = 64
+// maxProjectDepth bounds how many directories ProbeProject climbs, and
+// maxProjectPath the length of the path it takes.
+const (
+	maxProjectDepth = 64
+	maxProjectPath  = 4096
+)
 
 // ProbeProject looks at dir and the directories above it, up to the root
 // of the repository holding it (the first one with .git or .jj) or the
@@ -49,22 +53,29 @@ const maxProjectDepth = 64
 // a relative dir is relative to the server's working directory. dir must
 // be an existing directory.
 func ProbeProject(dir string) (*index.Project, error) {
+	if len(dir) > maxProjectPath {
+		return nil, fmt.Errorf("a path of %d bytes is too long (limit %d)", len(dir), maxProjectPath)
+	}
+	shown := displayName(dir)
 	dir, err := expandHome(dir)
 	if err != nil {
 		return nil, err
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", shown, err)
 	}
 	info, err := os.Stat(abs)
+	var pe *fs.PathError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("%s does not exist", dir)
+		return nil, fmt.Errorf("%s does not exist", shown)
+	case errors.As(err, &pe):
+		return nil, fmt.Errorf("%s: %w", shown, pe.Err)
 	case err != nil:
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", shown, err)
 	case !info.IsDir():
-		return nil, fmt.Errorf("%s is not a directory", dir)
+		return nil, fmt.Errorf("%s is not a directory", shown)
 	}
 	home, _ := os.UserHomeDir()
 	found := map[string]bool{}

@@ -110,6 +110,13 @@ func TestSearchCwd(t *testing.T) {
 			t.Errorf("cwd %s: %v %s", bad, out.IsError, out.Text)
 		}
 	}
+	// Hostile paths: a clear error, never the whole path back.
+	for _, bad := range []string{strings.Repeat("a/", 3000), "/tmp/\x00nul", strings.Repeat("x", 300), "\x1b[31m/red"} {
+		out := mt.Search(map[string]any{"query": "build", "cwd": bad})
+		if !out.IsError || !strings.HasPrefix(out.Text, "Argument 'cwd': ") || len(out.Text) > 400 || strings.ContainsAny(out.Text, "\x00\x1b") {
+			t.Errorf("cwd %.40q: %v %q", bad, out.IsError, out.Text)
+		}
+	}
 	if out := mt.Search(map[string]any{"query": "build", "cwd": 3.0}); !out.IsError || !strings.Contains(out.Text, "Argument 'cwd' must be a string (got number)") {
 		t.Errorf("cwd 3: %v %s", out.IsError, out.Text)
 	}
