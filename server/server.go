@@ -75,7 +75,7 @@ const Name = "climax"
 
 // DiscoveryInstructions are the instructions sent at initialize in
 // discovery mode.
-const DiscoveryInstructions = "This server runs command-line tools. Find the right tool with climax_search (call it with no arguments for an overview of the available CLIs, 10 at a time unless you pass a larger limit), then run it with climax_call, passing its tool_name and args as its input_schema describes."
+const DiscoveryInstructions = "This server runs command-line tools. Find the right tool with climax_search (call it with no arguments for an overview of the available CLIs, 10 at a time unless you pass a larger limit or an offset; pass cwd, your project's directory, to rank the tools of its build system and version control first), then run it with climax_call, passing its tool_name and args as its input_schema describes."
 
 // progressInterval is how often progress notifications are sent.
 const progressInterval = time.Second
