@@ -26,7 +26,7 @@ import (
 // Answers to an approval request, as the audit log records them for each
 // call of a tool that needs approval (docs/security.md).
 const (
-	ApprovalConfirmed  = "confirmed"  // the user approved: the command ran
+	ApprovalConfirmed  = "confirmed"  // the user approved: the command ran (unless a reload meanwhile refused it)
 	ApprovalDeclined   = "declined"   // the user declined or dismissed the request
 	ApprovalUnanswered = "unanswered" // no answer in time, the call was cancelled, or asking failed
 	ApprovalNotAsked   = "not_asked"  // the client cannot be asked (see WithConfirmFallback)
