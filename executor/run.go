@@ -48,9 +48,9 @@ func (e *StartError) Unwrap() error { return e.Err }
 // Run executes c and waits for it; it is the part of [Runner.Call] after
 // validation. The command runs without a shell, in its own process group
 // (on Windows, its own job object), with the inherited environment minus
-// CLImax's secrets (CLIMAX_AUTH_TOKEN and any CLIMAX_*_TOKEN, _SECRET,
-// _PASSWORD or _KEY variable) plus c.Env, in c.Dir, with c.Stdin (or empty
-// input) as standard input. A program path with a slash that is relative
+// CLImax's own settings (every CLIMAX_* variable: the auth token, the
+// audit log's path...) plus c.Env, in c.Dir, with c.Stdin (or empty input)
+// as standard input. A program path with a slash that is relative
 // is taken relative to c.Dir.
 //
 // When c.Timeout passes or ctx is cancelled, the command's tree gets
@@ -375,33 +375,29 @@ func lookPath(name string, env []string, dir string) (string, error) {
 	return "", &StartError{Msg: fmt.Sprintf("Command not found: %s (is it installed and on the PATH the config sets?)", name), Err: exec.ErrNotFound}
 }
 
-// childEnv returns environ without CLImax's secrets ([isSecret]), then
-// extra, whose entries win (exec.Cmd keeps the last value of a key).
+// childEnv returns environ without CLImax's own settings
+// ([isClimaxSetting]), then extra, whose entries win (exec.Cmd keeps the
+// last value of a key).
 func childEnv(environ, extra []string) []string {
 	env := make([]string, 0, len(environ)+len(extra))
 	for _, kv := range environ {
-		if name, _, _ := strings.Cut(kv, "="); !isSecret(name) {
+		if name, _, _ := strings.Cut(kv, "="); !isClimaxSetting(name) {
 			env = append(env, kv)
 		}
 	}
 	return append(env, extra...)
 }
 
-// isSecret reports whether an inherited variable is one of CLImax's own
-// secrets, which commands never see: CLIMAX_AUTH_TOKEN, and any CLIMAX_
-// variable whose name ends in _TOKEN, _SECRET, _PASSWORD or _KEY (in any
-// case). A config's env may still set such a variable for its commands.
-func isSecret(name string) bool {
-	n := strings.ToUpper(name)
-	if !strings.HasPrefix(n, "CLIMAX_") {
-		return false
-	}
-	for _, suffix := range []string{"_TOKEN", "_SECRET", "_PASSWORD", "_KEY"} {
-		if strings.HasSuffix(n, suffix) {
-			return true
-		}
-	}
-	return false
+// isClimaxSetting reports whether an inherited variable is one of
+// CLImax's own settings, which commands never see: any variable whose name
+// starts with CLIMAX_ (in any case). They include secrets
+// (CLIMAX_AUTH_TOKEN) and what a command could turn against climax: the
+// audit log's path (CLIMAX_AUDIT_LOG) names a file whose lines a caller
+// chooses in part, which a tool that runs a file's content (a Makefile)
+// must not be pointed at (docs/security.md, Read-only tools). A config's
+// env may still set such a variable for its commands.
+func isClimaxSetting(name string) bool {
+	return len(name) >= len("CLIMAX_") && strings.EqualFold(name[:len("CLIMAX_")], "CLIMAX_")
 }
 
 // startError describes a failed exec.

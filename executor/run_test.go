@@ -156,28 +156,37 @@ func TestCallWorkingDir(t *testing.T) {
 }
 
 func TestCallEnv(t *testing.T) {
-	t.Setenv("CLIMAX_TEST_INHERITED", "inherited")
-	t.Setenv("CLIMAX_TEST_BOTH", "outer")
-	rt := fake("env=CLIMAX_TEST_INHERITED env=CLIMAX_TEST_BOTH env=CLIMAX_TEST_CONFIG", 5)
-	rt.CLI.Env["CLIMAX_TEST_BOTH"] = "config"
-	rt.CLI.Env["CLIMAX_TEST_CONFIG"] = "only config"
+	t.Setenv("EXECUTOR_TEST_INHERITED", "inherited")
+	t.Setenv("EXECUTOR_TEST_BOTH", "outer")
+	rt := fake("env=EXECUTOR_TEST_INHERITED env=EXECUTOR_TEST_BOTH env=EXECUTOR_TEST_CONFIG", 5)
+	rt.CLI.Env["EXECUTOR_TEST_BOTH"] = "config"
+	rt.CLI.Env["EXECUTOR_TEST_CONFIG"] = "only config"
 	out := executor.New().Call(context.Background(), rt, nil)
 	if want := "inherited\nconfig\nonly config"; out.Text != want {
 		t.Fatalf("got %q, want %q", out.Text, want)
 	}
 }
 
-// Commands never see CLImax's own secrets, unless a config sets them.
-func TestCallEnvHidesSecrets(t *testing.T) {
+// Commands never see CLImax's own settings (its secrets, the audit log's
+// path: docs/security.md), unless a config sets them; other variables
+// pass.
+func TestCallEnvHidesClimaxSettings(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "audit.log")
 	t.Setenv("CLIMAX_AUTH_TOKEN", "s3cret")
 	t.Setenv("climax_db_password", "s3cret")
 	t.Setenv("CLIMAX_SIGNING_KEY", "s3cret")
 	t.Setenv("CLIMAX_LOG_LEVEL", "debug")
-	rt := fake("env=CLIMAX_AUTH_TOKEN env=climax_db_password env=CLIMAX_SIGNING_KEY env=CLIMAX_LOG_LEVEL env=CLIMAX_API_TOKEN", 5)
+	t.Setenv("CLIMAX_AUDIT_LOG", log)
+	t.Setenv("CLIMAX_POLICY", "/etc/climax/policy.yaml")
+	t.Setenv("CLIMAXIMUM", "not climax's")
+	rt := fake("env=CLIMAX_AUTH_TOKEN env=climax_db_password env=CLIMAX_SIGNING_KEY env=CLIMAX_LOG_LEVEL env=CLIMAX_AUDIT_LOG env=CLIMAX_POLICY env=CLIMAXIMUM env=CLIMAX_API_TOKEN", 5)
 	rt.CLI.Env["CLIMAX_API_TOKEN"] = "from the config"
 	out := executor.New().Call(context.Background(), rt, nil)
-	if want := "<unset>\n<unset>\n<unset>\ndebug\nfrom the config"; out.Text != want {
+	if want := "<unset>\n<unset>\n<unset>\n<unset>\n<unset>\n<unset>\nnot climax's\nfrom the config"; out.Text != want {
 		t.Fatalf("got %q, want %q", out.Text, want)
+	}
+	if strings.Contains(out.Text, log) {
+		t.Errorf("the audit log's path reached the command: %q", out.Text)
 	}
 }
 
