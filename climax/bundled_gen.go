@@ -34,7 +34,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "profile",
 					Type: config.ArgType("string"),
-					Flag: "--profile",
+					Flag: "--profile=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -104,7 +104,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Glob patterns to skip",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--exclude",
+					Flag:        "--exclude=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -149,7 +149,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:  "exclude",
 					Type:  config.ArgType("array"),
 					Items: config.ArgType("string"),
-					Flag:  "--exclude",
+					Flag:  "--exclude=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -208,7 +208,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "expires_in",
 					Type: config.ArgType("integer"),
-					Flag: "--expires-in",
+					Flag: "--expires-in=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -224,12 +224,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "filter",
 					Description: "Name=KEY,Values=V1,V2 (instance-id, tag:Name...)",
 					Type:        config.ArgType("string"),
-					Flag:        "--filters",
+					Flag:        "--filters=",
 				}, config.Arg{
 					Name:        "query",
 					Description: "JMESPath to select fields",
 					Type:        config.ArgType("string"),
-					Flag:        "--query",
+					Flag:        "--query=",
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
@@ -331,11 +331,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "5m, 2h, 1d or a timestamp",
 					Type:        config.ArgType("string"),
 					Default:     "10m",
-					Flag:        "--since",
+					Flag:        "--since=",
 				}, config.Arg{
 					Name: "filter_pattern",
 					Type: config.ArgType("string"),
-					Flag: "--filter-pattern",
+					Flag: "--filter-pattern=",
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
@@ -352,7 +352,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:    "max_items",
 					Type:    config.ArgType("integer"),
 					Default: 50,
-					Flag:    "--max-items",
+					Flag:    "--max-items=",
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
@@ -368,7 +368,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "stack_name",
 					Type: config.ArgType("string"),
-					Flag: "--stack-name",
+					Flag: "--stack-name=",
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
@@ -385,12 +385,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "path_prefix",
 					Description: "e.g. /service-role/",
 					Type:        config.ArgType("string"),
-					Flag:        "--path-prefix",
+					Flag:        "--path-prefix=",
 				}, config.Arg{
 					Name:    "max_items",
 					Type:    config.ArgType("integer"),
 					Default: 100,
-					Flag:    "--max-items",
+					Flag:    "--max-items=",
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
@@ -422,7 +422,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "package",
 					Type: config.ArgType("string"),
-					Flag: "--package",
+					Flag: "--package=",
 				}, config.Arg{
 					Name: "workspace",
 					Type: config.ArgType("boolean"),
@@ -436,7 +436,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "features",
 					Description: "Comma-separated features",
 					Type:        config.ArgType("string"),
-					Flag:        "--features",
+					Flag:        "--features=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -446,7 +446,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        14,
+				Line:        23,
 			}, config.Tool{
 				Name:        "cargo_check",
 				Description: "Type-check the crate without building binaries (faster than build). Use to quickly find compile errors.",
@@ -455,7 +455,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "package",
 					Type: config.ArgType("string"),
-					Flag: "--package",
+					Flag: "--package=",
 				}, config.Arg{
 					Name: "workspace",
 					Type: config.ArgType("boolean"),
@@ -469,16 +469,17 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "features",
 					Description: "Comma-separated features",
 					Type:        config.ArgType("string"),
-					Flag:        "--features",
+					Flag:        "--features=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
 					Cwd:  true,
 				}},
-				Timeout:   float64(600),
-				MaxOutput: 65536,
-				ReadOnly:  ptr(true),
-				Line:      44,
+				Timeout:     float64(600),
+				MaxOutput:   65536,
+				Destructive: ptr(false),
+				Idempotent:  ptr(true),
+				Line:        53,
 			}, config.Tool{
 				Name:        "cargo_test",
 				Description: "Build and run Rust tests (unit, integration, doc) and report failures.",
@@ -492,7 +493,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "package",
 					Type: config.ArgType("string"),
-					Flag: "--package",
+					Flag: "--package=",
 				}, config.Arg{
 					Name: "workspace",
 					Type: config.ArgType("boolean"),
@@ -510,7 +511,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "features",
 					Description: "Comma-separated features",
 					Type:        config.ArgType("string"),
-					Flag:        "--features",
+					Flag:        "--features=",
 				}, config.Arg{
 					Name:            "test_arg",
 					Description:     "Test harness arguments, e.g. --nocapture",
@@ -526,7 +527,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        70,
+				Line:        80,
 			}, config.Tool{
 				Name:        "cargo_clippy",
 				Description: "Lint Rust code with Clippy (mistakes, unidiomatic code, performance).",
@@ -565,7 +566,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        106,
+				Line:        116,
 			}, config.Tool{
 				Name:        "cargo_fmt",
 				Description: "Format Rust code with rustfmt; check=true only reports unformatted files.",
@@ -589,7 +590,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        137,
+				Line:        147,
 			}, config.Tool{
 				Name:        "cargo_run",
 				Description: "Build and run a binary of the crate and show its output.",
@@ -599,11 +600,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "bin",
 					Description: "Binary to run (if several)",
 					Type:        config.ArgType("string"),
-					Flag:        "--bin",
+					Flag:        "--bin=",
 				}, config.Arg{
 					Name: "example",
 					Type: config.ArgType("string"),
-					Flag: "--example",
+					Flag: "--example=",
 				}, config.Arg{
 					Name: "release",
 					Type: config.ArgType("boolean"),
@@ -611,7 +612,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "package",
 					Type: config.ArgType("string"),
-					Flag: "--package",
+					Flag: "--package=",
 				}, config.Arg{
 					Name:            "program_arg",
 					Description:     "Program arguments",
@@ -627,7 +628,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        156,
+				Line:        166,
 			}, config.Tool{
 				Name:        "cargo_bench",
 				Description: "Build and run the crate's benchmarks and report timings.",
@@ -641,7 +642,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "package",
 					Type: config.ArgType("string"),
-					Flag: "--package",
+					Flag: "--package=",
 				}, config.Arg{
 					Name:        "no_run",
 					Description: "Compile only",
@@ -662,7 +663,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        184,
+				Line:        194,
 			}, config.Tool{
 				Name:        "cargo_doc",
 				Description: "Build HTML documentation of the crate and its dependencies into target/doc; reports bad doc links.",
@@ -676,7 +677,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "package",
 					Type: config.ArgType("string"),
-					Flag: "--package",
+					Flag: "--package=",
 				}, config.Arg{
 					Name: "document_private_items",
 					Type: config.ArgType("boolean"),
@@ -690,7 +691,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        208,
+				Line:        218,
 			}, config.Tool{
 				Name:        "cargo_clean",
 				Description: "Delete build output (the target directory) to free disk space or force a full rebuild.",
@@ -700,7 +701,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "package",
 					Description: "Only this package's artifacts",
 					Type:        config.ArgType("string"),
-					Flag:        "--package",
+					Flag:        "--package=",
 				}, config.Arg{
 					Name:        "release",
 					Description: "Only release artifacts",
@@ -715,7 +716,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        228,
+				Line:        238,
 			}, config.Tool{
 				Name:        "cargo_add",
 				Description: "Add a dependency to Cargo.toml, e.g. 'serde' or 'tokio@1'.",
@@ -732,7 +733,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "features",
 					Description: "Comma-separated features",
 					Type:        config.ArgType("string"),
-					Flag:        "--features",
+					Flag:        "--features=",
 				}, config.Arg{
 					Name:        "dev",
 					Description: "As a dev-dependency",
@@ -746,7 +747,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "package",
 					Type: config.ArgType("string"),
-					Flag: "--package",
+					Flag: "--package=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -756,7 +757,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        247,
+				Line:        257,
 			}, config.Tool{
 				Name:        "cargo_remove",
 				Description: "Remove a dependency from Cargo.toml.",
@@ -776,7 +777,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "package",
 					Type: config.ArgType("string"),
-					Flag: "--package",
+					Flag: "--package=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -785,7 +786,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        278,
+				Line:        288,
 			}, config.Tool{
 				Name:        "cargo_update",
 				Description: "Update Cargo.lock dependencies to the newest compatible versions.",
@@ -810,7 +811,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        298,
+				Line:        308,
 			}, config.Tool{
 				Name:        "cargo_tree",
 				Description: "Show the crate's dependency tree; invert shows why a crate is pulled in.",
@@ -820,12 +821,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "depth",
 					Description: "Levels of dependencies shown",
 					Type:        config.ArgType("integer"),
-					Flag:        "--depth",
+					Flag:        "--depth=",
 				}, config.Arg{
 					Name:        "invert",
 					Description: "Show what depends on this crate",
 					Type:        config.ArgType("string"),
-					Flag:        "--invert",
+					Flag:        "--invert=",
 				}, config.Arg{
 					Name:        "duplicates",
 					Description: "Crates in several versions",
@@ -835,16 +836,17 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "package",
 					Description: "Root package",
 					Type:        config.ArgType("string"),
-					Flag:        "--package",
+					Flag:        "--package=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
 					Cwd:  true,
 				}},
-				Timeout:   float64(120),
-				MaxOutput: 65536,
-				ReadOnly:  ptr(true),
-				Line:      320,
+				Timeout:     float64(120),
+				MaxOutput:   65536,
+				Destructive: ptr(false),
+				Idempotent:  ptr(true),
+				Line:        330,
 			}, config.Tool{
 				Name:        "cargo_search",
 				Description: "Search crates.io for Rust crates by keyword.",
@@ -860,13 +862,14 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Max 100",
 					Type:        config.ArgType("integer"),
 					Default:     10,
-					Flag:        "--limit",
+					Flag:        "--limit=",
 				}},
-				Timeout:   float64(60),
-				MaxOutput: 65536,
-				ReadOnly:  ptr(true),
-				OpenWorld: ptr(true),
-				Line:      348,
+				Timeout:     float64(60),
+				MaxOutput:   65536,
+				Destructive: ptr(false),
+				Idempotent:  ptr(true),
+				OpenWorld:   ptr(true),
+				Line:        359,
 			}, config.Tool{
 				Name:        "cargo_new",
 				Description: "Start a new Rust package in a new directory: Cargo.toml and a hello-world main (library=true: a library).",
@@ -892,7 +895,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        367,
+				Line:        379,
 			}},
 			Source: "bundled:cargo",
 		}
@@ -919,17 +922,17 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "model",
 					Description: "e.g. sonnet, opus, or a full model name",
 					Type:        config.ArgType("string"),
-					Flag:        "--model",
+					Flag:        "--model=",
 				}, config.Arg{
 					Name: "output_format",
 					Type: config.ArgType("string"),
-					Flag: "--output-format",
+					Flag: "--output-format=",
 					Enum: []string{"text", "json"},
 				}, config.Arg{
 					Name:    "max_turns",
 					Type:    config.ArgType("integer"),
 					Default: 10,
-					Flag:    "--max-turns",
+					Flag:    "--max-turns=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -1003,20 +1006,20 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:    "transport",
 					Type:    config.ArgType("string"),
 					Default: "stdio",
-					Flag:    "--transport",
+					Flag:    "--transport=",
 					Enum:    []string{"stdio", "http", "sse"},
 				}, config.Arg{
 					Name:    "scope",
 					Type:    config.ArgType("string"),
 					Default: "local",
-					Flag:    "--scope",
+					Flag:    "--scope=",
 					Enum:    []string{"local", "project", "user"},
 				}, config.Arg{
 					Name:        "env",
 					Description: "KEY=VALUE for the server",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--env",
+					Flag:        "--env=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -1043,7 +1046,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:    "scope",
 					Type:    config.ArgType("string"),
 					Default: "local",
-					Flag:    "--scope",
+					Flag:    "--scope=",
 					Enum:    []string{"local", "project", "user"},
 				}, config.Arg{
 					Name: "dir",
@@ -1264,12 +1267,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "e.g. status=exited",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--filter",
+					Flag:        "--filter=",
 				}, config.Arg{
 					Name:        "format",
 					Description: "'json' or a Go template",
 					Type:        config.ArgType("string"),
-					Flag:        "--format",
+					Flag:        "--format=",
 				}, config.Arg{
 					Name:        "quiet",
 					Description: "Only IDs",
@@ -1296,12 +1299,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Lines from the end, or 'all'",
 					Type:        config.ArgType("string"),
 					Default:     "100",
-					Flag:        "--tail",
+					Flag:        "--tail=",
 				}, config.Arg{
 					Name:        "since",
 					Description: "e.g. 10m or a timestamp",
 					Type:        config.ArgType("string"),
-					Flag:        "--since",
+					Flag:        "--since=",
 				}, config.Arg{
 					Name: "timestamps",
 					Type: config.ArgType("boolean"),
@@ -1326,12 +1329,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "format",
 					Description: "Go template",
 					Type:        config.ArgType("string"),
-					Flag:        "--format",
+					Flag:        "--format=",
 				}, config.Arg{
 					Name:        "type",
 					Description: "Object kind, if ambiguous",
 					Type:        config.ArgType("string"),
-					Flag:        "--type",
+					Flag:        "--type=",
 					Enum:        []string{"container", "image", "volume", "network"},
 				}},
 				Timeout:   float64(30),
@@ -1357,7 +1360,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "format",
 					Description: "'json' or a Go template",
 					Type:        config.ArgType("string"),
-					Flag:        "--format",
+					Flag:        "--format=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -1433,28 +1436,28 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "KEY=VALUE",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--env",
+					Flag:        "--env=",
 				}, config.Arg{
 					Name:        "volume",
 					Description: "HOST:CONTAINER[:ro]",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--volume",
+					Flag:        "--volume=",
 				}, config.Arg{
 					Name:        "workdir",
 					Description: "Working directory inside the container",
 					Type:        config.ArgType("string"),
-					Flag:        "--workdir",
+					Flag:        "--workdir=",
 				}, config.Arg{
 					Name:        "network",
 					Description: "e.g. none, host, or a network name",
 					Type:        config.ArgType("string"),
-					Flag:        "--network",
+					Flag:        "--network=",
 				}, config.Arg{
 					Name:        "user",
 					Description: "User or UID[:GID]",
 					Type:        config.ArgType("string"),
-					Flag:        "--user",
+					Flag:        "--user=",
 				}, config.Arg{
 					Name:        "image",
 					Description: "Image with /bin/sh, e.g. alpine:3.20",
@@ -1482,29 +1485,29 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "name",
 					Type: config.ArgType("string"),
-					Flag: "--name",
+					Flag: "--name=",
 				}, config.Arg{
 					Name:        "publish",
 					Description: "HOST:CONTAINER",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--publish",
+					Flag:        "--publish=",
 				}, config.Arg{
 					Name:        "env",
 					Description: "KEY=VALUE",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--env",
+					Flag:        "--env=",
 				}, config.Arg{
 					Name:        "volume",
 					Description: "SOURCE:PATH[:ro]",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--volume",
+					Flag:        "--volume=",
 				}, config.Arg{
 					Name: "network",
 					Type: config.ArgType("string"),
-					Flag: "--network",
+					Flag: "--network=",
 				}, config.Arg{
 					Name:     "image",
 					Type:     config.ArgType("string"),
@@ -1549,7 +1552,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "wait_seconds",
 					Description: "Seconds before killing",
 					Type:        config.ArgType("integer"),
-					Flag:        "--timeout",
+					Flag:        "--timeout=",
 				}},
 				Timeout:     float64(120),
 				MaxOutput:   65536,
@@ -1572,7 +1575,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "signal",
 					Description: "Default: KILL; e.g. HUP, TERM",
 					Type:        config.ArgType("string"),
-					Flag:        "--signal",
+					Flag:        "--signal=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
@@ -1661,12 +1664,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "filter",
 					Description: "e.g. 'dangling=true'",
 					Type:        config.ArgType("string"),
-					Flag:        "--filter",
+					Flag:        "--filter=",
 				}, config.Arg{
 					Name:        "format",
 					Description: "'json' or a Go template",
 					Type:        config.ArgType("string"),
-					Flag:        "--format",
+					Flag:        "--format=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -1686,7 +1689,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "platform",
 					Description: "e.g. linux/arm64",
 					Type:        config.ArgType("string"),
-					Flag:        "--platform",
+					Flag:        "--platform=",
 				}, config.Arg{
 					Name:    "quiet",
 					Type:    config.ArgType("boolean"),
@@ -1714,23 +1717,23 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "tag",
 					Description: "name:tag",
 					Type:        config.ArgType("string"),
-					Flag:        "--tag",
+					Flag:        "--tag=",
 				}, config.Arg{
 					Name:        "file",
 					Description: "Dockerfile path",
 					Type:        config.ArgType("string"),
-					Flag:        "--file",
+					Flag:        "--file=",
 				}, config.Arg{
 					Name:        "build_arg",
 					Description: "KEY=VALUE",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--build-arg",
+					Flag:        "--build-arg=",
 				}, config.Arg{
 					Name:        "target",
 					Description: "Stage to build",
 					Type:        config.ArgType("string"),
-					Flag:        "--target",
+					Flag:        "--target=",
 				}, config.Arg{
 					Name: "no_cache",
 					Type: config.ArgType("boolean"),
@@ -1833,7 +1836,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "format",
 					Description: "table or json",
 					Type:        config.ArgType("string"),
-					Flag:        "--format",
+					Flag:        "--format=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -1922,12 +1925,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Lines per service, or 'all'",
 					Type:        config.ArgType("string"),
 					Default:     "100",
-					Flag:        "--tail",
+					Flag:        "--tail=",
 				}, config.Arg{
 					Name:        "since",
 					Description: "e.g. 10m or a timestamp",
 					Type:        config.ArgType("string"),
-					Flag:        "--since",
+					Flag:        "--since=",
 				}, config.Arg{
 					Name: "timestamps",
 					Type: config.ArgType("boolean"),
@@ -2074,12 +2077,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "filter",
 					Description: "e.g. 'dangling=true'",
 					Type:        config.ArgType("string"),
-					Flag:        "--filter",
+					Flag:        "--filter=",
 				}, config.Arg{
 					Name:        "format",
 					Description: "'json' or a Go template",
 					Type:        config.ArgType("string"),
-					Flag:        "--format",
+					Flag:        "--format=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -2131,12 +2134,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "filter",
 					Description: "e.g. 'driver=bridge'",
 					Type:        config.ArgType("string"),
-					Flag:        "--filter",
+					Flag:        "--filter=",
 				}, config.Arg{
 					Name:        "format",
 					Description: "'json' or a Go template",
 					Type:        config.ArgType("string"),
-					Flag:        "--format",
+					Flag:        "--format=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -2156,7 +2159,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "driver",
 					Description: "Default: bridge",
 					Type:        config.ArgType("string"),
-					Flag:        "--driver",
+					Flag:        "--driver=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
@@ -2203,7 +2206,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "format",
 					Description: "'json' or a Go template",
 					Type:        config.ArgType("string"),
-					Flag:        "--format",
+					Flag:        "--format=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -2338,37 +2341,37 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "state",
 					Type: config.ArgType("string"),
-					Flag: "--state",
+					Flag: "--state=",
 					Enum: []string{"open", "closed", "all"},
 				}, config.Arg{
 					Name:  "label",
 					Type:  config.ArgType("array"),
 					Items: config.ArgType("string"),
-					Flag:  "--label",
+					Flag:  "--label=",
 				}, config.Arg{
 					Name:        "assignee",
 					Description: "Login, or @me",
 					Type:        config.ArgType("string"),
-					Flag:        "--assignee",
+					Flag:        "--assignee=",
 				}, config.Arg{
 					Name: "author",
 					Type: config.ArgType("string"),
-					Flag: "--author",
+					Flag: "--author=",
 				}, config.Arg{
 					Name:        "search",
 					Description: "GitHub search query",
 					Type:        config.ArgType("string"),
-					Flag:        "--search",
+					Flag:        "--search=",
 				}, config.Arg{
 					Name:    "limit",
 					Type:    config.ArgType("integer"),
 					Default: 30,
-					Flag:    "--limit",
+					Flag:    "--limit=",
 				}, config.Arg{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2398,7 +2401,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2418,7 +2421,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:     "title",
 					Type:     config.ArgType("string"),
 					Required: true,
-					Flag:     "--title",
+					Flag:     "--title=",
 				}, config.Arg{
 					Name:        "body",
 					Description: "Markdown",
@@ -2428,18 +2431,18 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:  "label",
 					Type:  config.ArgType("array"),
 					Items: config.ArgType("string"),
-					Flag:  "--label",
+					Flag:  "--label=",
 				}, config.Arg{
 					Name:        "assignee",
 					Description: "Logins, or @me",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--assignee",
+					Flag:        "--assignee=",
 				}, config.Arg{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2458,42 +2461,42 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "state",
 					Type: config.ArgType("string"),
-					Flag: "--state",
+					Flag: "--state=",
 					Enum: []string{"open", "closed", "merged", "all"},
 				}, config.Arg{
 					Name:        "base",
 					Description: "Base branch",
 					Type:        config.ArgType("string"),
-					Flag:        "--base",
+					Flag:        "--base=",
 				}, config.Arg{
 					Name:        "head",
 					Description: "Head branch",
 					Type:        config.ArgType("string"),
-					Flag:        "--head",
+					Flag:        "--head=",
 				}, config.Arg{
 					Name: "author",
 					Type: config.ArgType("string"),
-					Flag: "--author",
+					Flag: "--author=",
 				}, config.Arg{
 					Name:  "label",
 					Type:  config.ArgType("array"),
 					Items: config.ArgType("string"),
-					Flag:  "--label",
+					Flag:  "--label=",
 				}, config.Arg{
 					Name:        "search",
 					Description: "GitHub search query",
 					Type:        config.ArgType("string"),
-					Flag:        "--search",
+					Flag:        "--search=",
 				}, config.Arg{
 					Name:    "limit",
 					Type:    config.ArgType("integer"),
 					Default: 30,
-					Flag:    "--limit",
+					Flag:    "--limit=",
 				}, config.Arg{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2522,7 +2525,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2552,7 +2555,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2583,7 +2586,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2603,7 +2606,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:     "title",
 					Type:     config.ArgType("string"),
 					Required: true,
-					Flag:     "--title",
+					Flag:     "--title=",
 				}, config.Arg{
 					Name:        "body",
 					Description: "Markdown",
@@ -2613,12 +2616,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "base",
 					Description: "Target branch (default: the default branch)",
 					Type:        config.ArgType("string"),
-					Flag:        "--base",
+					Flag:        "--base=",
 				}, config.Arg{
 					Name:        "head",
 					Description: "Branch with the changes (default: current)",
 					Type:        config.ArgType("string"),
-					Flag:        "--head",
+					Flag:        "--head=",
 				}, config.Arg{
 					Name: "draft",
 					Type: config.ArgType("boolean"),
@@ -2627,18 +2630,18 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:  "label",
 					Type:  config.ArgType("array"),
 					Items: config.ArgType("string"),
-					Flag:  "--label",
+					Flag:  "--label=",
 				}, config.Arg{
 					Name:        "reviewer",
 					Description: "Logins or org/team",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--reviewer",
+					Flag:        "--reviewer=",
 				}, config.Arg{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2657,22 +2660,22 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "branch",
 					Type: config.ArgType("string"),
-					Flag: "--branch",
+					Flag: "--branch=",
 				}, config.Arg{
 					Name:        "workflow",
 					Description: "Workflow name or file",
 					Type:        config.ArgType("string"),
-					Flag:        "--workflow",
+					Flag:        "--workflow=",
 				}, config.Arg{
 					Name:    "limit",
 					Type:    config.ArgType("integer"),
 					Default: 20,
-					Flag:    "--limit",
+					Flag:    "--limit=",
 				}, config.Arg{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2708,12 +2711,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "job",
 					Description: "Only this job ID",
 					Type:        config.ArgType("string"),
-					Flag:        "--job",
+					Flag:        "--job=",
 				}, config.Arg{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2737,12 +2740,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:    "limit",
 					Type:    config.ArgType("integer"),
 					Default: 30,
-					Flag:    "--limit",
+					Flag:    "--limit=",
 				}, config.Arg{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2767,7 +2770,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "repo",
 					Description: "OWNER/REPO",
 					Type:        config.ArgType("string"),
-					Flag:        "--repo",
+					Flag:        "--repo=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2792,7 +2795,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "branch",
 					Description: "README of this branch",
 					Type:        config.ArgType("string"),
-					Flag:        "--branch",
+					Flag:        "--branch=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -2811,7 +2814,7 @@ var compiledBundled = map[string]func() *config.Config{
 		return &config.Config{
 			Name:        "git",
 			Description: "Git version control: inspect history and changes, stage and commit, manage branches, tags, stashes and remotes, sync with push/pull/fetch.",
-			Command:     "git --no-pager",
+			Command:     "git --no-pager -c safe.bareRepository=explicit -c core.fsmonitor=false -c core.hooksPath=/dev/null",
 			Env:         map[string]string{"GIT_EDITOR": "true", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"},
 			Category:    "vcs",
 			Tags:        []string{"version-control", "commits", "branches"},
@@ -2838,12 +2841,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      21,
+				Line:      29,
 			}, config.Tool{
 				Name:        "git_log",
 				Description: "Show commit history, newest first (20 by default), optionally by author, date, message, text change (pickaxe), path or range (main..HEAD).",
 				Keywords:    []string{"history", "recent commits", "latest commits", "last commits", "changelog", "commit messages", "who committed", "what changed since", "since last release", "previous commits", "git history", "which commit introduced", "when was this changed", "commit log", "commits by author", "last few commits", "find a commit by message", "which commit added", "when did this text disappear", "pickaxe", "log -S", "history of a renamed file", "log --follow", "commits between two dates"},
-				Command:     "log",
+				Command:     "log --no-ext-diff --no-textconv",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
 					Description: "Branch, commit or range, e.g. main..HEAD",
@@ -2915,12 +2918,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      43,
+				Line:      51,
 			}, config.Tool{
 				Name:        "git_diff",
 				Description: "Show line-by-line changes: unstaged by default, staged with staged=true, or against a commit, branch or range.",
 				Keywords:    []string{"what did I change", "changes", "patch", "delta", "uncommitted changes", "staged changes", "compare with main", "diff against branch", "code review", "what changed between", "what's different", "compare two commits", "diff between branches", "review my changes before committing", "show changes in a file", "trailing whitespace"},
-				Command:     "diff",
+				Command:     "diff --no-ext-diff --no-textconv",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
 					Description: "Commit, branch or range",
@@ -2958,12 +2961,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      100,
+				Line:      108,
 			}, config.Tool{
 				Name:        "git_show",
 				Description: "Show a commit (message, author, diff), a tag, or a file at a revision (REV:PATH).",
 				Keywords:    []string{"view commit", "inspect commit", "commit details", "what did this commit change", "old version of a file", "file at revision", "HEAD", "contents of commit", "tag details", "files changed in a commit", "what was in this commit", "file from another branch", "show a file at a commit", "last commit", "what did the last commit change"},
-				Command:     "show",
+				Command:     "show --no-ext-diff --no-textconv",
 				Args: []config.Arg{config.Arg{
 					Name:        "object",
 					Description: "Commit, tag or REV:PATH (default: HEAD)",
@@ -2991,12 +2994,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      133,
+				Line:      141,
 			}, config.Tool{
 				Name:        "git_blame",
 				Description: "Show who last changed each line of a file and in which commit.",
 				Keywords:    []string{"who changed", "who wrote", "who touched", "annotate", "authorship", "line history", "praise", "responsible for this line", "when was this line added", "which commit changed this line", "who introduced this line", "git blame"},
-				Command:     "blame",
+				Command:     "blame --no-textconv",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
 					Description: "Blame as of this commit",
@@ -3029,7 +3032,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      159,
+				Line:      167,
 			}, config.Tool{
 				Name:        "git_grep",
 				Description: "Search tracked files for a text or regex pattern, e.g. to find where a function or symbol is used. Patterns are POSIX basic regexes (\\| for alternation, \\+ \\? \\{n\\}) unless extended_regexp (ERE: | + ? {n} ( )) or perl_regexp (PCRE: \\d, \\s, lookarounds) is set; fixed_strings matches literally. Exit code 1 means no matches.",
@@ -3093,7 +3096,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "no matches"},
 				ReadOnly:         ptr(true),
-				Line:             186,
+				Line:             194,
 			}, config.Tool{
 				Name:        "git_ls_files",
 				Description: "List files tracked by git (or untracked, modified or deleted ones).",
@@ -3127,7 +3130,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      237,
+				Line:      245,
 			}, config.Tool{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its hash; for an annotated tag add ^{commit} to get the commit, not the tag object.",
@@ -3156,7 +3159,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      263,
+				Line:      271,
 			}, config.Tool{
 				Name:        "git_repo_root",
 				Description: "Print the absolute path of the repository's top-level (root) directory.",
@@ -3171,7 +3174,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      287,
+				Line:      295,
 			}, config.Tool{
 				Name:        "git_reflog",
 				Description: "Show the reflog, newest 30 by default: every commit HEAD pointed to (commits, checkouts, resets, rebases). Use to recover lost commits.",
@@ -3195,7 +3198,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      299,
+				Line:      307,
 			}, config.Tool{
 				Name:        "git_describe",
 				Description: "Name a commit after the nearest tag reachable from it (v1.2.0-3-gabc1234), e.g. the version of a build.",
@@ -3224,7 +3227,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      318,
+				Line:      326,
 			}, config.Tool{
 				Name:        "git_branch_list",
 				Description: "List branches (local, remote or all), marking the current one, with last commit and upstream.",
@@ -3249,7 +3252,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "merged",
 					Description: "Only merged into this commit",
 					Type:        config.ArgType("string"),
-					Flag:        "--merged",
+					Flag:        "--merged=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -3258,7 +3261,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      340,
+				Line:      348,
 			}, config.Tool{
 				Name:        "git_current_branch",
 				Description: "Print the name of the current branch (empty when HEAD is detached).",
@@ -3272,7 +3275,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      367,
+				Line:      375,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with new_branch does both).",
@@ -3296,7 +3299,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        378,
+				Line:        386,
 			}, config.Tool{
 				Name:        "git_branch_rename",
 				Description: "Rename a local branch (the current one when old is not given); refuses to overwrite an existing branch.",
@@ -3320,7 +3323,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        395,
+				Line:        403,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "Delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
@@ -3344,7 +3347,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        411,
+				Line:        419,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout); new_branch creates a branch of that name first (from branch, else from HEAD).",
@@ -3359,7 +3362,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "new_branch",
 					Description: "Name of a new branch to create and switch to",
 					Type:        config.ArgType("string"),
-					Flag:        "--create",
+					Flag:        "--create=",
 				}, config.Arg{
 					Name:        "detach",
 					Description: "Detached HEAD at a commit",
@@ -3373,7 +3376,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        431,
+				Line:        439,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch); a file path as target discards its changes. To discard file changes use git_restore.",
@@ -3398,7 +3401,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        452,
+				Line:        460,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
@@ -3434,7 +3437,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        471,
+				Line:        479,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "Discard uncommitted changes to files; staged=true only unstages them.",
@@ -3466,7 +3469,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        501,
+				Line:        509,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
@@ -3476,7 +3479,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:     "message",
 					Type:     config.ArgType("string"),
 					Required: true,
-					Flag:     "--message",
+					Flag:     "--message=",
 				}, config.Arg{
 					Name:        "all",
 					Description: "Also commit modified tracked files",
@@ -3495,7 +3498,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        526,
+				Line:        534,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "Delete files from the working tree and index; cached=true only untracks them.",
@@ -3536,7 +3539,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        551,
+				Line:        559,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -3560,7 +3563,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        585,
+				Line:        593,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
@@ -3569,7 +3572,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "message",
 					Type: config.ArgType("string"),
-					Flag: "--message",
+					Flag: "--message=",
 				}, config.Arg{
 					Name: "include_untracked",
 					Type: config.ArgType("boolean"),
@@ -3593,7 +3596,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        602,
+				Line:        610,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
@@ -3607,7 +3610,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      632,
+				Line:      640,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
@@ -3626,7 +3629,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      643,
+				Line:      651,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -3650,7 +3653,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        656,
+				Line:        664,
 			}, config.Tool{
 				Name:        "git_stash_apply",
 				Description: "Re-apply a stash's changes and keep the stash in the list (unlike git_stash_pop).",
@@ -3674,7 +3677,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        674,
+				Line:        682,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "Delete a stash without applying it.",
@@ -3693,7 +3696,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        690,
+				Line:        698,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
@@ -3713,7 +3716,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "contains",
 					Description: "Only tags containing this commit",
 					Type:        config.ArgType("string"),
-					Flag:        "--contains",
+					Flag:        "--contains=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -3722,7 +3725,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      704,
+				Line:      712,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -3742,7 +3745,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "message",
 					Description: "Annotation message",
 					Type:        config.ArgType("string"),
-					Flag:        "--message",
+					Flag:        "--message=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -3751,7 +3754,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        723,
+				Line:        731,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "Delete a local tag.",
@@ -3770,7 +3773,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        743,
+				Line:        751,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
@@ -3784,7 +3787,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      757,
+				Line:      765,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -3808,7 +3811,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        771,
+				Line:        779,
 			}, config.Tool{
 				Name:        "git_remote_set_url",
 				Description: "Change the URL of a remote (e.g. switch origin from HTTPS to SSH, or to a moved repository).",
@@ -3834,7 +3837,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        788,
+				Line:        796,
 			}, config.Tool{
 				Name:        "git_remote_remove",
 				Description: "Remove a remote and its remote-tracking branches.",
@@ -3853,7 +3856,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        808,
+				Line:        816,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
@@ -3894,7 +3897,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        820,
+				Line:        828,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
@@ -3937,7 +3940,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        855,
+				Line:        863,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
@@ -3980,7 +3983,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        895,
+				Line:        903,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
@@ -4001,12 +4004,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "branch",
 					Description: "Branch or tag to check out",
 					Type:        config.ArgType("string"),
-					Flag:        "--branch",
+					Flag:        "--branch=",
 				}, config.Arg{
 					Name:        "depth",
 					Description: "Commits of history (shallow)",
 					Type:        config.ArgType("integer"),
-					Flag:        "--depth",
+					Flag:        "--depth=",
 				}, config.Arg{
 					Name:        "dir",
 					Description: "Parent directory",
@@ -4017,7 +4020,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        931,
+				Line:        939,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -4041,7 +4044,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        961,
+				Line:        969,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -4071,7 +4074,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "message",
 					Type: config.ArgType("string"),
-					Flag: "--message",
+					Flag: "--message=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -4080,7 +4083,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        979,
+				Line:        987,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
@@ -4094,7 +4097,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1010,
+				Line:        1018,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
@@ -4110,7 +4113,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "onto",
 					Description: "Transplant onto this commit instead",
 					Type:        config.ArgType("string"),
-					Flag:        "--onto",
+					Flag:        "--onto=",
 				}, config.Arg{
 					Name:        "autostash",
 					Description: "Stash and re-apply local changes",
@@ -4124,7 +4127,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1025,
+				Line:        1033,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -4138,7 +4141,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1050,
+				Line:        1058,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -4152,7 +4155,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1063,
+				Line:        1071,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit (cherry-pick).",
@@ -4177,7 +4180,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1074,
+				Line:        1082,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
 				Description: "Continue a cherry-pick after resolving and staging its conflicts.",
@@ -4191,7 +4194,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1094,
+				Line:        1102,
 			}, config.Tool{
 				Name:        "git_cherry_pick_abort",
 				Description: "Abort a cherry-pick in progress and return to the state before it.",
@@ -4205,7 +4208,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1103,
+				Line:        1111,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -4229,7 +4232,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1112,
+				Line:        1120,
 			}, config.Tool{
 				Name:        "git_revert_continue",
 				Description: "Continue a revert after resolving and staging its conflicts.",
@@ -4243,7 +4246,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1131,
+				Line:        1139,
 			}, config.Tool{
 				Name:        "git_revert_abort",
 				Description: "Abort a revert in progress and return to the state before it.",
@@ -4257,7 +4260,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1142,
+				Line:        1150,
 			}, config.Tool{
 				Name:        "git_checkout_ours",
 				Description: "Resolve conflicted files by taking our side whole: the current branch's version during a merge or cherry-pick (during a rebase, the branch being rebased onto). Then git_add the files.",
@@ -4280,7 +4283,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1152,
+				Line:        1160,
 			}, config.Tool{
 				Name:        "git_checkout_theirs",
 				Description: "Resolve conflicted files by taking their side whole: the version from the branch being merged or the commit being cherry-picked or reverted (during a rebase, the commit being replayed). Then git_add the files.",
@@ -4303,7 +4306,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1170,
+				Line:        1178,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
@@ -4334,7 +4337,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1188,
+				Line:        1196,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "Reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -4354,7 +4357,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1213,
+				Line:        1221,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
@@ -4385,7 +4388,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1229,
+				Line:      1237,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "Permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -4417,7 +4420,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1253,
+				Line:        1261,
 			}, config.Tool{
 				Name:        "git_bisect",
 				Description: "Find the commit that introduced a bug by binary search: start BAD GOOD, then mark each checked-out commit good or bad; reset ends.",
@@ -4444,7 +4447,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1281,
+				Line:        1289,
 			}, config.Tool{
 				Name:        "git_worktree_list",
 				Description: "List the worktrees of the repository (extra checkouts of other branches) with path, commit and branch.",
@@ -4458,7 +4461,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1300,
+				Line:      1308,
 			}, config.Tool{
 				Name:        "git_worktree_add",
 				Description: "Check out a branch into a new directory (a worktree), to work on two branches at once.",
@@ -4488,7 +4491,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1310,
+				Line:        1318,
 			}, config.Tool{
 				Name:        "git_worktree_remove",
 				Description: "Remove a worktree and its directory; force=true even with uncommitted changes.",
@@ -4512,7 +4515,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1330,
+				Line:        1338,
 			}, config.Tool{
 				Name:        "git_config_get",
 				Description: "Print the value of one git setting (user.email, remote.origin.url...); exit code 1 when it is not set.",
@@ -4534,7 +4537,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "not set"},
 				ReadOnly:         ptr(true),
-				Line:             1346,
+				Line:             1354,
 			}, config.Tool{
 				Name:        "git_config_set",
 				Description: "Set a git setting in this repository's .git/config (user.name, user.email, core.autocrlf...).",
@@ -4561,7 +4564,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1362,
+				Line:        1370,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -4575,7 +4578,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1386,
+				Line:      1394,
 			}},
 			Source: "bundled:git",
 		}
@@ -4597,7 +4600,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "output",
 					Description: "Binary path",
 					Type:        config.ArgType("string"),
-					Flag:        "-o",
+					Flag:        "-o=",
 				}, config.Arg{
 					Name: "race",
 					Type: config.ArgType("boolean"),
@@ -4606,12 +4609,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "tags",
 					Description: "Comma-separated build tags",
 					Type:        config.ArgType("string"),
-					Flag:        "-tags",
+					Flag:        "-tags=",
 				}, config.Arg{
 					Name:        "ldflags",
 					Description: "Linker flags, e.g. '-s -w -X main.version=1.2.3'",
 					Type:        config.ArgType("string"),
-					Flag:        "-ldflags",
+					Flag:        "-ldflags=",
 				}, config.Arg{
 					Name:        "trimpath",
 					Description: "Strip local paths (reproducible builds)",
@@ -4637,7 +4640,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        16,
+				Line:        21,
 			}, config.Tool{
 				Name:        "go_test",
 				Description: "Run Go tests and benchmarks and report failures.",
@@ -4653,7 +4656,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "run",
 					Description: "Test name regex",
 					Type:        config.ArgType("string"),
-					Flag:        "-run",
+					Flag:        "-run=",
 				}, config.Arg{
 					Name: "verbose",
 					Type: config.ArgType("boolean"),
@@ -4662,7 +4665,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "count",
 					Description: "1 skips the cache",
 					Type:        config.ArgType("integer"),
-					Flag:        "-count",
+					Flag:        "-count=",
 				}, config.Arg{
 					Name: "race",
 					Type: config.ArgType("boolean"),
@@ -4679,12 +4682,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "bench",
 					Description: "Benchmark regex",
 					Type:        config.ArgType("string"),
-					Flag:        "-bench",
+					Flag:        "-bench=",
 				}, config.Arg{
 					Name:        "test_timeout",
 					Description: "e.g. 2m",
 					Type:        config.ArgType("string"),
-					Flag:        "-timeout",
+					Flag:        "-timeout=",
 				}, config.Arg{
 					Name:        "short",
 					Description: "testing.Short() is true",
@@ -4694,7 +4697,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "tags",
 					Description: "Comma-separated build tags",
 					Type:        config.ArgType("string"),
-					Flag:        "-tags",
+					Flag:        "-tags=",
 				}, config.Arg{
 					Name:        "skip_vet",
 					Description: "No go vet checks before testing",
@@ -4708,7 +4711,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        57,
+				Line:        62,
 			}, config.Tool{
 				Name:        "go_vet",
 				Description: "Static analysis of Go code (printf mistakes, unreachable code, copied locks...). Use as a quick lint.",
@@ -4718,7 +4721,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "tags",
 					Description: "Comma-separated build tags",
 					Type:        config.ArgType("string"),
-					Flag:        "-tags",
+					Flag:        "-tags=",
 				}, config.Arg{
 					Name:            "packages",
 					Description:     "Default: .",
@@ -4733,8 +4736,10 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(300),
 				MaxOutput: 65536,
+				Env:       map[string]string{"GOFLAGS": "", "GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
-				Line:      112,
+				OpenWorld: ptr(true),
+				Line:      117,
 			}, config.Tool{
 				Name:        "go_fmt",
 				Description: "Reformat Go packages' source files in place (gofmt -l -w) and print the changed files. To only check, use gofmt_list.",
@@ -4755,7 +4760,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        132,
+				Line:        139,
 			}, config.Tool{
 				Name:        "go_run",
 				Description: "Compile and run a Go main package or file and show its output.",
@@ -4782,7 +4787,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        147,
+				Line:        154,
 			}, config.Tool{
 				Name:        "go_install",
 				Description: "Compile and install Go commands into GOBIN (or GOPATH/bin), e.g. a tool at a version: pkg@latest.",
@@ -4804,7 +4809,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        168,
+				Line:        175,
 			}, config.Tool{
 				Name:        "go_generate",
 				Description: "Run the //go:generate commands in Go source files (code generators: stringer, mockgen, protoc...).",
@@ -4821,7 +4826,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "pattern",
 					Description: "Directive regex",
 					Type:        config.ArgType("string"),
-					Flag:        "-run",
+					Flag:        "-run=",
 				}, config.Arg{
 					Name: "dry_run",
 					Type: config.ArgType("boolean"),
@@ -4834,7 +4839,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        184,
+				Line:        191,
 			}, config.Tool{
 				Name:        "go_mod_tidy",
 				Description: "Add missing and remove unused requirements in go.mod and go.sum. Use after changing imports.",
@@ -4858,7 +4863,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        205,
+				Line:        212,
 			}, config.Tool{
 				Name:        "go_mod_init",
 				Description: "Start a new Go module: write go.mod with the module path in dir.",
@@ -4878,7 +4883,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        227,
+				Line:        234,
 			}, config.Tool{
 				Name:        "go_get",
 				Description: "Add, upgrade or remove ('@none') a module dependency in go.mod.",
@@ -4900,7 +4905,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        241,
+				Line:        248,
 			}, config.Tool{
 				Name:        "go_list",
 				Description: "List Go packages, or modules with modules=true, e.g. to explore a project or dependency versions.",
@@ -4934,9 +4939,10 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
+				Env:       map[string]string{"GOFLAGS": "", "GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      262,
+				Line:      269,
 			}, config.Tool{
 				Name:        "go_doc",
 				Description: "Show documentation of a Go package or symbol (standard library or project).",
@@ -4967,8 +4973,9 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
+				Env:       map[string]string{"GOFLAGS": "", "GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
-				Line:      291,
+				Line:      299,
 			}, config.Tool{
 				Name:        "go_mod_why",
 				Description: "Explain why a package or module is needed (shortest import chain from the main module).",
@@ -4994,8 +5001,10 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
+				Env:       map[string]string{"GOFLAGS": "", "GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
-				Line:      316,
+				OpenWorld: ptr(true),
+				Line:      325,
 			}, config.Tool{
 				Name:        "go_env",
 				Description: "Print Go environment variables (GOPATH, GOROOT, GOOS, GOARCH, GOPROXY...).",
@@ -5012,8 +5021,9 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
+				Env:       map[string]string{"GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
-				Line:      339,
+				Line:      350,
 			}, config.Tool{
 				Name:        "go_version",
 				Description: "Print the installed Go version.",
@@ -5021,8 +5031,9 @@ var compiledBundled = map[string]func() *config.Config{
 				Command:     "version",
 				Timeout:     float64(30),
 				MaxOutput:   65536,
+				Env:         map[string]string{"GOTOOLCHAIN": "local"},
 				ReadOnly:    ptr(true),
-				Line:        354,
+				Line:        366,
 			}},
 			Source: "bundled:go",
 		}
@@ -5139,12 +5150,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revisions",
 					Description: "Revset, e.g. 'all()'",
 					Type:        config.ArgType("string"),
-					Flag:        "--revisions",
+					Flag:        "--revisions=",
 				}, config.Arg{
 					Name:    "limit",
 					Type:    config.ArgType("integer"),
 					Default: 20,
-					Flag:    "--limit",
+					Flag:    "--limit=",
 				}, config.Arg{
 					Name: "no_graph",
 					Type: config.ArgType("boolean"),
@@ -5212,17 +5223,17 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revisions",
 					Description: "Revset to show",
 					Type:        config.ArgType("string"),
-					Flag:        "--revisions",
+					Flag:        "--revisions=",
 				}, config.Arg{
 					Name:        "from",
 					Description: "Revision to compare from",
 					Type:        config.ArgType("string"),
-					Flag:        "--from",
+					Flag:        "--from=",
 				}, config.Arg{
 					Name:        "to",
 					Description: "Revision to compare to",
 					Type:        config.ArgType("string"),
-					Flag:        "--to",
+					Flag:        "--to=",
 				}, config.Arg{
 					Name:        "summary",
 					Description: "Only list changed files",
@@ -5262,7 +5273,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "New description",
 					Type:        config.ArgType("string"),
 					Required:    true,
-					Flag:        "--message",
+					Flag:        "--message=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5287,7 +5298,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "message",
 					Description: "Description",
 					Type:        config.ArgType("string"),
-					Flag:        "--message",
+					Flag:        "--message=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5312,7 +5323,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:     "message",
 					Type:     config.ArgType("string"),
 					Required: true,
-					Flag:     "--message",
+					Flag:     "--message=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5357,22 +5368,22 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revision",
 					Description: "Squash this into its parent",
 					Type:        config.ArgType("string"),
-					Flag:        "--revision",
+					Flag:        "--revision=",
 				}, config.Arg{
 					Name:        "from",
 					Description: "Source revision",
 					Type:        config.ArgType("string"),
-					Flag:        "--from",
+					Flag:        "--from=",
 				}, config.Arg{
 					Name:        "into",
 					Description: "Destination revision",
 					Type:        config.ArgType("string"),
-					Flag:        "--into",
+					Flag:        "--into=",
 				}, config.Arg{
 					Name:        "message",
 					Description: "Description of the result",
 					Type:        config.ArgType("string"),
-					Flag:        "--message",
+					Flag:        "--message=",
 				}, config.Arg{
 					Name: "use_destination_message",
 					Type: config.ArgType("boolean"),
@@ -5402,12 +5413,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revision",
 					Description: "Default: @",
 					Type:        config.ArgType("string"),
-					Flag:        "--revision",
+					Flag:        "--revision=",
 				}, config.Arg{
 					Name:        "message",
 					Description: "Description of the first change",
 					Type:        config.ArgType("string"),
-					Flag:        "--message",
+					Flag:        "--message=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5432,12 +5443,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "from",
 					Description: "Source revision (default: @)",
 					Type:        config.ArgType("string"),
-					Flag:        "--from",
+					Flag:        "--from=",
 				}, config.Arg{
 					Name:        "into",
 					Description: "Only into these revisions",
 					Type:        config.ArgType("string"),
-					Flag:        "--into",
+					Flag:        "--into=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5462,7 +5473,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "destination",
 					Description: "New parent of the copies",
 					Type:        config.ArgType("string"),
-					Flag:        "--destination",
+					Flag:        "--destination=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5506,12 +5517,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "from",
 					Description: "Source revision",
 					Type:        config.ArgType("string"),
-					Flag:        "--from",
+					Flag:        "--from=",
 				}, config.Arg{
 					Name:        "into",
 					Description: "Revision to restore (default: @)",
 					Type:        config.ArgType("string"),
-					Flag:        "--into",
+					Flag:        "--into=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5531,22 +5542,22 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "New parent revision",
 					Type:        config.ArgType("string"),
 					Required:    true,
-					Flag:        "--destination",
+					Flag:        "--destination=",
 				}, config.Arg{
 					Name:        "revisions",
 					Description: "Only these revisions",
 					Type:        config.ArgType("string"),
-					Flag:        "--revisions",
+					Flag:        "--revisions=",
 				}, config.Arg{
 					Name:        "source",
 					Description: "This revision and its descendants",
 					Type:        config.ArgType("string"),
-					Flag:        "--source",
+					Flag:        "--source=",
 				}, config.Arg{
 					Name:        "branch",
 					Description: "Whole branch of this revision (default: @)",
 					Type:        config.ArgType("string"),
-					Flag:        "--branch",
+					Flag:        "--branch=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5579,7 +5590,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:    "limit",
 					Type:    config.ArgType("integer"),
 					Default: 20,
-					Flag:    "--limit",
+					Flag:    "--limit=",
 				}, config.Arg{
 					Name: "no_graph",
 					Type: config.ArgType("boolean"),
@@ -5622,12 +5633,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revision",
 					Description: "Default: @",
 					Type:        config.ArgType("string"),
-					Flag:        "--revision",
+					Flag:        "--revision=",
 				}, config.Arg{
 					Name:    "limit",
 					Type:    config.ArgType("integer"),
 					Default: 20,
-					Flag:    "--limit",
+					Flag:    "--limit=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5676,7 +5687,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revision",
 					Description: "Default: @",
 					Type:        config.ArgType("string"),
-					Flag:        "--revision",
+					Flag:        "--revision=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5701,7 +5712,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revision",
 					Description: "Default: @",
 					Type:        config.ArgType("string"),
-					Flag:        "--revision",
+					Flag:        "--revision=",
 				}, config.Arg{
 					Name:        "allow_backwards",
 					Description: "Allow moving backwards or sideways",
@@ -5765,12 +5776,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "remote",
 					Description: "Default: origin",
 					Type:        config.ArgType("string"),
-					Flag:        "--remote",
+					Flag:        "--remote=",
 				}, config.Arg{
 					Name:        "branch",
 					Description: "Only this branch (glob allowed)",
 					Type:        config.ArgType("string"),
-					Flag:        "--branch",
+					Flag:        "--branch=",
 				}, config.Arg{
 					Name: "all_remotes",
 					Type: config.ArgType("boolean"),
@@ -5795,12 +5806,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "bookmark",
 					Description: "Only this bookmark",
 					Type:        config.ArgType("string"),
-					Flag:        "--bookmark",
+					Flag:        "--bookmark=",
 				}, config.Arg{
 					Name:        "change",
 					Description: "Push this change under a new bookmark",
 					Type:        config.ArgType("string"),
-					Flag:        "--change",
+					Flag:        "--change=",
 				}, config.Arg{
 					Name:        "tracked",
 					Description: "All tracked bookmarks",
@@ -5810,7 +5821,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "remote",
 					Description: "Default: origin",
 					Type:        config.ArgType("string"),
-					Flag:        "--remote",
+					Flag:        "--remote=",
 				}, config.Arg{
 					Name: "dry_run",
 					Type: config.ArgType("boolean"),
@@ -5896,7 +5907,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revision",
 					Description: "Default: @",
 					Type:        config.ArgType("string"),
-					Flag:        "--revision",
+					Flag:        "--revision=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5921,7 +5932,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revision",
 					Description: "Default: @",
 					Type:        config.ArgType("string"),
-					Flag:        "--revision",
+					Flag:        "--revision=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5946,7 +5957,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revision",
 					Description: "Default: @",
 					Type:        config.ArgType("string"),
-					Flag:        "--revision",
+					Flag:        "--revision=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -5965,7 +5976,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "revision",
 					Description: "Default: @",
 					Type:        config.ArgType("string"),
-					Flag:        "--revision",
+					Flag:        "--revision=",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -6069,7 +6080,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name: "all_namespaces",
 					Type: config.ArgType("boolean"),
@@ -6078,11 +6089,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "selector",
 					Description: "Label selector",
 					Type:        config.ArgType("string"),
-					Flag:        "--selector",
+					Flag:        "--selector=",
 				}, config.Arg{
 					Name: "output",
 					Type: config.ArgType("string"),
-					Flag: "--output",
+					Flag: "--output=",
 					Enum: []string{"wide", "yaml", "json", "name"},
 				}, config.Arg{
 					Name: "jsonpath",
@@ -6113,12 +6124,12 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name:        "selector",
 					Description: "Label selector",
 					Type:        config.ArgType("string"),
-					Flag:        "--selector",
+					Flag:        "--selector=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -6139,23 +6150,23 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name:        "container",
 					Description: "For multi-container pods",
 					Type:        config.ArgType("string"),
-					Flag:        "--container",
+					Flag:        "--container=",
 				}, config.Arg{
 					Name:        "tail",
 					Description: "-1 for all",
 					Type:        config.ArgType("integer"),
 					Default:     100,
-					Flag:        "--tail",
+					Flag:        "--tail=",
 				}, config.Arg{
 					Name:        "since",
 					Description: "Duration",
 					Type:        config.ArgType("string"),
-					Flag:        "--since",
+					Flag:        "--since=",
 				}, config.Arg{
 					Name:        "previous",
 					Description: "Previous (crashed) instance",
@@ -6185,12 +6196,12 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name:        "container",
 					Description: "For multi-container pods",
 					Type:        config.ArgType("string"),
-					Flag:        "--container",
+					Flag:        "--container=",
 				}, config.Arg{
 					Name:    "shell",
 					Type:    config.ArgType("string"),
@@ -6229,11 +6240,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "container",
 					Description: "For multi-container pods",
 					Type:        config.ArgType("string"),
-					Flag:        "--container",
+					Flag:        "--container=",
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}},
 				Timeout:     float64(300),
 				MaxOutput:   65536,
@@ -6251,11 +6262,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Required:    true,
-					Flag:        "--filename",
+					Flag:        "--filename=",
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name:        "dry_run",
 					Description: "Preview; server validates",
@@ -6287,7 +6298,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name:        "dry_run",
 					Description: "Preview; server validates",
@@ -6311,11 +6322,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Required:    true,
-					Flag:        "--filename",
+					Flag:        "--filename=",
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}},
 				Timeout:          float64(120),
 				MaxOutput:        65536,
@@ -6343,18 +6354,18 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name:        "selector",
 					Description: "Delete all matching these labels",
 					Type:        config.ArgType("string"),
-					Flag:        "--selector",
+					Flag:        "--selector=",
 				}, config.Arg{
 					Name:        "file",
 					Description: "Delete what these manifests define",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Flag:        "--filename",
+					Flag:        "--filename=",
 				}, config.Arg{
 					Name: "ignore_not_found",
 					Type: config.ArgType("boolean"),
@@ -6384,7 +6395,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
@@ -6413,7 +6424,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
@@ -6435,7 +6446,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name:        "wait_timeout",
 					Description: "Give up after, e.g. 2m (max 5m)",
@@ -6467,7 +6478,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -6488,7 +6499,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
@@ -6514,7 +6525,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
@@ -6529,7 +6540,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name: "all_namespaces",
 					Type: config.ArgType("boolean"),
@@ -6558,7 +6569,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Args: []config.Arg{config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name: "all_namespaces",
 					Type: config.ArgType("boolean"),
@@ -6631,7 +6642,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name: "all_namespaces",
 					Type: config.ArgType("boolean"),
@@ -6664,12 +6675,12 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
-					Flag: "--namespace",
+					Flag: "--namespace=",
 				}, config.Arg{
 					Name:        "selector",
 					Description: "Label selector",
 					Type:        config.ArgType("string"),
-					Flag:        "--selector",
+					Flag:        "--selector=",
 				}, config.Arg{
 					Name:        "all",
 					Description: "All resources of the type",
@@ -6762,7 +6773,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:        9,
 			}, config.Tool{
 				Name:        "make_dry_run",
-				Description: "Preview the commands of the Makefile's default target without running them (its $(shell) and $(MAKE) lines still run).",
+				Description: "Print the commands of the Makefile's default target without running its recipes. Not read-only: make still runs $(shell ...) calls and '+' lines.",
 				Keywords:    []string{"what would make do", "preview make", "make -n", "show commands", "dry run", "what commands would make run", "show commands without running them", "debug a Makefile", "print the recipe", "Nothing to be done for", "Circular dependency dropped", "overriding recipe for target", "commands commence before first target"},
 				Command:     "--dry-run",
 				Args: []config.Arg{config.Arg{
@@ -6775,10 +6786,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Cwd:  true,
 				}},
-				Timeout:   float64(30),
-				MaxOutput: 65536,
-				ReadOnly:  ptr(true),
-				Line:      38,
+				Timeout:     float64(30),
+				MaxOutput:   65536,
+				Destructive: ptr(false),
+				Line:        38,
 			}, config.Tool{
 				Name:        "make_list_targets",
 				Description: "List a Makefile's targets (and variables) as make reads them: make's database, where each target is a 'NAME:' line under '# Files', with its prerequisites and recipe. Runs no recipe, but evaluates the Makefile, so its $(shell ...) calls run: use it on Makefiles you trust.",
@@ -6800,7 +6811,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "the default target is not up to date", 2: "make could not read the Makefile"},
 				Destructive:      ptr(false),
 				Idempotent:       ptr(true),
-				Line:             60,
+				Line:             63,
 			}},
 			Source: "bundled:make",
 		}
@@ -7033,7 +7044,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "depth",
 					Description: "Levels of the tree shown",
 					Type:        config.ArgType("integer"),
-					Flag:        "--depth",
+					Flag:        "--depth=",
 				}, config.Arg{
 					Name: "json",
 					Type: config.ArgType("boolean"),
@@ -7128,7 +7139,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "audit_level",
 					Description: "Minimum severity that fails",
 					Type:        config.ArgType("string"),
-					Flag:        "--audit-level",
+					Flag:        "--audit-level=",
 					Enum:        []string{"info", "low", "moderate", "high", "critical", "none"},
 				}, config.Arg{
 					Name:        "omit_dev",
@@ -7547,13 +7558,13 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "SQL, or a \\d or \\l command",
 					Type:        config.ArgType("string"),
 					Required:    true,
-					Flag:        "--command",
+					Flag:        "--command=",
 					Pattern:     "(?s)[^\\\\].*|\\\\(d[A-Za-z]*\\+?|l\\+?|conninfo)( [^\\\\]*)?",
 				}, config.Arg{
 					Name:        "database",
 					Description: "Name or postgresql:// URI",
 					Type:        config.ArgType("string"),
-					Flag:        "--dbname",
+					Flag:        "--dbname=",
 				}, config.Arg{
 					Name: "csv",
 					Type: config.ArgType("boolean"),
@@ -7566,15 +7577,15 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "host",
 					Type: config.ArgType("string"),
-					Flag: "--host",
+					Flag: "--host=",
 				}, config.Arg{
 					Name: "port",
 					Type: config.ArgType("integer"),
-					Flag: "--port",
+					Flag: "--port=",
 				}, config.Arg{
 					Name: "user",
 					Type: config.ArgType("string"),
-					Flag: "--username",
+					Flag: "--username=",
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
@@ -7595,7 +7606,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "database",
 					Description: "Name or postgresql:// URI",
 					Type:        config.ArgType("string"),
-					Flag:        "--dbname",
+					Flag:        "--dbname=",
 				}, config.Arg{
 					Name:        "single_transaction",
 					Description: "All or nothing",
@@ -7604,15 +7615,15 @@ var compiledBundled = map[string]func() *config.Config{
 				}, config.Arg{
 					Name: "host",
 					Type: config.ArgType("string"),
-					Flag: "--host",
+					Flag: "--host=",
 				}, config.Arg{
 					Name: "port",
 					Type: config.ArgType("integer"),
-					Flag: "--port",
+					Flag: "--port=",
 				}, config.Arg{
 					Name: "user",
 					Type: config.ArgType("string"),
-					Flag: "--username",
+					Flag: "--username=",
 				}},
 				Timeout:   float64(600),
 				MaxOutput: 65536,
@@ -7628,7 +7639,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "database",
 					Description: "Database or URI to connect to",
 					Type:        config.ArgType("string"),
-					Flag:        "--dbname",
+					Flag:        "--dbname=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -7644,7 +7655,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Name:        "database",
 					Description: "Name or postgresql:// URI",
 					Type:        config.ArgType("string"),
-					Flag:        "--dbname",
+					Flag:        "--dbname=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
@@ -7659,7 +7670,7 @@ var compiledBundled = map[string]func() *config.Config{
 		return &config.Config{
 			Name:        "rg",
 			Description: "ripgrep: search the contents of files in a directory tree for a regex or text, fast, respecting .gitignore; list the files it would search.",
-			Command:     "rg --color=never --no-heading --line-number --max-columns=300 --max-columns-preview",
+			Command:     "rg --no-config --color=never --no-heading --line-number --max-columns=300 --max-columns-preview",
 			Env:         map[string]string{},
 			Category:    "files",
 			Tags:        []string{"grep", "code-search", "regex"},
@@ -7736,7 +7747,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "no matches", 2: "an error occurred; matches found may still be shown"},
 				ReadOnly:         ptr(true),
-				Line:             13,
+				Line:             15,
 			}, config.Tool{
 				Name:        "rg_files",
 				Description: "List the files under a directory that ripgrep would search (skips .gitignore'd and hidden files), by glob or type.",
@@ -7773,7 +7784,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      71,
+				Line:      73,
 			}},
 			Source: "bundled:rg",
 		}

@@ -133,7 +133,9 @@ func secretWords(a *config.Arg, words []string, from, offset int) []secretWord {
 //     is the cwd arg's value as [Validate] returns it (where a leading
 //     "~" is already the home directory; Build expands nothing in a
 //     caller's value), else the config's working_dir ("~" and variables
-//     expanded), else empty (inherited).
+//     expanded), else empty (inherited);
+//  7. Command.Env is the config's env, then the tool's env (whose keys
+//     win), sorted by key.
 //
 // A relative program path (a first word with a slash, such as ./bin/tool)
 // becomes absolute, resolved against the config's working_dir, or the
@@ -194,12 +196,13 @@ type commandLine struct {
 	tail              []string     // the after_double_dash values
 	tailSecret        []secretWord // the words of tail that hold secret values
 	lookup            func(string) (string, bool)
+	env               map[string]string // the config's env, then the tool's
 }
 
 // build renders the call's command line: steps 1 to 5 of [Build].
 func (l *commandLine) build(rt *config.ResolvedTool, values map[string]any) error {
 	t, c := rt.Tool, rt.CLI
-	l.lookup, l.values = envLookup(c.Env), map[string]any{}
+	l.lookup, l.env, l.values = envLookup(c.Env), commandEnv(c, t), map[string]any{}
 	l.argv = BaseCommand(c)
 	if len(l.argv) == 0 {
 		return fmt.Errorf("The command of %s is empty after expansion (%q): set the variables it uses or fix command in the config", cliName(c), c.Command)
@@ -320,6 +323,21 @@ func (l *commandLine) addGlobals(c *config.Config) error {
 	return nil
 }
 
+// commandEnv returns the variables a tool's commands get on top of the
+// inherited environment: the config's env, then the tool's, whose keys
+// win.
+func commandEnv(c *config.Config, t *config.Tool) map[string]string {
+	if len(t.Env) == 0 {
+		return c.Env
+	}
+	env := maps.Clone(c.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	maps.Copy(env, t.Env)
+	return env
+}
+
 // localCommand places a command line on the host: the program path made
 // absolute when relative, the config's env added to the environment, and
 // the directory of step 6 of [Build].
@@ -327,8 +345,8 @@ func localCommand(cmd *Command, c *config.Config, line *commandLine) *Command {
 	argv := line.argv
 	argv[0] = programPath(argv[0], c, line.lookup)
 	cmd.Argv, cmd.secret = argv, line.secret
-	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
-		cmd.Env = append(cmd.Env, k+"="+c.Env[k])
+	for _, k := range slices.Sorted(maps.Keys(line.env)) {
+		cmd.Env = append(cmd.Env, k+"="+line.env[k])
 	}
 	switch {
 	case line.hasCwd:

@@ -335,3 +335,40 @@ func TestWorkingDirectory(t *testing.T) {
 		t.Errorf("a cwd value: Dir %q, %v", cmd.Dir, err)
 	}
 }
+
+// A tool's env comes after its config's: its keys win, and the config's
+// map is left as it was (other tools share it). Under the docker executor
+// it goes into the container by name, like the config's.
+func TestBuildToolEnv(t *testing.T) {
+	cli := &config.Config{Name: "go", Command: "go", Env: map[string]string{"GOFLAGS": "-mod=mod", "A": "1"}}
+	rt := &config.ResolvedTool{
+		Tool: &config.Tool{Name: "go_vet", Command: "vet", Env: map[string]string{"GOFLAGS": "", "GOTOOLCHAIN": "local"}},
+		CLI:  cli,
+	}
+	cmd, err := executor.Build(rt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"A=1", "GOFLAGS=", "GOTOOLCHAIN=local"}
+	if !reflect.DeepEqual(cmd.Env, want) {
+		t.Errorf("env %q, want %q", cmd.Env, want)
+	}
+	if cli.Env["GOFLAGS"] != "-mod=mod" || len(cli.Env) != 2 {
+		t.Errorf("the config's env changed: %v", cli.Env)
+	}
+	rt.Executor = config.Executor{Type: "docker", Image: "golang"}
+	cmd, err = executor.Build(rt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Join(cmd.Argv, " ")
+	if !strings.Contains(line, "-e A -e GOFLAGS -e GOTOOLCHAIN golang go vet") || !reflect.DeepEqual(cmd.Env, want) {
+		t.Errorf("docker: argv %q env %q, want -e A -e GOFLAGS -e GOTOOLCHAIN and env %q", cmd.Argv, cmd.Env, want)
+	}
+	// A tool's env the docker client would read itself is refused, as a
+	// config's is.
+	rt.Tool.Env = map[string]string{"DOCKER_HOST": "tcp://elsewhere"}
+	if _, err := executor.Build(rt, nil); err == nil || !strings.Contains(err.Error(), "DOCKER_HOST") {
+		t.Errorf("docker with DOCKER_HOST in the tool's env: %v", err)
+	}
+}

@@ -14,7 +14,8 @@ import (
 
 // containerCommand places a command line inside a container, as
 // docs/calls.md (The docker executor) says: the words of [containerPrefix]
-// before it, the config's env handed to the container by name (-e KEY)
+// before it, the config's and the tool's env handed to the container by
+// name (-e KEY)
 // with the values in the environment of the docker (or podman) client, so
 // that no value is ever a word of the command line. The client runs in the
 // server's working directory; the cwd arg's value, a path inside the
@@ -30,7 +31,12 @@ func containerCommand(cmd *Command, rt *config.ResolvedTool, line *commandLine) 
 	if err := CheckContainerEnv(c, e); err != nil {
 		return nil, err
 	}
-	keys := slices.Sorted(maps.Keys(c.Env))
+	for _, k := range slices.Sorted(maps.Keys(rt.Tool.Env)) {
+		if err := checkContainerVariable(k, e.Program(), cliName(c)); err != nil {
+			return nil, err
+		}
+	}
+	keys := slices.Sorted(maps.Keys(line.env))
 	run := containerRun{stdin: line.hasStdin, dir: e.WorkingDir, env: keys}
 	if line.hasCwd {
 		run.dir = line.cwd
@@ -47,7 +53,7 @@ func containerCommand(cmd *Command, rt *config.ResolvedTool, line *commandLine) 
 	}
 	cmd.Argv = append(prefix, line.argv...)
 	for _, k := range keys {
-		cmd.Env = append(cmd.Env, k+"="+c.Env[k])
+		cmd.Env = append(cmd.Env, k+"="+line.env[k])
 	}
 	return cmd, nil
 }

@@ -1,11 +1,12 @@
 package index_test
 
 import (
-	"github.com/climax-mcp/climax/index/config"
-
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/climax-mcp/climax/index/config"
 
 	"github.com/climax-mcp/climax/index"
 )
@@ -65,6 +66,66 @@ func TestBundledConfigs(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no bundled config %q (have %v)", want, names)
+		}
+	}
+}
+
+// bundledConfigs loads every bundled config.
+func bundledConfigs(t *testing.T) []*config.Config {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(bundledDir, "*.yaml"))
+	if len(files) == 0 {
+		t.Skipf("no bundled configs in %s", bundledDir)
+	}
+	var out []*config.Config
+	for _, f := range files {
+		c, err := config.LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// separateValueFlags are the bundled flags that take their value as the
+// next word rather than joined (--flag=VALUE), each with the reason that
+// the next word is always read as the value, whatever it starts with.
+var separateValueFlags = map[string]string{
+	"curl":                        "curl has no --flag=VALUE form; an option that takes a value always takes the next word",
+	"find":                        "find's tests (-name, -type, -newermt...) always take the next word",
+	"git_log.pickaxe":             "-S requires a value (git's parse-options takes the next word)",
+	"git_blame.lines":             "-L requires a value",
+	"git_grep.pattern":            "-e requires a value",
+	"git_checkout.new_branch":     "-b requires a value",
+	"git_worktree_add.new_branch": "-b requires a value",
+	"docker_exec.command":         "the shell's -c: a tool that runs a caller's shell command",
+	"docker_run.command":          "the shell's -c",
+	"docker_compose_exec.command": "the shell's -c",
+	"docker_compose_run.command":  "the shell's -c",
+	"kubectl_exec.command":        "the shell's -c",
+}
+
+// Every bundled flag with a value joins it (--flag=VALUE), unless listed
+// in separateValueFlags: an option whose value is optional to the program
+// (cargo's --package, git's --merged) would read a value starting with
+// "-" as another option (--config=build.rustc=/x), and values of flag args
+// may start with "-" (docs/calls.md, Validation).
+func TestBundledFlagsJoinTheirValue(t *testing.T) {
+	for _, c := range bundledConfigs(t) {
+		for _, tool := range c.Tools {
+			for _, a := range tool.Args {
+				if a.Flag == "" || a.Flag == "--" || a.Type == config.TypeBoolean || strings.HasSuffix(a.Flag, "=") {
+					continue
+				}
+				if separateValueFlags[c.Name] != "" || separateValueFlags[tool.Name+"."+a.Name] != "" {
+					continue
+				}
+				t.Errorf("%s: tool %s: arg %s: flag %q takes its value as the next word: write flag: %s= (or add it to separateValueFlags with the reason the next word is always its value)", c.Name, tool.Name, a.Name, a.Flag, a.Flag)
+			}
+		}
+		if len(c.GlobalArgs) > 0 {
+			t.Errorf("%s: global_args: check them here too", c.Name)
 		}
 	}
 }

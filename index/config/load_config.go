@@ -15,7 +15,7 @@ import (
 // The keys each level of a config accepts, in documentation order.
 var (
 	configKeys = []string{"name", "description", "command", "env", "working_dir", "category", "tags", "global_args", "tools"}
-	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output", "success_exit_codes", "exit_codes", "read_only", "destructive", "idempotent", "open_world", "risk", "confirm_message", "resolve"}
+	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output", "success_exit_codes", "exit_codes", "env", "read_only", "destructive", "idempotent", "open_world", "risk", "confirm_message", "resolve"}
 	argKeys    = []string{"name", "description", "type", "items", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash", "after_double_dash", "secret", "pattern"}
 	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean), string(TypeArray), string(TypeJSON)}
 	itemTypes  = []string{string(TypeString), string(TypeInteger), string(TypeNumber)}
@@ -166,6 +166,7 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 		Description: o.required("description", "a sentence telling the model what the tool does"),
 		Keywords:    o.keywords("keywords"),
 		Command:     o.str("command"),
+		Env:         o.stringMap("env"),
 		Line:        rn.Line,
 	}
 	if t.Name != "" {

@@ -236,6 +236,11 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "tool env is a list",
+			src:  "command: git\ntools:\n  - name: t\n    description: d\n    env: [A=1]\n",
+			want: []string{`t.yaml:5:10: tool "t": env: expected a mapping of names to values, got a list`},
+		},
+		{
 			name: "args is a mapping",
 			src:  "command: git\ntools:\n  - name: t\n    description: d\n    args: {a: 1}\n",
 			want: []string{`t.yaml:5:11: tool "t": args: expected a list of args (lines starting with "- "), got a mapping`},
@@ -621,6 +626,16 @@ tools:
 				want := map[string]string{"A": "1", "B": "true", "C": "text", "D": ""}
 				if !reflect.DeepEqual(c.Env, want) {
 					t.Errorf("Env = %#v, want %#v", c.Env, want)
+				}
+			},
+		},
+		{
+			name: "tool env",
+			src:  "command: x\nenv: {A: 1}\ntools:\n  - {name: t, description: d, env: {GOFLAGS: ~, B: b}}\n  - {name: u, description: d}\n",
+			check: func(t *testing.T, c *Config) {
+				want := map[string]string{"GOFLAGS": "", "B": "b"}
+				if !reflect.DeepEqual(c.Tools[0].Env, want) || c.Tools[1].Env != nil {
+					t.Errorf("tool Env = %#v and %#v, want %#v and nil", c.Tools[0].Env, c.Tools[1].Env, want)
 				}
 			},
 		},

@@ -87,6 +87,11 @@ type Tool struct {
 	// git grep's 1), for the result text: "[exit code: 1 (no matches)]".
 	// nil when the config gives none.
 	ExitCodes map[int]string `yaml:"exit_codes"`
+	// Env is added to the environment of this tool's commands, after the
+	// config's Env (a key in both takes this value); nil when absent.
+	// Bundled read-only tools use it to turn off what would run a
+	// project's code (docs/security.md, Read-only tools).
+	Env map[string]string `yaml:"env"`
 
 	// ReadOnly, Destructive, Idempotent and OpenWorld are the tool's
 	// annotations (MCP readOnlyHint, destructiveHint, idempotentHint,
