@@ -1,0 +1,545 @@
+package realtest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/climax-mcp/climax/configs"
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// A hostile fixture is a set of files written to attack the read-only
+// tools of one bundled config (docs/security.md, Read-only tools): if a
+// tool ran the code they hold, that code would create a file in the
+// canary directory. Each fixture also runs the program the way the tools
+// must not (a control), to prove that its attacks are live: a control
+// must create its canary.
+type hostile struct {
+	config string
+	// needs lists programs the fixture needs besides the config's own.
+	needs []string
+	// workdir is the directory of the fixture (relative to its root) where
+	// the default calls run.
+	workdir string
+	// prepare writes the files under dir and sets the environment. Attack
+	// code creates a file in canaries.
+	prepare func(t *testing.T, dir, canaries string)
+	// controls run the program directly: each must create the named
+	// canary.
+	controls func(dir string) []control
+	// calls are read-only calls beyond the default call of every
+	// read-only tool (hostileArgs).
+	calls func(dir string) []call
+	// unsafe are calls of tools that are not read-only, made through an
+	// index without --read-only, that must still leave the canaries
+	// alone (a value must not become an option).
+	unsafe func(dir string) []call
+}
+
+// A control is a command run directly, outside climax, in dir.
+type control struct {
+	canary []string // the files it must create in the canary directory
+	dir    string   // where it runs
+	env    []string // added to the environment
+	argv   []string
+}
+
+// hostileArgs returns the arguments of the default call of a read-only
+// tool on a fixture: its cwd arg set to dir, plus the values of
+// required args (values, by tool and arg).
+func hostileArgs(t *testing.T, tool *config.Tool, dir string, values map[string]any) map[string]any {
+	args := map[string]any{}
+	for _, a := range tool.Args {
+		switch {
+		case a.Cwd:
+			args[a.Name] = dir
+		case a.Required:
+			v, ok := values[tool.Name+"."+a.Name]
+			if !ok {
+				t.Fatalf("%s: give a value for its required arg %s in the fixture's values", tool.Name, a.Name)
+			}
+			args[a.Name] = v
+		}
+	}
+	return args
+}
+
+var hostiles = []*hostile{hostileGit, hostileGo, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq}
+
+// hostileValues are the values of required args in default calls.
+var hostileValues = map[string]any{
+	"git_config_get.key":  "core.fsmonitor",
+	"git_blame.file":      "x.bin",
+	"git_grep.pattern":    "one",
+	"go_doc.symbol":       "F",
+	"go_mod_why.target":   "example.com/hostile",
+	"npm_explain.package": "left-pad",
+	"npm_view.package":    "left-pad",
+	"rg_search.pattern":   "one",
+	"jq_query.filter":     ".",
+}
+
+// TestReadOnlyToolsOnHostileFiles runs every read-only tool of the configs
+// above, served as under `climax run --read-only`, on files written to
+// make it run the attacker's code, and checks that none of that code ran.
+// It also checks that the tools that are not read-only because their
+// program runs a project's code are not served under --read-only.
+func TestReadOnlyToolsOnHostileFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real programs; not with -short")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the fixtures' attack code is shell scripts")
+	}
+	env := os.Environ()
+	for _, h := range hostiles {
+		t.Run(h.config, func(t *testing.T) { runHostile(t, h, env) })
+	}
+}
+
+func runHostile(t *testing.T, h *hostile, env []string) {
+	c, err := config.LoadFS(configs.FS, h.config+".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro, _, err := index.New([]*config.Config{c}, config.ReadOnlyPolicy(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _, err := index.New([]*config.Config{c}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := executor.FindProgram(c); err != nil {
+		t.Skipf("%s not installed: %v", executor.BaseCommand(c)[0], err)
+	}
+	for _, p := range h.needs {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s not installed", p)
+		}
+	}
+	dir := t.TempDir()
+	canaries := filepath.Join(dir, "canaries")
+	if err := os.MkdirAll(canaries, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("RUSTUP_HOME") == "" {
+		if old := envValue(env, "HOME"); old != "" {
+			t.Setenv("RUSTUP_HOME", filepath.Join(old, ".rustup"))
+		}
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	h.prepare(t, dir, canaries)
+
+	// The controls: the attacks work on the program itself.
+	if h.controls != nil {
+		for _, ctl := range h.controls(dir) {
+			runControl(t, ctl, canaries)
+		}
+	}
+
+	runner := executor.New(executor.WithGracePeriod(time.Second))
+	var calls []call
+	var readOnly []string
+	for _, tool := range c.Tools {
+		if !tool.IsReadOnly() {
+			if _, served := ro.Get(tool.Name); served {
+				t.Errorf("%s is not annotated read_only, yet --read-only serves it", tool.Name)
+			}
+			continue
+		}
+		readOnly = append(readOnly, tool.Name)
+		calls = append(calls, call{tool: tool.Name, args: hostileArgs(t, &tool, filepath.Join(dir, h.workdir), hostileValues)})
+	}
+	if h.calls != nil {
+		calls = append(calls, h.calls(dir)...)
+	}
+	for _, cl := range calls {
+		if !slices.Contains(readOnly, cl.tool) {
+			t.Fatalf("the fixture calls %s, which is not read-only: put it in unsafe", cl.tool)
+		}
+		hostileCall(t, runner, ro, cl, canaries)
+	}
+	if h.unsafe != nil {
+		for _, cl := range h.unsafe(dir) {
+			if slices.Contains(readOnly, cl.tool) {
+				t.Fatalf("%s is read-only: put it in calls", cl.tool)
+			}
+			hostileCall(t, runner, all, cl, canaries)
+		}
+	}
+	t.Logf("%s: %d read-only tools called on the fixture: %s", h.config, len(readOnly), strings.Join(readOnly, " "))
+}
+
+// runControl runs ctl and checks that it created its canaries, then
+// removes every canary.
+func runControl(t *testing.T, ctl control, canaries string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, ctl.argv[0], ctl.argv[1:]...)
+	cmd.Dir = ctl.dir
+	cmd.Env = append(os.Environ(), ctl.env...)
+	out, _ := cmd.CombinedOutput() // many attacks make the program fail
+	for _, name := range ctl.canary {
+		if _, err := os.Stat(filepath.Join(canaries, name)); err != nil {
+			t.Fatalf("control %q (env %q) in %s did not create the canary %s, so the fixture proves nothing; output:\n%s", ctl.argv, ctl.env, ctl.dir, name, out)
+		}
+	}
+	entries, err := os.ReadDir(canaries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if err := os.Remove(filepath.Join(canaries, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// hostileCall makes one call through ix and checks that the canary
+// directory is still empty.
+func hostileCall(t *testing.T, runner *executor.Runner, ix *index.Index, cl call, canaries string) {
+	t.Helper()
+	rt, ok := ix.Get(cl.tool)
+	if !ok {
+		t.Fatalf("%s is not served", cl.tool)
+	}
+	if cl.before != nil {
+		cl.before(t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(rt.Tool.Timeout*float64(time.Second))+10*time.Second)
+	defer cancel()
+	out := runner.Call(ctx, rt, cl.args)
+	t.Logf("%s %v: argv %q: %.300s", cl.tool, cl.args, out.Argv, out.Text)
+	if cl.refused == "" && out.Result == nil {
+		t.Errorf("%s did not run: %s", cl.tool, out.Text)
+	}
+	for _, w := range cl.want {
+		if !strings.Contains(out.Text, w) {
+			t.Errorf("%s: result lacks %q:\n%s", cl.tool, w, out.Text)
+		}
+	}
+	assertNoCanary(t, canaries, fmt.Sprintf("%s %v (argv %q)", cl.tool, cl.args, out.Argv))
+}
+
+// assertNoCanary fails when the canary directory holds a file, naming
+// what was just run.
+func assertNoCanary(t *testing.T, canaries, what string) {
+	t.Helper()
+	entries, err := os.ReadDir(canaries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("%s ran the fixture's code: canary %s was created", what, e.Name())
+		os.Remove(filepath.Join(canaries, e.Name()))
+	}
+}
+
+// script writes an executable shell script that creates the canary name
+// and then runs tail (a shell command line, may be empty).
+func script(t *testing.T, path, canaries, name, tail string) string {
+	t.Helper()
+	write(t, path, fmt.Sprintf("#!/bin/sh\ntouch '%s'\n%s\n", filepath.Join(canaries, name), tail))
+	if err := os.Chmod(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// touch is the shell command that creates the canary name.
+func touch(canaries, name string) string {
+	return fmt.Sprintf("touch '%s'", filepath.Join(canaries, name))
+}
+
+// The git fixture: a clone of a repository that commits a bare repository
+// (evil.git, whose config names a core.fsmonitor command, diff drivers
+// and a work tree, and which has a hook), with a .gitattributes that puts
+// the files under those diff drivers. The clone's own .git gets the same
+// settings and a hook too, as a .git that came from elsewhere would, to
+// prove each defence on its own: safe.bareRepository=explicit,
+// core.fsmonitor=false, core.hooksPath=/dev/null, --no-ext-diff and
+// --no-textconv.
+var hostileGit = &hostile{
+	config:  "git",
+	workdir: "clone",
+	prepare: func(t *testing.T, dir, canaries string) {
+		src := filepath.Join(dir, "src")
+		run(t, dir, "git", "init", "--quiet", src)
+		write(t, filepath.Join(src, "f.txt"), "one\n")
+		write(t, filepath.Join(src, "x.bin"), "bin one\n")
+		write(t, filepath.Join(src, ".gitattributes"), "*.txt diff=evil filter=evil\n*.bin diff=tc\n")
+		evilGit := filepath.Join(src, "evil.git")
+		run(t, dir, "git", "init", "--quiet", "--bare", evilGit)
+		write(t, filepath.Join(evilGit, "refs", "keep"), "")
+		run(t, dir, "git", "--git-dir="+evilGit, "config", "core.bare", "false")
+		run(t, dir, "git", "--git-dir="+evilGit, "config", "core.worktree", "..")
+		// The embedded repository tracks f.txt too, so that a status there
+		// compares it through its clean filter, which only its own config
+		// defines: only safe.bareRepository=explicit stops that one.
+		run(t, evilGit, "git", "add", "../f.txt")
+		run(t, evilGit, "git", "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "--quiet", "-m", "embedded")
+		run(t, dir, "git", "--git-dir="+evilGit, "config", "filter.evil.clean", touch(canaries, "embedded-filter")+"; cat")
+		arm := func(gitDir, tag string) {
+			for _, kv := range [][2]string{
+				{"core.fsmonitor", touch(canaries, tag+"-fsmonitor") + "; false"},
+				{"diff.evil.command", touch(canaries, tag+"-ext-diff")},
+				{"diff.tc.textconv", touch(canaries, tag+"-textconv") + "; cat"},
+			} {
+				run(t, dir, "git", "--git-dir="+gitDir, "config", kv[0], kv[1])
+			}
+			script(t, filepath.Join(gitDir, "hooks", "post-index-change"), canaries, tag+"-hook", "")
+		}
+		arm(evilGit, "embedded")
+		run(t, src, "git", "add", "--all")
+		run(t, src, "git", "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "--quiet", "-m", "one")
+		write(t, filepath.Join(src, "f.txt"), "one\ntwo\n")
+		write(t, filepath.Join(src, "x.bin"), "bin one\nbin two\n")
+		run(t, src, "git", "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "--quiet", "-am", "two")
+
+		clone := filepath.Join(dir, "clone")
+		run(t, dir, "git", "clone", "--quiet", src, clone)
+		if _, err := os.Stat(filepath.Join(clone, "evil.git", "config")); err != nil {
+			t.Fatalf("the clone lacks the embedded repository: %v", err)
+		}
+		run(t, clone, "git", "config", "user.name", "A")
+		run(t, clone, "git", "config", "user.email", "a@example.com")
+		write(t, filepath.Join(clone, "f.txt"), "one\ntwo\nstashed\n")
+		run(t, clone, "git", "stash", "--quiet")
+		arm(filepath.Join(clone, ".git"), "clone")
+		write(t, filepath.Join(clone, "f.txt"), "one\ntwo\nthree\n")
+		write(t, filepath.Join(clone, "x.bin"), "bin one\nbin two\nbin three\n")
+		// A file whose stat data changed makes git status refresh and write
+		// the index, which runs post-index-change.
+		old := time.Now().Add(-time.Hour)
+		os.Chtimes(filepath.Join(clone, ".gitattributes"), old, old)
+	},
+	controls: func(dir string) []control {
+		clone := filepath.Join(dir, "clone")
+		evil := filepath.Join(clone, "evil.git")
+		off := []string{"git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"}
+		return []control{
+			// First, while the index still needs refreshing.
+			{canary: []string{"clone-hook"}, dir: clone, argv: []string{"git", "-c", "core.fsmonitor=false", "status"}},
+			{canary: []string{"embedded-fsmonitor"}, dir: evil, argv: []string{"git", "-c", "core.hooksPath=/dev/null", "status"}},
+			{canary: []string{"clone-fsmonitor"}, dir: clone, argv: []string{"git", "-c", "core.hooksPath=/dev/null", "status"}},
+			{canary: []string{"embedded-filter"}, dir: evil, argv: append(off, "diff", "--no-ext-diff", "--no-textconv")},
+			{canary: []string{"clone-ext-diff", "clone-textconv"}, dir: clone, argv: append(off, "diff")},
+			{canary: []string{"clone-textconv"}, dir: clone, argv: append(off, "log", "-p", "--no-ext-diff")},
+			{canary: []string{"clone-textconv"}, dir: clone, argv: append(off, "blame", "x.bin")},
+		}
+	},
+	calls: func(dir string) []call {
+		clone := filepath.Join(dir, "clone")
+		evil := filepath.Join(clone, "evil.git")
+		var calls []call
+		for _, d := range []string{clone, evil} {
+			calls = append(calls,
+				call{tool: "git_log", args: a{"patch": true, "dir": d}},
+				call{tool: "git_log", args: a{"stat": true, "all": true, "dir": d}},
+				call{tool: "git_diff", args: a{"stat": true, "dir": d}},
+				call{tool: "git_diff", args: a{"revision": "HEAD~1", "dir": d}},
+				call{tool: "git_show", args: a{"object": "HEAD", "dir": d}},
+				call{tool: "git_blame", args: a{"file": "f.txt", "dir": d}},
+				call{tool: "git_stash_show", args: a{"dir": d}},
+				call{tool: "git_status", args: a{"short": true, "untracked": "all", "dir": d}, before: staleIndex(d)},
+			)
+		}
+		return calls
+	},
+}
+
+// staleIndex returns a before hook that changes the modification time of
+// the work tree's files, so that the next git status refreshes the index
+// (running a hook) and compares their content (running a clean filter).
+func staleIndex(dir string) func(t *testing.T) {
+	return func(t *testing.T) {
+		if filepath.Base(dir) == "evil.git" {
+			dir = filepath.Dir(dir)
+		}
+		at := time.Now().Add(-time.Duration(rand.IntN(1000)+1) * time.Minute)
+		for _, f := range []string{".gitattributes", "f.txt"} {
+			if err := os.Chtimes(filepath.Join(dir, f), at, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// The go fixture: a module whose go.mod has a toolchain line naming a Go
+// that a "go1.99.0" program on PATH stands for (GOTOOLCHAIN=local+path
+// would run it) and a //go:generate line, with GOFLAGS naming a -toolexec
+// program in the environment.
+var hostileGo = &hostile{
+	config:  "go",
+	workdir: "mod",
+	prepare: func(t *testing.T, dir, canaries string) {
+		mod := filepath.Join(dir, "mod")
+		write(t, filepath.Join(mod, "go.mod"), "module example.com/hostile\n\ngo 1.21\n\ntoolchain go1.99.0\n")
+		write(t, filepath.Join(mod, "hostile.go"), fmt.Sprintf("// Package hostile is a fixture.\npackage hostile\n\n//go:generate touch %q\n\n// F does nothing.\nfunc F() {}\n", filepath.Join(canaries, "generate")))
+		bin := filepath.Join(dir, "bin")
+		script(t, filepath.Join(bin, "go1.99.0"), canaries, "toolchain", "exit 1")
+		toolexec := script(t, filepath.Join(bin, "toolexec"), canaries, "toolexec", `exec "$@"`)
+		t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		t.Setenv("GOTOOLCHAIN", "local+path")
+		t.Setenv("GOFLAGS", "-toolexec="+toolexec)
+		t.Setenv("GOPROXY", "off")
+		t.Setenv("GOWORK", "off")
+		t.Setenv("GOPATH", filepath.Join(dir, "gopath"))
+		t.Setenv("GOCACHE", filepath.Join(dir, "gocache"))
+	},
+	controls: func(dir string) []control {
+		mod := filepath.Join(dir, "mod")
+		return []control{
+			{canary: []string{"toolchain"}, dir: mod, argv: []string{"go", "version"}},
+			{canary: []string{"toolexec"}, dir: mod, env: []string{"GOTOOLCHAIN=local"}, argv: []string{"go", "vet", "./..."}},
+			{canary: []string{"generate"}, dir: mod, env: []string{"GOTOOLCHAIN=local", "GOFLAGS="}, argv: []string{"go", "generate", "./..."}},
+		}
+	},
+	calls: func(dir string) []call {
+		mod := filepath.Join(dir, "mod")
+		return []call{
+			{tool: "go_vet", args: a{"packages": "./...", "dir": mod}},
+			{tool: "go_list", args: a{"modules": true, "json": true, "dir": mod}},
+			{tool: "go_doc", args: a{"symbol": "example.com/hostile", "all": true, "dir": mod}},
+			{tool: "go_env", args: a{"variable": "GOVERSION", "dir": mod}, want: []string{"go1."}},
+		}
+	},
+}
+
+// The make fixture: a Makefile whose $(shell ...) and "+" recipe line
+// `make --dry-run` runs. make has no read-only tool: the control proves
+// why, and runHostile that --read-only serves none.
+var hostileMake = &hostile{
+	config: "make",
+	prepare: func(t *testing.T, dir, canaries string) {
+		write(t, filepath.Join(dir, "proj", "Makefile"), "X := $(shell "+touch(canaries, "make-shell")+")\n\nall:\n\t+"+touch(canaries, "make-plus")+"\n\techo built\n")
+	},
+	controls: func(dir string) []control {
+		proj := filepath.Join(dir, "proj")
+		return []control{
+			{canary: []string{"make-shell", "make-plus"}, dir: proj, argv: []string{"make", "--dry-run"}},
+		}
+	},
+}
+
+// The cargo fixture: a crate with a build.rs, a proc macro it uses and a
+// .cargo/config.toml naming a rustc wrapper; cargo has no read-only tool.
+// A crate without them proves that cargo_tree's values stay values:
+// invert "--package=c" and package `--config=build.rustc="..."` made
+// cargo run that program as rustc while the flags took their value as a
+// separate word.
+var hostileCargo = &hostile{
+	config: "cargo",
+	prepare: func(t *testing.T, dir, canaries string) {
+		t.Setenv("CARGO_HOME", filepath.Join(dir, "cargo-home"))
+		t.Setenv("CARGO_TARGET_DIR", filepath.Join(dir, "target"))
+		ws := filepath.Join(dir, "ws")
+		write(t, filepath.Join(ws, "Cargo.toml"), "[workspace]\nmembers = [\"app\", \"pm\"]\nresolver = \"2\"\n")
+		write(t, filepath.Join(ws, "app", "Cargo.toml"), "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = { path = \"../pm\" }\n")
+		write(t, filepath.Join(ws, "app", "build.rs"), fmt.Sprintf("fn main() {\n    std::fs::write(%q, \"\").unwrap();\n}\n", filepath.Join(canaries, "build-rs")))
+		write(t, filepath.Join(ws, "app", "src", "main.rs"), "pm::evil!();\n\nfn main() {}\n")
+		write(t, filepath.Join(ws, "pm", "Cargo.toml"), "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n")
+		write(t, filepath.Join(ws, "pm", "src", "lib.rs"), fmt.Sprintf("use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn evil(_: TokenStream) -> TokenStream {\n    std::fs::write(%q, \"\").unwrap();\n    TokenStream::new()\n}\n", filepath.Join(canaries, "proc-macro")))
+		wrapper := script(t, filepath.Join(dir, "bin", "rustc-wrapper"), canaries, "rustc-wrapper", `exec "$@"`)
+		write(t, filepath.Join(ws, ".cargo", "config.toml"), fmt.Sprintf("[build]\nrustc-wrapper = %q\n", wrapper))
+		script(t, filepath.Join(dir, "bin", "evil-rustc"), canaries, "injected-rustc", "exit 1")
+		write(t, filepath.Join(dir, "plain", "Cargo.toml"), "[package]\nname = \"c\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+		write(t, filepath.Join(dir, "plain", "src", "main.rs"), "fn main() {}\n")
+	},
+	controls: func(dir string) []control {
+		ws := filepath.Join(dir, "ws")
+		plain := filepath.Join(dir, "plain")
+		evil := fmt.Sprintf("--config=build.rustc=%q", filepath.Join(dir, "bin", "evil-rustc"))
+		return []control{
+			{canary: []string{"rustc-wrapper"}, dir: ws, argv: []string{"cargo", "tree"}},
+			{canary: []string{"build-rs", "proc-macro"}, dir: ws, env: []string{"RUSTC_WRAPPER="}, argv: []string{"cargo", "check"}},
+			{canary: []string{"injected-rustc"}, dir: plain, argv: []string{"cargo", "tree", "--invert", "--package=c", "--package", evil}},
+		}
+	},
+	unsafe: func(dir string) []call {
+		plain := filepath.Join(dir, "plain")
+		evil := fmt.Sprintf("--config=build.rustc=%q", filepath.Join(dir, "bin", "evil-rustc"))
+		return []call{
+			{tool: "cargo_tree", args: a{"invert": "--package=c", "package": evil, "dir": plain}},
+			{tool: "cargo_check", args: a{"package": evil, "dir": plain}},
+		}
+	},
+}
+
+// The npm fixture: a package.json whose lifecycle scripts (and scripts
+// named after the commands) would create canaries, and an .npmrc that
+// names a script shell, a registry on a closed port and no retries.
+var hostileNpm = &hostile{
+	config:  "npm",
+	workdir: "proj",
+	prepare: func(t *testing.T, dir, canaries string) {
+		proj := filepath.Join(dir, "proj")
+		var scripts []string
+		for _, s := range []string{"preinstall", "install", "postinstall", "prepare", "preprepare", "prels", "ls", "preaudit", "audit", "preoutdated", "outdated", "explain", "view", "pretest", "test"} {
+			scripts = append(scripts, fmt.Sprintf("%q: %q", s, touch(canaries, "script-"+s)))
+		}
+		write(t, filepath.Join(proj, "package.json"), "{\n  \"name\": \"hostile\",\n  \"version\": \"1.0.0\",\n  \"scripts\": {"+strings.Join(scripts, ", ")+"},\n  \"dependencies\": {\"left-pad\": \"1.3.0\"}\n}\n")
+		shell := script(t, filepath.Join(dir, "bin", "shell"), canaries, "script-shell", `exec /bin/sh "$@"`)
+		write(t, filepath.Join(proj, ".npmrc"), "script-shell="+shell+"\nregistry=http://127.0.0.1:9/\nfetch-retries=0\nfetch-timeout=2000\naudit=true\nfund=false\n")
+		// Tools without a dir run elsewhere: they must not reach the
+		// registry either.
+		t.Setenv("npm_config_registry", "http://127.0.0.1:9/")
+		t.Setenv("npm_config_fetch_retries", "0")
+		t.Setenv("npm_config_cache", filepath.Join(dir, "npm-cache"))
+		t.Setenv("npm_config_userconfig", filepath.Join(dir, "home", ".npmrc"))
+	},
+	controls: func(dir string) []control {
+		return []control{{canary: []string{"script-preinstall"}, dir: filepath.Join(dir, "proj"), argv: []string{"npm", "run", "preinstall"}}}
+	},
+}
+
+// The rg fixture: a ripgrep config file, named by RIPGREP_CONFIG_PATH,
+// that adds --pre with a program that would create the canary.
+var hostileRg = &hostile{
+	config:  "rg",
+	workdir: "proj",
+	prepare: func(t *testing.T, dir, canaries string) {
+		pre := script(t, filepath.Join(dir, "bin", "pre"), canaries, "rg-pre", `exec cat "$1"`)
+		write(t, filepath.Join(dir, "rgconfig"), "--pre="+pre+"\n")
+		write(t, filepath.Join(dir, "proj", "a.txt"), "one\n")
+		t.Setenv("RIPGREP_CONFIG_PATH", filepath.Join(dir, "rgconfig"))
+	},
+	controls: func(dir string) []control {
+		return []control{{canary: []string{"rg-pre"}, dir: filepath.Join(dir, "proj"), argv: []string{"rg", "one"}}}
+	},
+	calls: func(dir string) []call {
+		return []call{{tool: "rg_search", args: a{"pattern": "one", "dir": filepath.Join(dir, "proj")}, want: []string{"a.txt:1:one"}}}
+	},
+}
+
+// The jq fixture checks the first step of a chained attack: climax's own
+// settings (the audit log's path) must not be in a tool's environment,
+// where $ENV shows them.
+var hostileJq = &hostile{
+	config: "jq",
+	prepare: func(t *testing.T, dir, canaries string) {
+		t.Setenv("CLIMAX_AUDIT_LOG", filepath.Join(dir, "audit.log"))
+		t.Setenv("CLIMAX_POLICY", filepath.Join(dir, "policy.yaml"))
+	},
+	calls: func(dir string) []call {
+		return []call{{tool: "jq_query", args: a{"filter": `[$ENV | keys[] | select(startswith("CLIMAX_"))]`, "input": "null", "compact": true}, want: []string{"[]"}}}
+	},
+}
