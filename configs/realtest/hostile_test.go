@@ -322,6 +322,7 @@ var hostileGit = &hostile{
 		run(t, clone, "git", "config", "user.name", "A")
 		run(t, clone, "git", "config", "user.email", "a@example.com")
 		write(t, filepath.Join(clone, "f.txt"), "one\ntwo\nstashed\n")
+		write(t, filepath.Join(clone, "x.bin"), "bin one\nbin two\nstashed\n")
 		run(t, clone, "git", "stash", "--quiet")
 		arm(filepath.Join(clone, ".git"), "clone")
 		write(t, filepath.Join(clone, "f.txt"), "one\ntwo\nthree\n")
