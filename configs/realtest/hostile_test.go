@@ -429,7 +429,8 @@ var hostileGo = &hostile{
 // `make --dry-run` runs. make has no read-only tool: the control proves
 // why, and runHostile that --read-only serves none.
 var hostileMake = &hostile{
-	config: "make",
+	config:  "make",
+	workdir: "proj",
 	prepare: func(t *testing.T, dir, canaries string) {
 		write(t, filepath.Join(dir, "proj", "Makefile"), "X := $(shell "+touch(canaries, "make-shell")+")\n\nall:\n\t+"+touch(canaries, "make-plus")+"\n\techo built\n")
 	},
@@ -472,7 +473,9 @@ var hostileCargo = &hostile{
 		return []control{
 			{canary: []string{"rustc-wrapper"}, dir: ws, argv: []string{"cargo", "tree"}},
 			{canary: []string{"build-rs", "proc-macro"}, dir: ws, env: []string{"RUSTC_WRAPPER="}, argv: []string{"cargo", "check"}},
-			{canary: []string{"injected-rustc"}, dir: plain, argv: []string{"cargo", "tree", "--invert", "--package=c", "--package", evil}},
+			// Its own target directory: cargo remembers what rustc answered
+			// (a failure too) and would not run it again for the call.
+			{canary: []string{"injected-rustc"}, dir: plain, env: []string{"CARGO_TARGET_DIR=" + filepath.Join(dir, "control-target")}, argv: []string{"cargo", "tree", "--invert", "--package=c", "--package", evil}},
 		}
 	},
 	unsafe: func(dir string) []call {
