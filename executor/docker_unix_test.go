@@ -20,20 +20,20 @@ import (
 func TestDockerClientReceivesEnv(t *testing.T) {
 	dir := t.TempDir()
 	script := "#!/bin/sh\nfor a in \"$@\"; do printf 'arg %s\\n' \"$a\"; done\n" +
-		"printf 'API_TOKEN=%s\\n' \"$API_TOKEN\"\nprintf 'GIT_PAGER=%s\\n' \"$GIT_PAGER\"\nprintf 'CLIMAX_TEST_CLIENT=%s\\n' \"$CLIMAX_TEST_CLIENT\"\n"
+		"printf 'API_TOKEN=%s\\n' \"$API_TOKEN\"\nprintf 'GIT_PAGER=%s\\n' \"$GIT_PAGER\"\nprintf 'EXECUTOR_TEST_CLIENT=%s\\n' \"$EXECUTOR_TEST_CLIENT\"\n"
 	for _, name := range []string{"docker", "podman"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	t.Setenv("CLIMAX_TEST_CLIENT", "inherited")
+	t.Setenv("EXECUTOR_TEST_CLIENT", "inherited")
 	for _, runtime := range []string{config.RuntimeDocker, config.RuntimePodman} {
 		out := executor.New().Call(context.Background(), dockerTool(config.Executor{Runtime: runtime, User: "7:7"}), nil)
 		if out.IsError {
 			t.Fatalf("%s: %s", runtime, out.Text)
 		}
-		for _, want := range []string{"API_TOKEN=s3cret value\n", "GIT_PAGER=cat\n", "CLIMAX_TEST_CLIENT=inherited",
+		for _, want := range []string{"API_TOKEN=s3cret value\n", "GIT_PAGER=cat\n", "EXECUTOR_TEST_CLIENT=inherited",
 			"arg -e\narg API_TOKEN\narg -e\narg GIT_PAGER\narg alpine/git\narg git\narg status\n"} {
 			if !strings.Contains(out.Text, want) {
 				t.Errorf("%s: output lacks %q:\n%s", runtime, want, out.Text)
