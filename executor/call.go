@@ -130,30 +130,6 @@ func prepare(rt *config.ResolvedTool, args map[string]any, strict bool) (*Comman
 	return Build(rt, values)
 }
 
-// acquire takes a slot to run a command, waiting while all are taken
-// (and telling queued, when set). It fails with a [StartError] when ctx
-// ends first.
-func (r *Runner) acquire(ctx context.Context, tool string, queued func(bool)) (release func(), err error) {
-	if r.slots == nil { // the zero Runner
-		return func() {}, nil
-	}
-	select {
-	case r.slots <- struct{}{}:
-		return func() { <-r.slots }, nil
-	default: // all taken: wait
-	}
-	if queued != nil {
-		queued(true)
-		defer queued(false)
-	}
-	select {
-	case r.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, &StartError{Msg: fmt.Sprintf("Cancelled: %s did not start (%v)", tool, context.Cause(ctx)), Err: ctx.Err()}
-	}
-	return func() { <-r.slots }, nil
-}
-
 // DecodeArgs decodes the JSON arguments of a call: absent or null is nil
 // (no arguments), an object is a map with numbers as [json.Number].
 // Anything else is a *[ValidationError] saying what was sent instead.
@@ -190,79 +166,132 @@ func jsonKind(first byte) string {
 	}
 }
 
-// A ConfirmFunc asks for the approval of a command that is ready to run
-// (validated, its argv built) but not started. It returns nil to let it
-// run; its error's message is the call's result text, and the command
-// never starts. It may block, e.g. while a user decides.
-type ConfirmFunc func(ctx context.Context, rt *config.ResolvedTool, cmd *Command) error
+// A Call is one tool call ready to run: its arguments validated, coerced
+// and checked against the policy, its command line built, nothing started.
+// Make one with [Runner.Prepare]. The caller decides what happens next on
+// this value: whether the call may run (the approval of a tool whose
+// Tool.Confirm is set is the caller's to ask for), and what to tell while
+// it waits for a slot ([Call.TrySlot], [Call.WaitSlot]); then [Call.Run]
+// runs it. A Call runs at most once and is not safe for concurrent use.
+type Call struct {
+	// Tool is the tool called.
+	Tool *config.ResolvedTool
+	// Args are the call's arguments as the caller sent them.
+	Args map[string]any
+	// Command is the command line that runs.
+	Command *Command
 
-// A CallOption configures one [Runner.Call].
-type CallOption func(*callOptions)
-
-type callOptions struct {
-	confirm ConfirmFunc
-	queued  func(waiting bool)
+	r       *Runner
+	release func() // set while the call holds a slot
 }
 
-// WithQueued makes queued called with true when a call has to wait for a
-// free slot ([WithMaxConcurrent]) before its command can start, and with
-// false once it has one (or stopped waiting), for progress messages.
-func WithQueued(queued func(waiting bool)) CallOption {
-	return func(o *callOptions) { o.queued = queued }
-}
-
-// WithConfirm makes confirm the approval step of a call of a tool that
-// needs one ([config.ResolvedTool].Confirm). Without it such a call is
-// refused.
-func WithConfirm(confirm ConfirmFunc) CallOption {
-	return func(o *callOptions) { o.confirm = confirm }
-}
-
-// Call validates args for rt, builds the command line, runs it and formats
-// the result. args holds JSON-decoded values (float64 or json.Number for
-// numbers); nil means no arguments. Every failure is an Outcome with
-// IsError set; Call never panics on bad input.
-//
-// It is [Validate] and [Build], then the approval of a tool that needs one
-// ([WithConfirm]; it holds no slot), then a wait for a free slot
-// ([WithMaxConcurrent], [WithQueued]),
-// then [Runner.Run], then [Result.Text]: a validation error's text, a [StartError]'s message (program not found, missing
-// working directory), or the result text, with IsError set for every
-// failure including an exit code the tool does not count as success
-// (config success_exit_codes), a timeout and a cancellation. Argument
-// names the tool does not have are listed in the Result's IgnoredArgs, or,
-// with [WithStrictArgs], refused with the other validation problems.
-func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[string]any, opts ...CallOption) (out Outcome) {
+// Prepare validates args for rt ([Validate]), coerces them and builds the
+// command line ([Build]) into a [Call]. args holds JSON-decoded values
+// (float64 or json.Number for numbers); nil means no arguments. On
+// failure the Outcome is the answer (IsError set, no Argv) and the Call
+// is nil. Argument names the tool does not have are listed in the
+// Result's IgnoredArgs, or, with [WithStrictArgs], refused with the other
+// validation problems.
+func (r *Runner) Prepare(rt *config.ResolvedTool, args map[string]any) (c *Call, refused Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			out = Outcome{Text: fmt.Sprintf("Internal error: %v", p), IsError: true, Argv: out.Argv}
+			c, refused = nil, Outcome{Text: fmt.Sprintf("Internal error: %v", p), IsError: true}
 		}
 	}()
-	var co callOptions
-	for _, o := range opts {
-		o(&co)
-	}
 	cmd, err := prepare(rt, args, r.strictArgs)
 	if err != nil {
-		return Outcome{Text: err.Error(), IsError: true}
+		return nil, Outcome{Text: err.Error(), IsError: true}
+	}
+	return &Call{Tool: rt, Args: args, Command: cmd, r: r}, Outcome{}
+}
+
+// Refuse is the Outcome of c when it does not run: text says why;
+// cancelled tells that the call was cancelled before its command started.
+func (c *Call) Refuse(text string, cancelled bool) Outcome {
+	return Outcome{Text: text, IsError: true, Argv: c.Command.Redacted(), Cancelled: cancelled}
+}
+
+// TrySlot takes a slot for c's command when one is free
+// ([WithMaxConcurrent]) and reports whether c holds one.
+func (c *Call) TrySlot() bool {
+	if c.release != nil {
+		return true
+	}
+	if c.r.slots == nil { // the zero Runner
+		c.release = func() {}
+		return true
+	}
+	select {
+	case c.r.slots <- struct{}{}:
+		c.release = c.r.freeSlot
+		return true
+	default:
+		return false
+	}
+}
+
+// WaitSlot waits for a slot for c's command. It fails with a
+// [StartError] when ctx ends first.
+func (c *Call) WaitSlot(ctx context.Context) error {
+	if c.TrySlot() {
+		return nil
+	}
+	select {
+	case c.r.slots <- struct{}{}:
+		c.release = c.r.freeSlot
+		return nil
+	case <-ctx.Done():
+		return &StartError{Msg: fmt.Sprintf("Cancelled: %s did not start (%v)", c.Tool.Tool.Name, context.Cause(ctx)), Err: ctx.Err()}
+	}
+}
+
+func (r *Runner) freeSlot() { <-r.slots }
+
+// Run runs c's command, waiting for a slot first when it holds none, and
+// formats the result: a [StartError]'s message (program not found,
+// missing working directory, cancelled while waiting for a slot) or the
+// result text ([Result.Text]), with IsError set for every failure
+// including an exit code the tool does not count as success (config
+// success_exit_codes), a timeout and a cancellation. It frees the slot.
+func (c *Call) Run(ctx context.Context) (out Outcome) {
+	argv := c.Command.Redacted()
+	defer func() {
+		if p := recover(); p != nil {
+			out = Outcome{Text: fmt.Sprintf("Internal error: %v", p), IsError: true, Argv: argv}
+		}
+	}()
+	if err := c.WaitSlot(ctx); err != nil {
+		return Outcome{Text: err.Error(), IsError: true, Argv: argv, Cancelled: true}
+	}
+	defer func() {
+		c.release()
+		c.release = nil
+	}()
+	res, err := c.r.Run(ctx, c.Command)
+	if err != nil {
+		return Outcome{Text: err.Error(), IsError: true, Argv: argv}
+	}
+	res.IgnoredArgs, res.IgnoredArgsOmitted = UnknownArgs(c.Tool.Tool, c.Args)
+	return Outcome{Text: res.Text(), IsError: res.Failed(), Result: res, Argv: argv}
+}
+
+// Call prepares a call of rt with args ([Runner.Prepare]) and runs it
+// ([Call.Run]), for callers that cannot ask anyone for approval: a call of
+// a tool that needs approval (Tool.Confirm) is refused. Every failure is
+// an Outcome with IsError set; Call never panics on bad input.
+func (r *Runner) Call(ctx context.Context, rt *config.ResolvedTool, args map[string]any) Outcome {
+	c, refused := r.Prepare(rt, args)
+	if c == nil {
+		return refused
 	}
 	if rt.Confirm {
-		if co.confirm == nil {
-			return Outcome{Text: fmt.Sprintf("%s needs the user's approval before it runs, and this caller cannot ask for it: the command did not run.", rt.Tool.Name), IsError: true, Argv: cmd.Redacted()}
-		}
-		if err := co.confirm(ctx, rt, cmd); err != nil {
-			return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted(), Cancelled: ctx.Err() != nil}
-		}
+		return c.Unapproved()
 	}
-	release, err := r.acquire(ctx, rt.Tool.Name, co.queued)
-	if err != nil {
-		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted(), Cancelled: true}
-	}
-	defer release()
-	res, err := r.Run(ctx, cmd)
-	if err != nil {
-		return Outcome{Text: err.Error(), IsError: true, Argv: cmd.Redacted()}
-	}
-	res.IgnoredArgs, res.IgnoredArgsOmitted = UnknownArgs(rt.Tool, args)
-	return Outcome{Text: res.Text(), IsError: res.Failed(), Result: res, Argv: cmd.Redacted()}
+	return c.Run(ctx)
+}
+
+// Unapproved is the Outcome of c, a call of a tool that needs approval
+// (Tool.Confirm), when its caller cannot ask anyone for it.
+func (c *Call) Unapproved() Outcome {
+	return c.Refuse(fmt.Sprintf("%s needs the user's approval before it runs, and this caller cannot ask for it: the command did not run.", c.Tool.Tool.Name), false)
 }

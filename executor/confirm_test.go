@@ -2,7 +2,6 @@ package executor_test
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,37 +26,34 @@ func ran(marker string) bool {
 	return err == nil
 }
 
-func TestCallConfirmApproved(t *testing.T) {
+// A prepared call has its command line built and nothing started; Run
+// runs that command line.
+func TestPrepareThenRun(t *testing.T) {
 	t.Parallel()
 	rt, marker := confirmTool(t)
-	var seen *executor.Command
-	confirm := func(_ context.Context, got *config.ResolvedTool, cmd *executor.Command) error {
-		if got != rt {
-			t.Errorf("confirm got tool %v", got.Tool.Name)
-		}
-		seen = cmd
-		if ran(marker) {
-			t.Error("the command started before it was approved")
-		}
-		return nil
+	c, refused := executor.New().Prepare(rt, map[string]any{"message": "hi"})
+	if c == nil {
+		t.Fatalf("Prepare refused: %+v", refused)
 	}
-	out := executor.New().Call(context.Background(), rt, map[string]any{"message": "hi"}, executor.WithConfirm(confirm))
-	if out.IsError || !ran(marker) {
-		t.Fatalf("approved call: %+v, ran %v", out, ran(marker))
+	if c.Tool != rt || c.Command.Argv[len(c.Command.Argv)-1] != "out=hi" {
+		t.Fatalf("prepared %v %q", c.Tool.Tool.Name, c.Command.Argv)
 	}
-	if seen == nil || !slices.Equal(seen.Argv, out.Argv) || seen.Argv[len(seen.Argv)-1] != "out=hi" {
-		t.Fatalf("confirm saw %+v, the call ran %q", seen, out.Argv)
+	if ran(marker) {
+		t.Fatal("the command started when it was prepared")
+	}
+	out := c.Run(context.Background())
+	if out.IsError || !ran(marker) || !slices.Equal(c.Command.Argv, out.Argv) {
+		t.Fatalf("run: %+v, ran %v", out, ran(marker))
 	}
 }
 
-func TestCallConfirmRefused(t *testing.T) {
+// A call its caller refuses never runs; its Outcome has the argv.
+func TestCallRefused(t *testing.T) {
 	t.Parallel()
 	rt, marker := confirmTool(t)
-	confirm := func(context.Context, *config.ResolvedTool, *executor.Command) error {
-		return errors.New("The user declined")
-	}
-	out := executor.New().Call(context.Background(), rt, nil, executor.WithConfirm(confirm))
-	if !out.IsError || out.Text != "The user declined" || out.Result != nil || out.Argv == nil {
+	c, _ := executor.New().Prepare(rt, nil)
+	out := c.Refuse("The user declined", false)
+	if !out.IsError || out.Text != "The user declined" || out.Result != nil || out.Argv == nil || out.Cancelled {
 		t.Fatalf("refused call: %+v", out)
 	}
 	if ran(marker) {
@@ -77,56 +73,41 @@ func TestCallConfirmWithoutAsker(t *testing.T) {
 	}
 }
 
-func TestCallConfirmOnlyWhenNeeded(t *testing.T) {
+func TestCallWithoutConfirmRuns(t *testing.T) {
 	t.Parallel()
 	rt, marker := confirmTool(t)
 	rt.Confirm = false
-	asked := false
-	confirm := func(context.Context, *config.ResolvedTool, *executor.Command) error {
-		asked = true
-		return errors.New("no")
-	}
-	if out := executor.New().Call(context.Background(), rt, nil, executor.WithConfirm(confirm)); out.IsError || asked || !ran(marker) {
-		t.Fatalf("tool without confirm: %+v, asked %v", out, asked)
+	if out := executor.New().Call(context.Background(), rt, nil); out.IsError || !ran(marker) {
+		t.Fatalf("tool without confirm: %+v", out)
 	}
 }
 
-func TestCallConfirmNotAfterValidationFailure(t *testing.T) {
+func TestPrepareValidationFailure(t *testing.T) {
 	t.Parallel()
 	rt, _ := confirmTool(t)
 	rt.Tool.Args[0].Required = true
-	confirm := func(context.Context, *config.ResolvedTool, *executor.Command) error {
-		t.Error("asked to approve a call that failed validation")
-		return nil
-	}
-	if out := executor.New().Call(context.Background(), rt, nil, executor.WithConfirm(confirm)); !out.IsError || out.Argv != nil {
-		t.Fatalf("invalid call: %+v", out)
+	if c, out := executor.New().Prepare(rt, nil); c != nil || !out.IsError || out.Argv != nil {
+		t.Fatalf("invalid call: %v, %+v", c, out)
 	}
 }
 
-// TestCallConfirmHoldsNoSlot: a call waiting for approval does not keep
-// other calls from running.
-func TestCallConfirmHoldsNoSlot(t *testing.T) {
+// TestPreparedCallHoldsNoSlot: a call prepared and waiting (for approval)
+// does not keep other calls from running.
+func TestPreparedCallHoldsNoSlot(t *testing.T) {
 	t.Parallel()
 	r := executor.New(executor.WithMaxConcurrent(1))
 	rt, _ := confirmTool(t)
-	waiting, release := make(chan struct{}), make(chan struct{})
-	confirm := func(context.Context, *config.ResolvedTool, *executor.Command) error {
-		close(waiting)
-		<-release
-		return errors.New("declined")
+	waiting, refused := r.Prepare(rt, nil)
+	if waiting == nil {
+		t.Fatalf("Prepare refused: %+v", refused)
 	}
-	done := make(chan executor.Outcome)
-	go func() { done <- r.Call(context.Background(), rt, nil, executor.WithConfirm(confirm)) }()
-	<-waiting
 	other, marker := confirmTool(t)
 	other.Confirm = false
 	if out := r.Call(context.Background(), other, nil); out.IsError || !ran(marker) {
 		t.Fatalf("other call while one waits for approval: %+v", out)
 	}
-	close(release)
-	if out := <-done; !out.IsError {
-		t.Fatalf("declined call: %+v", out)
+	if out := waiting.Run(context.Background()); out.IsError {
+		t.Fatalf("the prepared call: %+v", out)
 	}
 }
 
@@ -150,23 +131,32 @@ func TestCallCancelledWhileWaitingForASlot(t *testing.T) {
 	}
 	waiter, marker := confirmTool(t)
 	waiter.Confirm = false
+	c, _ := r.Prepare(waiter, nil)
+	if c.TrySlot() {
+		t.Fatal("TrySlot took the only slot, which the first call holds")
+	}
 	wctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	var queued []bool
-	out := r.Call(wctx, waiter, nil, executor.WithQueued(func(w bool) { queued = append(queued, w) }))
+	if err := c.WaitSlot(wctx); err == nil {
+		t.Fatal("WaitSlot got a slot the first call holds")
+	}
+	out := c.Run(wctx)
 	if !out.IsError || !out.Cancelled || out.Result != nil || ran(marker) {
 		t.Errorf("call cancelled while waiting for a slot: %+v (ran: %v)", out, ran(marker))
-	}
-	if !slices.Equal(queued, []bool{true, false}) {
-		t.Errorf("queued was told %v, want [true false]", queued)
 	}
 	stopHolder()
 	if out := <-holding; out.Cancelled {
 		t.Errorf("a command cancelled while running has a Result, not Outcome.Cancelled: %+v", out)
 	}
-	// With a free slot, nothing waits and queued is not called.
-	queued = nil
-	if out := r.Call(context.Background(), waiter, nil, executor.WithQueued(func(w bool) { queued = append(queued, w) })); out.IsError || len(queued) > 0 {
-		t.Errorf("call with a free slot: %+v, queued told %v", out, queued)
+	// With a free slot, nothing waits.
+	c, _ = r.Prepare(waiter, nil)
+	if !c.TrySlot() {
+		t.Fatal("TrySlot with a free slot")
+	}
+	if out := c.Run(context.Background()); out.IsError {
+		t.Errorf("call with a free slot: %+v", out)
+	}
+	if c2, _ := r.Prepare(waiter, nil); !c2.TrySlot() {
+		t.Error("Run did not free its slot")
 	}
 }

@@ -17,11 +17,6 @@ func BuildArgv(rt *config.ResolvedTool, values map[string]any) ([]string, error)
 	return cmd.Argv, nil
 }
 
-// Prepare is prepare, not strict.
-func Prepare(rt *config.ResolvedTool, args map[string]any) (*Command, error) {
-	return prepare(rt, args, false)
-}
-
 // Coerce converts v to the Go value of an argument of type typ (empty
 // means string): int64, float64, bool or string. It applies the
 // conversions [Validate] documents and fails for anything else.

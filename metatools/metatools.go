@@ -11,6 +11,10 @@
 //	out := mt.Call(ctx, map[string]any{"tool_name": "git_status"})
 //	fmt.Println(out.Text) // the command's result text
 //
+// A server that asks for approvals uses [Tools.Prepare], decides on the
+// [executor.Call] it returns, runs it and passes the outcome to
+// [Tools.Finish].
+//
 // docs/search.md describes the contract of both meta-tools.
 //
 // # Arguments
@@ -467,11 +471,27 @@ func marshal(v any) (string, error) {
 	return strings.TrimSuffix(buf.String(), "\n"), nil
 }
 
-// Call answers climax_call: it checks tool_name and args, looks the tool
-// up and runs it through the executor with opts (such as
-// [executor.WithConfirm]), so that its result is the one a classic call of
-// the same tool with the same args gives.
-func (t *Tools) Call(ctx context.Context, args map[string]any, opts ...executor.CallOption) CallResult {
+// Call answers climax_call for a caller that cannot ask anyone for
+// approval: [Tools.Prepare], then the call runs ([executor.Call.Run]; a
+// tool that needs approval is refused, as [executor.Runner.Call] does),
+// then [Tools.Finish]. Its result is the one a classic call of the same
+// tool with the same args gives.
+func (t *Tools) Call(ctx context.Context, args map[string]any) CallResult {
+	c, refused := t.Prepare(args)
+	if c == nil {
+		return refused
+	}
+	if c.Tool.Confirm {
+		return CallResult{Outcome: c.Unapproved(), Tool: refused.Tool}
+	}
+	return CallResult{Outcome: t.Finish(c, args, c.Run(ctx)), Tool: refused.Tool}
+}
+
+// Prepare checks climax_call's tool_name and args, looks the tool up and
+// prepares its call ([executor.Runner.Prepare]). When the call cannot run
+// the Call is nil and the CallResult is the answer; else the CallResult
+// only names the tool.
+func (t *Tools) Prepare(args map[string]any) (*executor.Call, CallResult) {
 	var problems []string
 	name := ""
 	switch v := args["tool_name"].(type) {
@@ -503,21 +523,27 @@ func (t *Tools) Call(ctx context.Context, args map[string]any, opts ...executor.
 		problems = append(problems, fmt.Sprintf("Argument 'args' must be an object (got %s)", jsonType(v)))
 	}
 	if len(problems) > 0 {
-		return CallResult{Outcome: executor.Outcome{Text: validationText(problems), IsError: true}}
+		return nil, CallResult{Outcome: executor.Outcome{Text: validationText(problems), IsError: true}}
 	}
 	rt, ok := t.ix.Get(name)
 	if !ok {
-		return CallResult{Outcome: executor.Outcome{Text: t.unknownTool(name), IsError: true}}
+		return nil, CallResult{Outcome: executor.Outcome{Text: t.unknownTool(name), IsError: true}}
 	}
-	out := t.runner.Call(ctx, rt, toolArgs, opts...)
+	c, out := t.runner.Prepare(rt, toolArgs)
+	return c, CallResult{Outcome: out, Tool: name}
+}
+
+// Finish completes the outcome of a climax_call c whose command ran, args
+// being climax_call's own arguments: keys beside tool_name and args are
+// ignored too, and a tool's argument put there ("cwd" next to args) is a
+// likely mistake, so the result text starts with a line naming them.
+func (t *Tools) Finish(c *executor.Call, args map[string]any, out executor.Outcome) executor.Outcome {
 	if out.Result != nil {
-		// Keys beside tool_name and args are ignored too; a tool's
-		// argument put there ("cwd" next to args) is a likely mistake.
-		if note := besideArgsNote(rt.Tool, args); note != "" {
+		if note := besideArgsNote(c.Tool.Tool, args); note != "" {
 			out.Text = note + "\n\n" + out.Text
 		}
 	}
-	return CallResult{Outcome: out, Tool: name}
+	return out
 }
 
 // maxBeside is how many keys beside tool_name and args the note names.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index/config"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -62,14 +61,27 @@ type auditRecord struct {
 	Approval    string   `json:"approval,omitempty"`
 }
 
+// A callRecord is what record counts and writes of one finished call.
+type callRecord struct {
+	rt       *config.ResolvedTool // the tool the call was for; nil when it names no served tool
+	tool     string               // the name it called
+	via      string               // the tool name of the request: climax_call or the tool's own
+	args     any                  // the tool's arguments as the caller sent them
+	out      executor.Outcome
+	approval *approval // the call's approval; nil when the call never got that far
+}
+
 // record counts one finished call in the metrics and queues its record
-// for the audit log when there is one. set is the tool set the call was
-// checked against, rt the tool the call was for (nil when it names no
-// served tool), tool the name it called, args the tool's arguments as the
-// caller sent them, ap the call's approval (nil when the call never got
-// that far). The arguments are redacted by the definition of the tool of
-// that name in the loaded configs, served or not (see redactArgs).
-func (s *Server) record(req *mcp.CallToolRequest, set *toolSet, rt *config.ResolvedTool, tool, via string, args any, out executor.Outcome, ap *approval, start time.Time) {
+// for the audit log when there is one; ri tells the request, its
+// transport, the tool set it was checked against and when it came in. The
+// arguments are redacted by the definition of the tool of that name in
+// the loaded configs, served or not (see redactArgs).
+func (s *Server) record(ri *reqInfo, c callRecord) {
+	rt, out, ap := c.rt, c.out, c.approval
+	start := ri.start
+	if start.IsZero() {
+		start = time.Now()
+	}
 	outcome := callOutcome(out)
 	if ap != nil && ap.refused {
 		outcome = OutcomeRefused
@@ -85,10 +97,10 @@ func (s *Server) record(req *mcp.CallToolRequest, set *toolSet, rt *config.Resol
 	}
 	rec := &auditRecord{
 		Time:       start.UTC().Format(time.RFC3339Nano),
-		Transport:  "stdio",
-		Tool:       shorten(tool),
-		Via:        shorten(via),
-		Args:       redactArgs(definition(set, rt, tool), args),
+		Transport:  ri.transport,
+		Tool:       shorten(c.tool),
+		Via:        shorten(c.via),
+		Args:       redactArgs(definition(ri.set, rt, c.tool), c.args),
 		Argv:       shortenArgv(out.Argv),
 		Outcome:    outcome,
 		DurationMS: time.Since(start).Milliseconds(),
@@ -96,11 +108,8 @@ func (s *Server) record(req *mcp.CallToolRequest, set *toolSet, rt *config.Resol
 	if ap != nil {
 		rec.Approval = ap.state
 	}
-	if req.Extra != nil && req.Extra.Header != nil || s.overHTTP.Load() {
-		rec.Transport = "http" // the SSE transport passes no headers
-	}
-	if req.Session != nil {
-		rec.Session = req.Session.ID()
+	if ri.req != nil && ri.req.Session != nil {
+		rec.Session = ri.req.Session.ID()
 	}
 	if res := out.Result; res != nil {
 		code := res.ExitCode

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -314,5 +315,33 @@ func TestAuditLogStalledWriterHoldsNoCall(t *testing.T) {
 	}
 	if want := fmt.Sprintf("climax_audit_records_dropped_total %d\n", dropped); !strings.Contains(metrics, want) {
 		t.Errorf("metrics lack %q:\n%s", want, metrics)
+	}
+}
+
+// The audit log's transport is the one each call came over, read from
+// the request: a server that serves HTTP too records a stdio call as
+// "stdio".
+func TestAuditTransportOfEachCall(t *testing.T) {
+	var buf syncBuffer
+	srv := server.New(auditIndex(t), executor.New(), server.WithAuditLog(&buf))
+	hs := serveServer(t, srv, server.HTTPOptions{})
+	cs, err := connectHTTP(t, hs.url, false, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, "climax_call", map[string]any{"tool_name": "nope"})
+	serveLines(t, srv, initialize, initialized, callLine(2, "climax_call", map[string]any{"tool_name": "nope"}))
+	var got []string
+	for line := range strings.Lines(flushed(t, srv, &buf)) {
+		var rec struct {
+			Transport string `json:"transport"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("audit line is not JSON: %v\n%s", err, line)
+		}
+		got = append(got, rec.Transport)
+	}
+	if !slices.Equal(got, []string{"http", "stdio"}) {
+		t.Errorf("transports %q, want [http stdio]", got)
 	}
 }

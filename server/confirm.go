@@ -123,13 +123,8 @@ var errNoAnswer = errors.New("no answer in time")
 // retry; the handler answers with approval.input.
 var errInputRequired = errors.New("input required")
 
-// statelessKey marks the context of requests served over stateless HTTP,
-// where the server cannot send the client a request of its own.
-type statelessKey struct{}
-
-// An approval asks the user to approve one call of a tool that needs it.
-// Its confirm method is the call's [executor.ConfirmFunc]; the handler
-// reads the result after the call.
+// An approval asks the user to approve one call of a tool that needs it
+// (see [Server.execute]); the audit log records its state.
 type approval struct {
 	s    *Server
 	req  *mcp.CallToolRequest
@@ -169,7 +164,7 @@ func (a *approval) confirm(ctx context.Context, rt *config.ResolvedTool, cmd *ex
 	}
 	// A question the client can no longer answer is given up at once:
 	// the session's input ended, or the client closed the session.
-	ended, _ := ctx.Value(sessionEndKey{}).(context.Context)
+	ended := infoFrom(ctx).ended
 	if ended == nil {
 		ended = context.Background() // never done
 	}
@@ -325,20 +320,16 @@ func agreedVersion(requested string) string {
 	return requested
 }
 
-// sessionEndKey is the context key of a context that is done when the
-// client of the session a call belongs to can no longer answer a question:
-// its stdio input ended, or it closed its HTTP session. Its cause says
-// which.
-type sessionEndKey struct{}
-
-// newSessionEnd returns the context to store under sessionEndKey for a new
-// session, and the function that ends it, with the cause; it lives as long
+// newSessionEnd returns the context that is done when the client of a
+// new session can no longer answer a question (reqInfo.ended): its stdio
+// input ended, or it closed its HTTP session; its cause says which. It
+// returns it and the function that ends it, with the cause; it lives as long
 // as the session, past the function that creates it.
 func newSessionEnd() (context.Context, context.CancelCauseFunc) {
 	return context.WithCancelCause(context.Background())
 }
 
-// Causes of the end of a session, as sessionEndKey's context gives them.
+// Causes of the end of a session, as reqInfo.ended gives them.
 var (
 	errInputEnded    = errors.New("the client's input ended")
 	errSessionClosed = errors.New("the client closed the session")
@@ -348,7 +339,7 @@ var (
 // cannotAsk says why the client of a session on an older protocol cannot
 // be asked, or returns "".
 func (a *approval) cannotAsk(ctx context.Context) string {
-	if stateless, _ := ctx.Value(statelessKey{}).(bool); stateless {
+	if infoFrom(ctx).stateless {
 		return "this server runs stateless HTTP, where it cannot send the client a request while a call runs (clients on protocol " + protocolInputRequests + " can answer in a retried call)"
 	}
 	if a.req.Session == nil {

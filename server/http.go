@@ -292,7 +292,6 @@ func (s *Server) HTTPHandler(ctx context.Context, opts HTTPOptions) http.Handler
 }
 
 func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
-	s.overHTTP.Store(true)
 	limit := opts.MaxBodyBytes
 	if limit <= 0 {
 		limit = DefaultMaxBodyBytes
@@ -473,15 +472,10 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// request that opened them: this is how calls learn of shutdown, that
 	// they cannot ask the client anything over stateless HTTP, and when
 	// their session ends.
-	ctx := context.WithValue(r.Context(), lifetimeKey{}, g.lt)
-	if g.stateless {
-		ctx = context.WithValue(ctx, statelessKey{}, true)
-	}
+	ri := &reqInfo{transport: "http", lt: g.lt, stateless: g.stateless}
 	var endSession context.CancelCauseFunc
 	if opensSession {
-		var ended context.Context
-		ended, endSession = newSessionEnd()
-		ctx = context.WithValue(ctx, sessionEndKey{}, ended)
+		ri.ended, endSession = newSessionEnd()
 		if g.sse {
 			// The session lasts as long as this stream; go-sdk closes it
 			// when the stream ends, after its calls have returned.
@@ -492,7 +486,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodDelete && g.sessions != nil && !g.sse {
 		g.sessions.closing(r.Header.Get(sessionIDHeader))
 	}
-	r = r.WithContext(ctx)
+	r = r.WithContext(withInfo(r.Context(), ri))
 	if g.sessions != nil && !g.sse {
 		// Name the request, so that a tool call it carries can be
 		// cancelled when it goes away (see lifetimeMiddleware).
@@ -622,10 +616,6 @@ func stripPort(hostport string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
 }
 
-// lifetimeKey is the context key of the *lifetime a request was served
-// under.
-type lifetimeKey struct{}
-
 // A lifetime tracks the MCP requests (tool calls above all) served through
 // one HTTP handler, or one stdio session, so that shutdown can cancel them
 // and wait for them.
@@ -735,8 +725,8 @@ func (f *inflight) wait(d time.Duration) bool {
 // call does: its client is gone. Requests without a lifetime pass through.
 func lifetimeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		lt, ok := ctx.Value(lifetimeKey{}).(*lifetime)
-		if !ok {
+		lt := infoFrom(ctx).lt
+		if lt == nil {
 			return next(ctx, method, req)
 		}
 		lt.calls.enter()

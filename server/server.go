@@ -65,7 +65,6 @@ import (
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
-	"github.com/climax-mcp/climax/index/config"
 	"github.com/climax-mcp/climax/metatools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -93,7 +92,6 @@ type Server struct {
 
 	metrics   *metrics
 	approvals *approvals  // request states of approvals asked through input requests
-	overHTTP  atomic.Bool // an HTTP handler was made: calls come over HTTP (streamable or SSE)
 	unready   atomic.Bool // the last readiness check failed (logged when it changes)
 }
 
@@ -296,20 +294,6 @@ func sameTools(a, b []*mcp.Tool) bool {
 // tools returns the tool set calls see now.
 func (s *Server) tools() *toolSet { return s.set.Load() }
 
-// toolSetKey is the context key of the tool set a tools/call request was
-// checked against (see [Server.middleware]).
-type toolSetKey struct{}
-
-// toolsFor returns the tool set a tools/call request was checked against,
-// so that a call uses one set from start to end even when [Server.Replace]
-// runs meanwhile; else the set calls see now.
-func (s *Server) toolsFor(ctx context.Context) *toolSet {
-	if set, ok := ctx.Value(toolSetKey{}).(*toolSet); ok {
-		return set
-	}
-	return s.tools()
-}
-
 // searchHandler answers climax_search.
 func (s *Server) searchHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	args, err := executor.DecodeArgs(req.Params.Arguments)
@@ -324,110 +308,6 @@ func (s *Server) searchHandler(ctx context.Context, req *mcp.CallToolRequest) (*
 	return &mcp.CallToolResult{IsError: res.IsError, Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}, nil
 }
 
-// callHandler answers climax_call.
-func (s *Server) callHandler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	args, err := executor.DecodeArgs(req.Params.Arguments)
-	if err != nil {
-		s.log.Info("call rejected", "tool", metatools.CallName, "error", oneLine(err.Error()))
-		s.record(req, nil, nil, "", metatools.CallName, nil, executor.Outcome{Text: err.Error(), IsError: true}, nil, time.Now())
-		return errorResult(err.Error()), nil
-	}
-	name, _ := args["tool_name"].(string)
-	name = strings.TrimSpace(name) // as climax_call reads it
-	toolArgs := args["args"]
-	start := time.Now()
-	s.metrics.inFlight.Inc()
-	defer s.metrics.inFlight.Dec()
-	hb := s.progress(ctx, req, name)
-	defer hb.stop()
-	set := s.toolsFor(ctx)
-	approvalArgs, _ := toolArgs.(map[string]any) // as climax_call reads them
-	ap := s.newApproval(req, hb, approvalArgs)
-	res := set.meta.Call(ctx, args, executor.WithConfirm(ap.confirm), executor.WithQueued(hb.queued(name)))
-	if res.Tool == "" {
-		// Refused before a tool was chosen: no or an unknown tool_name,
-		// or args that are not an object.
-		shown := sentToolName(args["tool_name"])
-		s.log.Info("call rejected", "tool", metatools.CallName, "tool_name", shorten(shown), "error", oneLine(res.Text))
-		rt, _ := set.ix.Get(name)
-		s.record(req, set, rt, shown, metatools.CallName, toolArgs, res.Outcome, nil, start)
-		return toResult(res.Outcome), nil
-	}
-	if ap.input != nil {
-		return ap.input, nil
-	}
-	rt, _ := set.ix.Get(res.Tool)
-	s.logCall(rt, metatools.CallName, res.Outcome)
-	s.record(req, set, rt, res.Tool, metatools.CallName, toolArgs, res.Outcome, ap, start)
-	return toResult(res.Outcome), nil
-}
-
-// sentToolName is how the log and the audit log show the tool_name a
-// climax_call gave: the name itself, "" when there was none, else the
-// value as JSON (5.5, {"a":1}), so that a wrong type reads as what was
-// sent.
-func sentToolName(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("%T", v)
-	}
-	return string(b)
-}
-
-// classicHandler answers a call of the tool name listed directly (classic
-// mode), through the same executor path as climax_call, with the tool's
-// definition in the set the call was checked against.
-func (s *Server) classicHandler(name string) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		set := s.toolsFor(ctx)
-		rt, ok := set.ix.Get(name)
-		if !ok {
-			return errorResult(set.meta.Unlisted(name, true)), nil
-		}
-		args, err := executor.DecodeArgs(req.Params.Arguments)
-		if err != nil {
-			s.log.Info("call rejected", "tool", name, "error", oneLine(err.Error()))
-			s.record(req, set, rt, name, name, nil, executor.Outcome{Text: err.Error(), IsError: true}, nil, time.Now())
-			return errorResult(err.Error()), nil
-		}
-		start := time.Now()
-		s.metrics.inFlight.Inc()
-		defer s.metrics.inFlight.Dec()
-		hb := s.progress(ctx, req, name)
-		defer hb.stop()
-		ap := s.newApproval(req, hb, args)
-		out := s.runner.Call(ctx, rt, args, executor.WithConfirm(ap.confirm), executor.WithQueued(hb.queued(name)))
-		if ap.input != nil {
-			return ap.input, nil
-		}
-		s.logCall(rt, name, out)
-		s.record(req, set, rt, name, name, args, out, ap, start)
-		return toResult(out), nil
-	}
-}
-
-// logCall logs one call of rt that reached the executor; its argv shows
-// the values of secret arguments as "***" ([executor.Command.Redacted]).
-func (s *Server) logCall(rt *config.ResolvedTool, via string, out executor.Outcome) {
-	attrs := []any{"tool", rt.Tool.Name, "via", via}
-	if out.Argv != nil {
-		attrs = append(attrs, "argv", shortenArgv(out.Argv))
-	}
-	attrs = append(attrs, "is_error", out.IsError)
-	if out.Result != nil {
-		attrs = append(attrs, "exit_code", out.Result.ExitCode, "timed_out", out.Result.TimedOut, "duration_ms", out.Result.DurationMS)
-	} else {
-		attrs = append(attrs, "error", oneLine(out.Text))
-	}
-	s.log.Info("call", attrs...)
-}
-
 // A heartbeat sends progress notifications while a call waits or runs.
 type heartbeat struct {
 	what atomic.Pointer[string]
@@ -438,18 +318,6 @@ type heartbeat struct {
 func (h *heartbeat) set(what string) {
 	w := shorten(oneLine(what))
 	h.what.Store(&w)
-}
-
-// queued returns the executor's callback for a call of tool that waits
-// for a free slot: the notifications say so while it waits.
-func (h *heartbeat) queued(tool string) func(bool) {
-	return func(waiting bool) {
-		if waiting {
-			h.set("waiting for a free slot to run " + tool)
-		} else {
-			h.set("running " + tool)
-		}
-	}
 }
 
 // stop ends the notifications and waits for the sender to finish, so that
@@ -534,13 +402,14 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-				set := s.tools()
-				ctx = context.WithValue(ctx, toolSetKey{}, set)
-				if _, listed := set.order[r.Params.Name]; !listed {
+				ri := *infoFrom(ctx)
+				ri.req, ri.set, ri.start = r, s.tools(), time.Now()
+				ctx = withInfo(ctx, &ri)
+				if _, listed := ri.set.order[r.Params.Name]; !listed {
 					s.log.Info("call rejected", "tool", shorten(r.Params.Name), "error", "unknown tool")
-					text := set.meta.Unlisted(r.Params.Name, s.cfg.classic)
+					text := ri.set.meta.Unlisted(r.Params.Name, s.cfg.classic)
 					args, _ := executor.DecodeArgs(r.Params.Arguments)
-					s.record(r, set, nil, r.Params.Name, r.Params.Name, args, executor.Outcome{Text: text, IsError: true}, nil, time.Now())
+					s.record(&ri, callRecord{tool: r.Params.Name, via: r.Params.Name, args: args, out: executor.Outcome{Text: text, IsError: true}})
 					return errorResult(text), nil
 				}
 			}

@@ -44,7 +44,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	defer endSession(nil)
 	g := newEOFGuard(ctx, in, out, s.log, func() { endSession(errInputEnded) })
 	tr := &mcp.IOTransport{Reader: g, Writer: guardWriter{g}, MaxLineLength: maxMessageSize + 1}
-	sctx := context.WithValue(context.WithValue(ctx, lifetimeKey{}, lt), sessionEndKey{}, ended)
+	sctx := withInfo(ctx, &reqInfo{transport: "stdio", lt: lt, ended: ended})
 	ss, err := s.mcp.Connect(sctx, tr, nil)
 	if err != nil {
 		return fmt.Errorf("serve stdio: %w", err)
