@@ -3255,6 +3255,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Flag:        "--merged=",
 				}, config.Arg{
+					Name:        "not_merged",
+					Description: "Only not merged into this commit",
+					Type:        config.ArgType("string"),
+					Flag:        "--no-merged=",
+				}, config.Arg{
+					Name:        "sort",
+					Description: "e.g. -committerdate (recent first)",
+					Type:        config.ArgType("string"),
+					Flag:        "--sort=",
+				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
 					Cwd:  true,
@@ -3276,7 +3286,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      375,
+				Line:      381,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with new_branch does both).",
@@ -3300,7 +3310,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        386,
+				Line:        392,
 			}, config.Tool{
 				Name:        "git_branch_rename",
 				Description: "Rename a local branch (the current one when old is not given); refuses to overwrite an existing branch.",
@@ -3324,7 +3334,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        403,
+				Line:        409,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "Delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
@@ -3348,7 +3358,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        419,
+				Line:        425,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout); new_branch creates a branch of that name first (from branch, else from HEAD).",
@@ -3377,7 +3387,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        439,
+				Line:        445,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch); a file path as target discards its changes. To discard file changes use git_restore.",
@@ -3402,7 +3412,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        460,
+				Line:        466,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
@@ -3438,7 +3448,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        479,
+				Line:        485,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "Discard uncommitted changes to files; staged=true only unstages them.",
@@ -3470,7 +3480,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        509,
+				Line:        515,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
@@ -3499,7 +3509,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        534,
+				Line:        540,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "Delete files from the working tree and index; cached=true only untracks them.",
@@ -3540,7 +3550,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        559,
+				Line:        565,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -3564,7 +3574,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        593,
+				Line:        599,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
@@ -3597,7 +3607,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        610,
+				Line:        616,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
@@ -3611,7 +3621,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      640,
+				Line:      646,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
@@ -3630,7 +3640,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      651,
+				Line:      657,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -3654,7 +3664,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        664,
+				Line:        670,
 			}, config.Tool{
 				Name:        "git_stash_apply",
 				Description: "Re-apply a stash's changes and keep the stash in the list (unlike git_stash_pop).",
@@ -3678,7 +3688,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        682,
+				Line:        688,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "Delete a stash without applying it.",
@@ -3697,7 +3707,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        698,
+				Line:        704,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
@@ -3726,7 +3736,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      712,
+				Line:      718,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -3755,7 +3765,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        731,
+				Line:        737,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "Delete a local tag.",
@@ -3774,7 +3784,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        751,
+				Line:        757,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
@@ -3788,7 +3798,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      765,
+				Line:      771,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -3812,7 +3822,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        779,
+				Line:        785,
 			}, config.Tool{
 				Name:        "git_remote_set_url",
 				Description: "Change the URL of a remote (e.g. switch origin from HTTPS to SSH, or to a moved repository).",
@@ -3838,7 +3848,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        796,
+				Line:        802,
 			}, config.Tool{
 				Name:        "git_remote_remove",
 				Description: "Remove a remote and its remote-tracking branches.",
@@ -3857,7 +3867,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        816,
+				Line:        822,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
@@ -3898,7 +3908,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        828,
+				Line:        834,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
@@ -3941,7 +3951,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        863,
+				Line:        869,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
@@ -3984,7 +3994,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        903,
+				Line:        909,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
@@ -4021,7 +4031,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        939,
+				Line:        945,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -4045,7 +4055,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        969,
+				Line:        975,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -4084,7 +4094,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        987,
+				Line:        993,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
@@ -4098,7 +4108,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1018,
+				Line:        1024,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
@@ -4128,7 +4138,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1033,
+				Line:        1039,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -4142,7 +4152,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1058,
+				Line:        1064,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -4156,7 +4166,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1071,
+				Line:        1077,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit (cherry-pick).",
@@ -4181,7 +4191,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1082,
+				Line:        1088,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
 				Description: "Continue a cherry-pick after resolving and staging its conflicts.",
@@ -4195,7 +4205,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1102,
+				Line:        1108,
 			}, config.Tool{
 				Name:        "git_cherry_pick_abort",
 				Description: "Abort a cherry-pick in progress and return to the state before it.",
@@ -4209,7 +4219,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1111,
+				Line:        1117,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -4233,7 +4243,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1120,
+				Line:        1126,
 			}, config.Tool{
 				Name:        "git_revert_continue",
 				Description: "Continue a revert after resolving and staging its conflicts.",
@@ -4247,7 +4257,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1139,
+				Line:        1145,
 			}, config.Tool{
 				Name:        "git_revert_abort",
 				Description: "Abort a revert in progress and return to the state before it.",
@@ -4261,7 +4271,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1150,
+				Line:        1156,
 			}, config.Tool{
 				Name:        "git_checkout_ours",
 				Description: "Resolve conflicted files by taking our side whole: the current branch's version during a merge or cherry-pick (during a rebase, the branch being rebased onto). Then git_add the files.",
@@ -4284,7 +4294,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1160,
+				Line:        1166,
 			}, config.Tool{
 				Name:        "git_checkout_theirs",
 				Description: "Resolve conflicted files by taking their side whole: the version from the branch being merged or the commit being cherry-picked or reverted (during a rebase, the commit being replayed). Then git_add the files.",
@@ -4307,7 +4317,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1178,
+				Line:        1184,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
@@ -4338,7 +4348,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1196,
+				Line:        1202,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "Reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -4358,7 +4368,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1221,
+				Line:        1227,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
@@ -4389,7 +4399,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1237,
+				Line:      1243,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "Permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -4421,7 +4431,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1261,
+				Line:        1267,
 			}, config.Tool{
 				Name:        "git_bisect",
 				Description: "Find the commit that introduced a bug by binary search: start BAD GOOD, then mark each checked-out commit good or bad; reset ends.",
@@ -4448,7 +4458,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1289,
+				Line:        1295,
 			}, config.Tool{
 				Name:        "git_worktree_list",
 				Description: "List the worktrees of the repository (extra checkouts of other branches) with path, commit and branch.",
@@ -4462,7 +4472,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1308,
+				Line:      1314,
 			}, config.Tool{
 				Name:        "git_worktree_add",
 				Description: "Check out a branch into a new directory (a worktree), to work on two branches at once.",
@@ -4492,7 +4502,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1318,
+				Line:        1324,
 			}, config.Tool{
 				Name:        "git_worktree_remove",
 				Description: "Remove a worktree and its directory; force=true even with uncommitted changes.",
@@ -4516,7 +4526,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1338,
+				Line:        1344,
 			}, config.Tool{
 				Name:        "git_config_get",
 				Description: "Print the value of one git setting (user.email, remote.origin.url...); exit code 1 when it is not set.",
@@ -4538,7 +4548,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "not set"},
 				ReadOnly:         ptr(true),
-				Line:             1354,
+				Line:             1360,
 			}, config.Tool{
 				Name:        "git_config_set",
 				Description: "Set a git setting in this repository's .git/config (user.name, user.email, core.autocrlf...).",
@@ -4565,7 +4575,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1370,
+				Line:        1376,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -4579,7 +4589,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1394,
+				Line:      1400,
 			}},
 			Source: "bundled:git",
 		}
@@ -4685,6 +4695,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Flag:        "-bench=",
 				}, config.Arg{
+					Name:        "list",
+					Description: "Only list tests matching this regex, e.g. .",
+					Type:        config.ArgType("string"),
+					Flag:        "-list=",
+				}, config.Arg{
 					Name:        "test_timeout",
 					Description: "e.g. 2m",
 					Type:        config.ArgType("string"),
@@ -4740,7 +4755,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Env:       map[string]string{"GOFLAGS": "", "GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      117,
+				Line:      120,
 			}, config.Tool{
 				Name:        "go_fmt",
 				Description: "Reformat Go packages' source files in place (gofmt -l -w) and print the changed files. To only check, use gofmt_list.",
@@ -4761,7 +4776,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        139,
+				Line:        142,
 			}, config.Tool{
 				Name:        "go_run",
 				Description: "Compile and run a Go main package or file and show its output.",
@@ -4788,7 +4803,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        154,
+				Line:        157,
 			}, config.Tool{
 				Name:        "go_install",
 				Description: "Compile and install Go commands into GOBIN (or GOPATH/bin), e.g. a tool at a version: pkg@latest.",
@@ -4810,7 +4825,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        175,
+				Line:        178,
 			}, config.Tool{
 				Name:        "go_generate",
 				Description: "Run the //go:generate commands in Go source files (code generators: stringer, mockgen, protoc...).",
@@ -4840,7 +4855,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        191,
+				Line:        194,
 			}, config.Tool{
 				Name:        "go_mod_tidy",
 				Description: "Add missing and remove unused requirements in go.mod and go.sum. Use after changing imports.",
@@ -4864,7 +4879,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        212,
+				Line:        215,
 			}, config.Tool{
 				Name:        "go_mod_init",
 				Description: "Start a new Go module: write go.mod with the module path in dir.",
@@ -4884,7 +4899,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        234,
+				Line:        237,
 			}, config.Tool{
 				Name:        "go_get",
 				Description: "Add, upgrade or remove ('@none') a module dependency in go.mod.",
@@ -4906,7 +4921,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        248,
+				Line:        251,
 			}, config.Tool{
 				Name:        "go_list",
 				Description: "List Go packages, or modules with modules=true, e.g. to explore a project or dependency versions.",
@@ -4943,7 +4958,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Env:       map[string]string{"GOFLAGS": "", "GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      269,
+				Line:      272,
 			}, config.Tool{
 				Name:        "go_doc",
 				Description: "Show documentation of a Go package or symbol (standard library or project).",
@@ -4976,7 +4991,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				Env:       map[string]string{"GOFLAGS": "", "GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
-				Line:      299,
+				Line:      302,
 			}, config.Tool{
 				Name:        "go_mod_why",
 				Description: "Explain why a package or module is needed (shortest import chain from the main module).",
@@ -5005,7 +5020,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Env:       map[string]string{"GOFLAGS": "", "GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      325,
+				Line:      328,
 			}, config.Tool{
 				Name:        "go_env",
 				Description: "Print Go environment variables (GOPATH, GOROOT, GOOS, GOARCH, GOPROXY...).",
@@ -5024,7 +5039,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				Env:       map[string]string{"GOTOOLCHAIN": "local"},
 				ReadOnly:  ptr(true),
-				Line:      350,
+				Line:      353,
 			}, config.Tool{
 				Name:        "go_version",
 				Description: "Print the installed Go version.",
@@ -5034,7 +5049,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Env:         map[string]string{"GOTOOLCHAIN": "local"},
 				ReadOnly:    ptr(true),
-				Line:        366,
+				Line:        369,
 			}},
 			Source: "bundled:go",
 		}
@@ -6759,6 +6774,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("integer"),
 					Flag:        "--jobs=",
 				}, config.Arg{
+					Name:        "always_make",
+					Description: "Rebuild everything, even up-to-date targets",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--always-make",
+				}, config.Arg{
+					Name:        "keep_going",
+					Description: "Continue past failed targets",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--keep-going",
+				}, config.Arg{
 					Name:        "makefile",
 					Description: "Makefile path",
 					Type:        config.ArgType("string"),
@@ -6790,7 +6815,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        38,
+				Line:        46,
 			}, config.Tool{
 				Name:        "make_list_targets",
 				Description: "List a Makefile's targets (and variables) as make reads them: make's database, where each target is a 'NAME:' line under '# Files', with its prerequisites and recipe. Runs no recipe, but evaluates the Makefile, so its $(shell ...) calls run: use it on Makefiles you trust.",
@@ -6812,7 +6837,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "the default target is not up to date", 2: "make could not read the Makefile"},
 				Destructive:      ptr(false),
 				Idempotent:       ptr(true),
-				Line:             63,
+				Line:             71,
 			}},
 			Source: "bundled:make",
 		}

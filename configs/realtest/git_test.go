@@ -90,6 +90,8 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_branch_list", args: r(a{"all": true}), want: []string{"* main", "feature", "remotes/origin/main"}},
 		{tool: "git_branch_list", args: r(a{"pattern": "feat*", "merged": "feature"}), want: []string{"feature"}},
 		{tool: "git_branch_list", args: r(a{"remotes": true}), want: []string{"origin/feature"}},
+		{tool: "git_branch_list", args: r(a{"not_merged": "main"}), want: []string{"feature"}, check: lacks("main")},
+		{tool: "git_branch_list", args: r(a{"sort": "-refname"}), check: textStarts("* main")},
 		{tool: "git_current_branch", args: r(a{}), want: []string{"main"}},
 		{tool: "git_branch_create", args: r(a{"name": "topic", "start_point": "v0.1.0"}), want: []string{"(no output)"}},
 		{tool: "git_branch_create", args: r(a{"name": "-f"}), refused: "-"},

@@ -53,6 +53,7 @@ func init() {
 				{tool: "go_fmt", args: a{"packages": "./ugly", "dir": app}, want: []string{"ugly.go"}, check: fileHas(sb.path("app", "ugly", "ugly.go"), "func F() int { return 1 }")},
 				{tool: "go_test", args: a{"packages": "./...", "run": "TestAdd", "verbose": true, "count": 1, "failfast": true, "cover": true, "test_timeout": "2m", "dir": app}, want: []string{"--- PASS: TestAdd", "coverage:"}},
 				{tool: "go_test", args: a{"packages": "./calc", "run": "^$", "bench": "Add", "dir": app}, want: []string{"BenchmarkAdd"}},
+				{tool: "go_test", args: a{"packages": "./calc", "list": ".", "dir": app}, want: []string{"TestAdd", "BenchmarkAdd"}, check: lacks("PASS")},
 				{tool: "go_run", args: a{"package": ".", "arguments": "world", "dir": app}, want: []string{"sum 5 [world]"}},
 				// Everything after the package is the program's, dashes too.
 				{tool: "go_run", args: a{"package": ".", "arguments": []any{"-v", "--port=8080", "x"}, "dir": app}, want: []string{"sum 5 [-v --port=8080 x]"}},

@@ -145,7 +145,7 @@ func init() {
 	register(&suite{
 		config: "make",
 		prepare: func(t *testing.T, sb *sandbox) {
-			write(t, sb.path("proj", "Makefile"), "MSG ?= default\n\nall: build\n\nbuild:\n\t@echo building $(MSG)\n\ttouch built.txt\n\ntest:\n\t@echo testing\n")
+			write(t, sb.path("proj", "Makefile"), "MSG ?= default\n\nall: build\n\nbuild:\n\t@echo building $(MSG)\n\ttouch built.txt\n\ntest:\n\t@echo testing\n\nstamp.txt:\n\ttouch stamp.txt\n")
 			write(t, sb.path("proj", "other.mk"), "hello:\n\t@echo hello from other\n")
 		},
 		calls: func(sb *sandbox) []call {
@@ -167,6 +167,11 @@ func init() {
 				{tool: "make_run", args: a{"target": "MSG=sneaky", "dir": proj}, refused: "does not match pattern"},
 				{tool: "make_run", args: a{"target": "build", "variable": []any{"MSG=two", "OTHER=x"}, "dir": proj}, want: []string{"building two"}},
 				{tool: "make_run", args: a{"target": "nope", "dir": proj}, exit: 2, want: []string{"No rule to make target"}},
+				// An existing stamp.txt is up to date; always_make runs its recipe anyway.
+				{tool: "make_run", args: a{"target": "stamp.txt", "dir": proj}, before: func(t *testing.T) {
+					write(t, sb.path("proj", "stamp.txt"), "x\n")
+				}, want: []string{"is up to date"}},
+				{tool: "make_run", args: a{"target": "stamp.txt", "always_make": true, "keep_going": true, "dir": proj}, want: []string{"touch stamp.txt"}},
 				// The targets, and nothing built: --question runs no recipe.
 				{tool: "make_list_targets", args: a{"dir": proj}, before: func(t *testing.T) {
 					if err := os.Remove(sb.path("proj", "built.txt")); err != nil {
