@@ -86,15 +86,42 @@ func Validate(rt *config.ResolvedTool, args map[string]any) (map[string]any, err
 }
 
 // validate is Validate; with strict set, argument names the tool does not
-// have are problems too.
+// have are problems too. Its steps are in order: required (and, strict,
+// unknown) arguments, coercion with defaults, enums, the safety of
+// supplied values, then, when all of that passed, the policy.
 func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[string]any, error) {
 	if rt == nil || rt.Tool == nil {
 		return nil, &ValidationError{Problems: []string{"No tool given"}}
 	}
 	t := rt.Tool
-	var problems []string
+	problems := checkPresence(t, args, strict)
+	values, supplied, more := coerceArgs(rt, args)
+	problems = append(problems, more...)
+	problems = append(problems, checkEnums(t, values, supplied)...)
+	problems = append(problems, checkSafety(rt, values, supplied)...)
+	if len(problems) > 0 {
+		if !strict {
+			// The call fails anyway: a misspelled name is likely why
+			// ("Missing required argument 'message'" for "mesage").
+			unknown, _ := UnknownArgs(t, args)
+			for _, u := range unknown {
+				if u.DidYouMean != "" {
+					problems = append(problems, unknownArgProblem(t, u))
+				}
+			}
+		}
+		return nil, &ValidationError{Problems: problems}
+	}
+	if problems := checkPolicy(rt, values); len(problems) > 0 {
+		return nil, &ValidationError{Policy: true, Problems: problems}
+	}
+	return values, nil
+}
 
-	// 1. Required arguments, and (strict) unknown ones.
+// checkPresence is validation's first step: required arguments, and, with
+// strict set, names the tool does not have.
+func checkPresence(t *config.Tool, args map[string]any, strict bool) []string {
+	var problems []string
 	for i := range t.Args {
 		a := &t.Args[i]
 		if _, ok := args[a.Name]; a.Required && !ok {
@@ -110,10 +137,16 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 			problems = append(problems, fmt.Sprintf("… and %d more unknown argument names", more))
 		}
 	}
+	return problems
+}
 
-	// 2. Coercion; defaults fill in absent arguments.
-	values := make(map[string]any, len(t.Args))
-	supplied := make(map[string]bool, len(t.Args))
+// coerceArgs is validation's second step: each argument converted to its
+// type; defaults fill in absent ones. supplied marks the values the call
+// gave (not defaults).
+func coerceArgs(rt *config.ResolvedTool, args map[string]any) (values map[string]any, supplied map[string]bool, problems []string) {
+	t := rt.Tool
+	values = make(map[string]any, len(t.Args))
+	supplied = make(map[string]bool, len(t.Args))
 	for i := range t.Args {
 		a := &t.Args[i]
 		raw, ok := args[a.Name]
@@ -153,8 +186,13 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 		values[a.Name] = cwdHome(rt, a, v)
 		supplied[a.Name] = true
 	}
+	return values, supplied, problems
+}
 
-	// 3. Enums, for supplied values (defaults are the config's choice).
+// checkEnums is validation's third step: enums, for supplied values
+// (defaults are the config's choice).
+func checkEnums(t *config.Tool, values map[string]any, supplied map[string]bool) []string {
+	var problems []string
 	for i := range t.Args {
 		a := &t.Args[i]
 		v, ok := values[a.Name]
@@ -173,15 +211,20 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 			problems = append(problems, fmt.Sprintf("Argument '%s' must be one of: %s", a.Name, strings.Join(a.Enum, ", ")))
 		}
 	}
+	return problems
+}
 
-	// 4. Safety of supplied values.
-	for i := range t.Args {
-		a := &t.Args[i]
+// checkSafety is validation's fourth step, on supplied values: no NUL
+// byte (but in stdin), no leading "-" where it would be read as an
+// option, the argument's own pattern.
+func checkSafety(rt *config.ResolvedTool, values map[string]any, supplied map[string]bool) []string {
+	var problems []string
+	for i := range rt.Tool.Args {
+		a := &rt.Tool.Args[i]
 		v, ok := values[a.Name]
 		if !ok || !supplied[a.Name] {
 			continue
 		}
-		guard := a.Positional && !a.AllowLeadingDash && !a.AfterDoubleDash && !a.Stdin && !a.Cwd
 		list, isList := v.([]any)
 		if !isList {
 			list = []any{v}
@@ -191,40 +234,37 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 			if isList {
 				who = fmt.Sprintf("Argument '%s': item %d", a.Name, j+1)
 			}
-			s := Render(item)
-			if !a.Stdin && strings.IndexByte(s, 0) >= 0 {
-				if isList {
-					problems = append(problems, fmt.Sprintf("%s contains a NUL byte, which cannot be passed to a command", who))
-				} else {
-					problems = append(problems, fmt.Sprintf("%s: value contains a NUL byte, which cannot be passed to a command", who))
-				}
-				continue
-			}
-			if guard && strings.HasPrefix(s, "-") {
-				problems = append(problems, fmt.Sprintf("%s: value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", who, quoteArg(a, s)))
-			}
-			if re := rt.Patterns[a.Name]; re != nil && !re.MatchString(s) {
-				problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quoteArg(a, s), a.Pattern))
-			}
+			problems = append(problems, checkValueSafety(rt, a, who, isList, Render(item))...)
 		}
 	}
-	if len(problems) > 0 {
-		if !strict {
-			// The call fails anyway: a misspelled name is likely why
-			// ("Missing required argument 'message'" for "mesage").
-			unknown, _ := UnknownArgs(t, args)
-			for _, u := range unknown {
-				if u.DidYouMean != "" {
-					problems = append(problems, unknownArgProblem(t, u))
-				}
-			}
-		}
-		return nil, &ValidationError{Problems: problems}
-	}
+	return problems
+}
 
-	// 5. Policy constraints, on every value that will be used.
-	for i := range t.Args {
-		a := &t.Args[i]
+// checkValueSafety checks one value s (or item, with isList set) of a.
+func checkValueSafety(rt *config.ResolvedTool, a *config.Arg, who string, isList bool, s string) []string {
+	if !a.Stdin && strings.IndexByte(s, 0) >= 0 {
+		if isList {
+			return []string{fmt.Sprintf("%s contains a NUL byte, which cannot be passed to a command", who)}
+		}
+		return []string{fmt.Sprintf("%s: value contains a NUL byte, which cannot be passed to a command", who)}
+	}
+	var problems []string
+	guard := a.Positional && !a.AllowLeadingDash && !a.AfterDoubleDash && !a.Stdin && !a.Cwd
+	if guard && strings.HasPrefix(s, "-") {
+		problems = append(problems, fmt.Sprintf("%s: value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", who, quoteArg(a, s)))
+	}
+	if re := rt.Patterns[a.Name]; re != nil && !re.MatchString(s) {
+		problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quoteArg(a, s), a.Pattern))
+	}
+	return problems
+}
+
+// checkPolicy is validation's last step: the policy's constraints, on
+// every value that will be used.
+func checkPolicy(rt *config.ResolvedTool, values map[string]any) []string {
+	var problems []string
+	for i := range rt.Tool.Args {
+		a := &rt.Tool.Args[i]
 		c := rt.Constraints[a.Name]
 		v, ok := values[a.Name]
 		if c == nil || !ok {
@@ -246,10 +286,7 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 			problems = append(problems, checkConstraint(fmt.Sprintf("%s: item %d", who, j+1), a, c, item)...)
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &ValidationError{Policy: true, Problems: problems}
-	}
-	return values, nil
+	return problems
 }
 
 // cwdHome returns the value v of arg a with a leading "~" or "~/" made
