@@ -100,90 +100,119 @@ func ratioRow(what string, value, baseline time.Duration, baselineName string, t
 	}
 }
 
+// A perfRun is one run of -perf: the binaries built, the configs
+// measured and the report its steps fill in.
+type perfRun struct {
+	o                     options
+	ctx                   context.Context
+	logf                  func(format string, args ...any)
+	dir                   string // temporary files
+	climaxBin, minimalBin string
+	refs                  []string         // the configs measured, as climax takes them
+	cfgs                  []*config.Config // and loaded
+	tools                 int              // their tools
+	rep                   *perfReport
+	echoPath              string      // the echo config of the call measurements
+	gen10k                []genConfig // the 10,000 generated tools
+}
+
 // runPerf builds the binaries, measures and prints the performance table.
 // Progress goes to stderr.
 func runPerf(o options, stdout, stderr io.Writer) error {
-	ctx := context.Background()
-	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
-
+	p := &perfRun{o: o, ctx: context.Background()}
+	p.logf = func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	dir, err := os.MkdirTemp("", "climax-benchmark-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-
-	climaxBin, minimalBin, err := buildBinaries(dir, o.climax, logf)
-	if err != nil {
+	p.dir = dir
+	if p.climaxBin, p.minimalBin, err = buildBinaries(dir, o.climax, p.logf); err != nil {
 		return err
 	}
-	refs := []string(o.configs)
-	if len(refs) == 0 {
-		if refs, err = config.BundledNames(configs.FS); err != nil {
+	p.refs = []string(o.configs)
+	if len(p.refs) == 0 {
+		if p.refs, err = config.BundledNames(configs.FS); err != nil {
 			return err
 		}
 	}
-	cfgs, err := loadConfigs(refs)
-	if err != nil {
+	if p.cfgs, err = loadConfigs(p.refs); err != nil {
 		return err
 	}
-	tools := 0
-	for _, c := range cfgs {
-		tools += len(c.Tools)
+	for _, c := range p.cfgs {
+		p.tools += len(c.Tools)
 	}
+	p.rep = &perfReport{cpus: runtime.NumCPU(), goVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
+	for _, step := range []func() error{p.coldStart, p.callOverhead, p.httpThroughput, p.indexSizes, p.memory, p.wire} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return p.rep.write(stdout)
+}
 
-	rep := &perfReport{cpus: runtime.NumCPU(), goVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
-
-	// Cold start, interleaved with the minimal server and with climax on
+// coldStart measures the cold start, interleaved with the minimal server
+// and with climax on its smallest config alone (the fixed cost of climax).
+func (p *perfRun) coldStart() error {
 	// its smallest config alone (the fixed cost of climax).
 	small := 0
-	for i, c := range cfgs {
-		if len(c.Tools) < len(cfgs[small].Tools) {
+	for i, c := range p.cfgs {
+		if len(c.Tools) < len(p.cfgs[small].Tools) {
 			small = i
 		}
 	}
-	logf("cold start: %d runs each of climax (%d configs), the minimal server, climax %s and climax --version", o.runs, len(refs), refs[small])
-	starts, err := interleave(o.runs, 1,
-		func() (time.Duration, error) { return coldStart(ctx, command{climaxBin, refs}) },
-		func() (time.Duration, error) { return coldStart(ctx, command{minimalBin, nil}) },
-		func() (time.Duration, error) { return coldStart(ctx, command{climaxBin, refs[small : small+1]}) },
-		func() (time.Duration, error) { return runToExit(command{climaxBin, []string{"--version"}}) })
+	p.logf("cold start: %d runs each of climax (%d configs), the minimal server, climax %s and climax --version", p.o.runs, len(p.refs), p.refs[small])
+	starts, err := interleave(p.o.runs, 1,
+		func() (time.Duration, error) { return coldStart(p.ctx, command{p.climaxBin, p.refs}) },
+		func() (time.Duration, error) { return coldStart(p.ctx, command{p.minimalBin, nil}) },
+		func() (time.Duration, error) { return coldStart(p.ctx, command{p.climaxBin, p.refs[small : small+1]}) },
+		func() (time.Duration, error) { return runToExit(command{p.climaxBin, []string{"--version"}}) })
 	if err != nil {
 		return err
 	}
-	rep.rows = append(rep.rows, ratioRow(
-		fmt.Sprintf("cold start: spawn, initialize, tools/list, close; %d configs, %d tools (median of %d)", len(refs), tools, o.runs),
+	p.rep.rows = append(p.rep.rows, ratioRow(
+		fmt.Sprintf("cold start: spawn, initialize, tools/list, close; %d configs, %d tools (median of %d)", len(p.refs), p.tools, p.o.runs),
 		starts[0], starts[1], minimalName, coldStartTarget))
-	one := ratioRow(fmt.Sprintf("cold start, 1 config (%s, %s) (median of %d)", cfgs[small].Name, plural(len(cfgs[small].Tools), "tool"), o.runs),
+	one := ratioRow(fmt.Sprintf("cold start, 1 config (%s, %s) (median of %d)", p.cfgs[small].Name, plural(len(p.cfgs[small].Tools), "tool"), p.o.runs),
 		starts[2], starts[1], minimalName, coldStartTarget)
 	one.target = ""
-	version := ratioRow(fmt.Sprintf("for reference: `climax --version`, spawn to exit: runtime start, package init, CLI parser; no config, no MCP (median of %d)", o.runs),
+	version := ratioRow(fmt.Sprintf("for reference: `climax --version`, spawn to exit: runtime start, package init, CLI parser; no config, no MCP (median of %d)", p.o.runs),
 		starts[3], starts[1], minimalName, coldStartTarget)
 	version.target = ""
-	rep.rows = append(rep.rows, one, version)
+	p.rep.rows = append(p.rep.rows, one, version)
 
-	// Call overhead.
-	echoPath := filepath.Join(dir, "echo.yaml")
-	if err := os.WriteFile(echoPath, []byte(echoConfig), 0o644); err != nil {
+	return nil
+}
+
+// callOverhead measures a climax_call round trip against exec.
+func (p *perfRun) callOverhead() error {
+	p.echoPath = filepath.Join(p.dir, "echo.yaml")
+	if err := os.WriteFile(p.echoPath, []byte(echoConfig), 0o644); err != nil {
 		return err
 	}
-	logf("call overhead: %d rounds of climax_call echo_hello, exec echo hello and a minimal-server call", o.calls)
-	call, direct, protocol, err := compareCalls(ctx, o.calls, command{climaxBin, []string{echoPath}}, command{minimalBin, nil})
+	p.logf("call overhead: %d rounds of climax_call echo_hello, exec echo hello and a minimal-server call", p.o.calls)
+	call, direct, protocol, err := compareCalls(p.ctx, p.o.calls, command{p.climaxBin, []string{p.echoPath}}, command{p.minimalBin, nil})
 	if err != nil {
 		return err
 	}
-	rep.rows = append(rep.rows, ratioRow(
-		fmt.Sprintf("climax_call of `echo hello`, round trip on an open stdio session (median of %d)", o.calls),
+	p.rep.rows = append(p.rep.rows, ratioRow(
+		fmt.Sprintf("climax_call of `echo hello`, round trip on an open stdio session (median of %d)", p.o.calls),
 		call, direct, "exec `echo hello`", callTarget))
-	rep.rows = append(rep.rows, perfRow{
-		what:  fmt.Sprintf("for reference: tools/call round trip of the minimal server, protocol only (median of %d)", o.calls),
+	p.rep.rows = append(p.rep.rows, perfRow{
+		what:  fmt.Sprintf("for reference: tools/call round trip of the minimal server, protocol only (median of %d)", p.o.calls),
 		value: formatDuration(protocol),
 	})
 
-	// Throughput over streamable HTTP.
-	httpCalls := o.calls * 4
+	return nil
+}
+
+// httpThroughput measures calls over streamable HTTP against exec, and
+// the minimal server's the same way.
+func (p *perfRun) httpThroughput() error {
+	httpCalls := p.o.calls * 4
 	for _, conc := range []int{1, 8} {
-		logf("HTTP throughput: %d climax_call echo_hello over %d sessions at once, and exec echo hello, in %d alternating rounds", httpCalls, conc, httpRounds)
-		cmp, err := compareHTTP(ctx, httpCalls, conc, climaxHTTP(climaxBin, echoPath))
+		p.logf("HTTP throughput: %d climax_call echo_hello over %d sessions at once, and exec echo hello, in %d alternating rounds", httpCalls, conc, httpRounds)
+		cmp, err := compareHTTP(p.ctx, httpCalls, conc, climaxHTTP(p.climaxBin, p.echoPath))
 		if err != nil {
 			return err
 		}
@@ -200,93 +229,105 @@ func runPerf(o options, stdout, stderr io.Writer) error {
 			}
 			row.target = fmt.Sprintf("≥ %.1f× (%s)", httpTarget, verdict)
 		}
-		rep.rows = append(rep.rows, row)
+		p.rep.rows = append(p.rep.rows, row)
 	}
 	// The same load against a go-sdk server that does nothing but run the
 	// command: what the protocol and os/exec alone cost.
-	logf("HTTP throughput: %d calls of the minimal server's echo_hello over 8 sessions at once, and exec echo hello, in %d alternating rounds", httpCalls, httpRounds)
-	ref, err := compareHTTP(ctx, httpCalls, 8, minimalHTTP(minimalBin))
+	p.logf("HTTP throughput: %d calls of the minimal server's echo_hello over 8 sessions at once, and exec echo hello, in %d alternating rounds", httpCalls, httpRounds)
+	ref, err := compareHTTP(p.ctx, httpCalls, 8, minimalHTTP(p.minimalBin))
 	if err != nil {
 		return err
 	}
-	rep.rows = append(rep.rows, perfRow{
+	p.rep.rows = append(p.rep.rows, perfRow{
 		what:     fmt.Sprintf("for reference: a minimal go-sdk server whose tool runs `echo hello` with os/exec, over streamable HTTP, 8 at once (%d calls in %d rounds)", httpCalls, httpRounds),
 		value:    fmt.Sprintf("%s calls/s (%s / %s)", formatInt(int(ref.viaHTTP.perSecond)), formatDuration(ref.viaHTTP.p50), formatDuration(ref.viaHTTP.p99)),
 		baseline: fmt.Sprintf("%s/s exec `echo hello`, 8 at once", formatInt(int(ref.direct.perSecond))),
 		ratio:    fmt.Sprintf("%.2f×", ref.ratio),
 	})
 
-	// Search and index build at generated sizes.
-	var gen10k []genConfig
+	return nil
+}
+
+// indexSizes measures the index build and search at generated sizes.
+func (p *perfRun) indexSizes() error {
 	for _, n := range []int{1_000, 10_000} {
-		logf("index build and search: %s generated tools", formatInt(n))
+		p.logf("index build and search: %s generated tools", formatInt(n))
 		gcs := generateConfigs(n)
 		if n == 10_000 {
-			gen10k = gcs
+			p.gen10k = gcs
 		}
 		build, p50, p99, samples, err := measureIndex(gcs)
 		if err != nil {
 			return err
 		}
-		rep.rows = append(rep.rows,
+		p.rep.rows = append(p.rep.rows,
 			perfRow{what: fmt.Sprintf("index build, ready to search (index.New + first Search), %s tools (median of %d)", formatInt(n), buildRuns), value: formatDuration(build)},
 			perfRow{what: fmt.Sprintf("search latency p50 / p99, %s tools (Index.Search, limit %d; %d searches)", formatInt(n), metatools.DefaultLimit, samples),
 				value: formatDuration(p50) + " / " + formatDuration(p99)})
 	}
 
-	// Resident memory.
-	logf("resident memory")
-	rssClimax, err := residentMemory(ctx, command{climaxBin, refs})
+	return nil
+}
+
+// memory measures the resident memory, and the cold start at 10,000
+// generated tools.
+func (p *perfRun) memory() error {
+	p.logf("resident memory")
+	rssClimax, err := residentMemory(p.ctx, command{p.climaxBin, p.refs})
 	if err != nil {
 		return err
 	}
-	rssMinimal, err := residentMemory(ctx, command{minimalBin, nil})
+	rssMinimal, err := residentMemory(p.ctx, command{p.minimalBin, nil})
 	if err != nil {
 		return err
 	}
-	rep.rows = append(rep.rows, perfRow{
-		what:     fmt.Sprintf("resident memory (VmRSS) after initialize and tools/list, %d configs", len(refs)),
+	p.rep.rows = append(p.rep.rows, perfRow{
+		what:     fmt.Sprintf("resident memory (VmRSS) after initialize and tools/list, %d configs", len(p.refs)),
 		value:    formatRSS(rssClimax),
 		baseline: formatRSS(rssMinimal) + " " + minimalName,
 		ratio:    formatRatio(float64(rssClimax), float64(rssMinimal)),
 	})
 	var paths []string
-	for _, g := range gen10k {
-		p := filepath.Join(dir, g.name+".yaml")
-		if err := os.WriteFile(p, g.yaml, 0o644); err != nil {
+	for _, g := range p.gen10k {
+		path := filepath.Join(p.dir, g.name+".yaml")
+		if err := os.WriteFile(path, g.yaml, 0o644); err != nil {
 			return err
 		}
-		paths = append(paths, p)
+		paths = append(paths, path)
 	}
-	rss10k, err := residentMemory(ctx, command{climaxBin, paths})
+	rss10k, err := residentMemory(p.ctx, command{p.climaxBin, paths})
 	if err != nil {
 		return err
 	}
-	rep.rows = append(rep.rows, perfRow{
+	p.rep.rows = append(p.rep.rows, perfRow{
 		what:  "resident memory (VmRSS) after initialize and tools/list, 10,000 generated tools",
 		value: formatRSS(rss10k),
 	})
 	const bigRuns = 5
-	logf("cold start: %d runs at 10,000 tools", bigRuns)
-	big, err := medianColdStart(ctx, bigRuns, command{climaxBin, paths})
+	p.logf("cold start: %d runs at 10,000 tools", bigRuns)
+	big, err := medianColdStart(p.ctx, bigRuns, command{p.climaxBin, paths})
 	if err != nil {
 		return err
 	}
-	rep.rows = append(rep.rows, perfRow{
+	p.rep.rows = append(p.rep.rows, perfRow{
 		what:  fmt.Sprintf("cold start, 10,000 generated tools (median of %d)", bigRuns),
 		value: formatDuration(big),
 	})
 
-	// The token table's serialisation against the real wire.
-	logf("tools/list bytes against the token table")
+	return nil
+}
+
+// wire checks the token table's serialisation against the real wire.
+func (p *perfRun) wire() error {
+	p.logf("tools/list bytes against the token table")
 	for _, classic := range []bool{false, true} {
-		note, err := checkWire(ctx, climaxBin, refs, cfgs, classic)
+		note, err := checkWire(p.ctx, p.climaxBin, p.refs, p.cfgs, classic)
 		if err != nil {
 			return err
 		}
-		rep.notes = append(rep.notes, note)
+		p.rep.notes = append(p.rep.notes, note)
 	}
-	return rep.write(stdout)
+	return nil
 }
 
 // A command is a program and its arguments.
