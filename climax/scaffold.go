@@ -61,9 +61,6 @@ func (c *scaffoldCmd) Run(e *env) error {
 	if _, err := scaffold.ResolveProgram(name); err != nil && !c.NoExec {
 		return err
 	}
-	if strings.ContainsAny(name, " \t$~") && !scaffold.IsBareName(name) {
-		return usagef("program path %q holds a space, \"$\" or \"~\", which a config's command cannot hold: move or link the program to a plain path", name)
-	}
 	errOut := controlEscaper{e.stderr}
 	start := time.Now()
 	res, err := scaffold.Run(context.Background(), scaffold.Request{

@@ -126,6 +126,8 @@ func (d *discovery) detectStyle(ctx context.Context) string {
 	return ""
 }
 
+var fullHelpRE = regexp.MustCompile(`(?i)not the full help|--help all\b`)
+
 var cobraDirectiveRE = regexp.MustCompile(`(?m)^:[0-9]+\s*\z`)
 
 // explore fills node from its help and explores its children, down to the
@@ -204,6 +206,15 @@ func (d *discovery) help(ctx context.Context, node *Command) *HelpPage {
 		}
 		text := out.Text()
 		page := ParseHelp(text, words)
+		if fullHelpRE.MatchString(text) {
+			// curl: "This is not the full help ... use --help all".
+			if o2, ok := d.run(ctx, append(slices.Clone(node.Path), "--help", "all")...); ok && o2.Problem() == "" {
+				if p2 := ParseHelp(o2.Text(), words); len(p2.Flags) > len(page.Flags) {
+					page, text = p2, o2.Text()
+					args = append(args, "all")
+				}
+			}
+		}
 		if d.mentionsHelpCommand(text, node) && len(page.Flags) == 0 {
 			// "Run 'go help build' for details": the real text is there.
 			if o2, ok := d.run(ctx, append([]string{"help"}, node.Path...)...); ok && o2.Problem() == "" && o2.ExitCode == 0 {

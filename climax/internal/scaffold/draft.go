@@ -321,7 +321,8 @@ func toolFlags(n *Command, max int) []*Flag {
 var usefulFlags = words(`all output format json quiet verbose recursive name namespace file
 	force dry-run message filter limit max-count since author long short stat oneline patch
 	selector label tag target directory dir path query pattern type force-with-lease
-	ignore-case keep delete list update yes no-edit depth branch include exclude`)
+	ignore-case keep delete list update yes no-edit depth branch include exclude
+	header request data user env timeout`)
 
 // rankFlags orders flags by usefulness, keeping the help's order among
 // equals: known useful names first, then described long options, then the

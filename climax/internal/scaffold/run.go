@@ -3,6 +3,7 @@ package scaffold
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -31,6 +32,17 @@ type Result struct {
 // program does not know); a Result with an error is a partial draft (the
 // program gave no usable help, so the draft has a bare tool).
 func Run(ctx context.Context, r Request) (*Result, error) {
+	// A program given by path goes into the config as an absolute path: a
+	// relative one would be read against the config file's directory.
+	command := r.Program
+	if !IsBareName(command) {
+		if abs, err := filepath.Abs(command); err == nil {
+			command = abs
+		}
+	}
+	if strings.ContainsAny(command, " \t$") || strings.HasPrefix(command, "~") {
+		return nil, fmt.Errorf("the path %q holds a space, \"$\" or a leading \"~\", which a config's command cannot hold: move or link the program to a plain path", command)
+	}
 	var root *Command
 	var notes []string
 	var runErr error
@@ -62,7 +74,7 @@ func Run(ctx context.Context, r Request) (*Result, error) {
 		}
 		notes = append(notes, childProblems(root)...)
 	}
-	yaml, st := Draft(root, DraftOptions{Name: r.Program, MaxTools: r.MaxTools, MaxFlags: r.MaxFlags, Version: r.Version, Notes: notes})
+	yaml, st := Draft(root, DraftOptions{Name: command, MaxTools: r.MaxTools, MaxFlags: r.MaxFlags, Version: r.Version, Notes: notes})
 	return &Result{YAML: yaml, Stats: st, Notes: notes}, runErr
 }
 

@@ -238,3 +238,11 @@ tools:
 		t.Errorf("shelf_delete: %+v", del)
 	}
 }
+
+func TestDraftPathWithSpace(t *testing.T) {
+	// The program is never run: the path is refused first.
+	_, err := Run(context.Background(), Request{Program: fake(t, "a b")})
+	if err == nil || !strings.Contains(err.Error(), "holds a space") {
+		t.Errorf("err = %v", err)
+	}
+}
