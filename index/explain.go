@@ -231,8 +231,11 @@ func (r *ranker) fieldsOf(d int32, id int32) []string {
 
 // keep returns the filter of Search and Explain: tools whose CLI has the
 // category and name given, case-insensitively; an empty filter is not
-// applied.
+// applied, and with neither it is nil (every tool is kept).
 func (ix *Index) keep(category, cli string) func(int) bool {
+	if category == "" && cli == "" {
+		return nil
+	}
 	return func(i int) bool {
 		c := ix.tools[i].CLI
 		return (category == "" || strings.EqualFold(c.Category, category)) &&

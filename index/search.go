@@ -507,7 +507,8 @@ func (r *ranker) findPhrases(query string, s *scratch, ex *explainer) {
 }
 
 // A rankRequest is what rank needs besides the query: which tools to
-// keep, the page, and a factor per CLI (the project hint; nil for none).
+// keep (nil: all), the page, and a factor per CLI (the project hint; nil
+// for none).
 type rankRequest struct {
 	keep          func(int) bool
 	offset, limit int
@@ -591,7 +592,7 @@ func withoutProjectWords(terms []queryTerm) []queryTerm {
 // all.
 func (r *ranker) first(req rankRequest) (page []int, total int) {
 	for i := range r.n {
-		if !req.keep(i) {
+		if req.keep != nil && !req.keep(i) {
 			continue
 		}
 		if total >= req.offset && len(page) < req.limit {
@@ -732,14 +733,15 @@ func (r *ranker) findLiteral(query string, s *scratch) string {
 // Tools found only literally go to tier 1.
 func (r *ranker) score(s *scratch, keep func(int) bool, total totals, cliFactor []float64, q string, ex *explainer) {
 	for _, d := range s.touched {
-		if !keep(int(d)) {
+		if keep != nil && !keep(int(d)) {
 			continue
 		}
 		c := candidate{doc: d}
 		fl := s.flags[d]
 		if s.acc[d] > 0 {
 			cov := float64(s.cov[d] / total.cover)
-			c.score = float64(s.acc[d]) * math.Pow(cov, covExp) * (1 + nameBoost*float64(s.named[d]/total.terms))
+			base := float64(s.acc[d]) * (1 + nameBoost*float64(s.named[d]/total.terms))
+			c.score = base * softCoverage(cov)
 			switch {
 			case fl&flagLitName != 0 && r.lit.nameLen(d) == len(q):
 				c.score *= exactNameBoost
@@ -750,8 +752,11 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total totals, cliFactor 
 			}
 			if cliFactor != nil {
 				c.score *= cliFactor[r.cli[d]]
+				base *= cliFactor[r.cli[d]]
 			}
-			c.strength = c.score * math.Pow(cov, 2-covExp)
+			// The floor weighs coverage squared: score × cov^(2-covExp),
+			// without the literal boosts.
+			c.strength = base * cov * cov
 			if ex != nil {
 				ex.factors(d, float64(s.acc[d]), cov, float64(s.named[d]/total.terms))
 			}
@@ -764,6 +769,29 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total totals, cliFactor 
 		s.cands = append(s.cands, c)
 	}
 }
+
+// softCoverage returns cov^covExp for a coverage in [0, 1], from a table:
+// math.Pow for every candidate was most of the time of a search over
+// thousands of tools.
+func softCoverage(cov float64) float64 {
+	x := max(0, min(cov, 1)) * (coverSteps - 1)
+	i := int(x)
+	if i >= coverSteps-1 {
+		return coverPow[coverSteps-1]
+	}
+	f := x - float64(i)
+	return coverPow[i]*(1-f) + coverPow[i+1]*f
+}
+
+// coverSteps is the size of the table of softCoverage.
+const coverSteps = 1025
+
+var coverPow = func() (t [coverSteps]float64) {
+	for i := range t {
+		t[i] = math.Pow(float64(i)/(coverSteps-1), covExp)
+	}
+	return t
+}()
 
 // best returns the page of s.cands from offset, at most limit of them,
 // spread over CLIs where scores tie, and how many candidates there are in
