@@ -128,7 +128,11 @@ func printExplanation(w io.Writer, ex index.Explanation) error {
 	for i, r := range ex.Results {
 		fmt.Fprintf(w, "\n%d. %s (%s)  score %.3f", i+1, r.Entry.ToolName, r.Entry.CLIName, r.Score)
 		if r.TermScore > 0 {
-			fmt.Fprintf(w, "  (terms %.3f, coverage %.2f, in name %.2f)", r.TermScore, r.Coverage, r.InName)
+			fmt.Fprintf(w, "  (terms %.3f, coverage %.2f, in name %.2f", r.TermScore, r.Coverage, r.InName)
+			if r.Factor != 0 {
+				fmt.Fprintf(w, ", factor %.2f", r.Factor)
+			}
+			fmt.Fprint(w, ")")
 		}
 		fmt.Fprintln(w)
 		for _, m := range r.Matches {

@@ -49,11 +49,13 @@ type ResultExplanation struct {
 	// argument or the CLI's description, or only as a longer or shorter
 	// form or a typo, counts partly); InName the fraction found in the
 	// tool's name or subcommand. Score is TermScore × Coverage^0.7 × (1 +
-	// 0.75 × InName), times a boost for a literal match and the factor
-	// of a project hint or of a program the query rules out.
+	// 0.75 × InName), times a boost for a literal match and Factor.
 	TermScore float64 `json:"term_score"`
 	Coverage  float64 `json:"coverage"`
 	InName    float64 `json:"in_name"`
+	// Factor is the factor of the tool's CLI, when not 1: 0.5 for a
+	// program the query rules out ("not k8s").
+	Factor float64 `json:"factor,omitempty"`
 	// Literal is "name" when the tool's name contains the whole query,
 	// "text" when another searchable field does, "" otherwise.
 	Literal string `json:"literal,omitempty"`
@@ -175,9 +177,12 @@ func (ex *explainer) looseKeyword(d int32, nth int, bonus float32) {
 	re.KeywordScore = float64(bonus)
 }
 
-func (ex *explainer) factors(d int32, termScore, coverage, inName float64) {
+func (ex *explainer) factors(d int32, termScore, coverage, inName, factor float64) {
 	re := ex.doc(d)
 	re.TermScore, re.Coverage, re.InName = termScore, coverage, inName
+	if factor != 1 {
+		re.Factor = factor
+	}
 }
 
 func (ex *explainer) result(d int32, score float64, flags uint8) {

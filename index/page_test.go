@@ -189,4 +189,16 @@ func TestRankNegatedProgram(t *testing.T) {
 			t.Errorf("Search(%q) = %q, want %s first", tt.query, got, tt.first)
 		}
 	}
+	// The explanation shows the factor of the program ruled out.
+	seen := false
+	for _, r := range ix.Explain("run a command in docker instead of kubectl", "", "", 5).Results {
+		want := map[string]float64{"kubectl": 0.5}[r.Entry.CLIName]
+		seen = seen || want != 0
+		if r.Factor != want {
+			t.Errorf("%s: factor %v, want %v", r.Entry.ToolName, r.Factor, want)
+		}
+	}
+	if !seen {
+		t.Error("no kubectl tool in the explanation")
+	}
 }

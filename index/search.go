@@ -750,15 +750,17 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total totals, cliFactor 
 			case fl&flagLiteral != 0:
 				c.score *= literalBoost
 			}
+			factor := 1.0
 			if cliFactor != nil {
-				c.score *= cliFactor[r.cli[d]]
-				base *= cliFactor[r.cli[d]]
+				factor = cliFactor[r.cli[d]]
+				c.score *= factor
+				base *= factor
 			}
 			// The floor weighs coverage squared: score × cov^(2-covExp),
 			// without the literal boosts.
 			c.strength = base * cov * cov
 			if ex != nil {
-				ex.factors(d, float64(s.acc[d]), cov, float64(s.named[d]/total.terms))
+				ex.factors(d, float64(s.acc[d]), cov, float64(s.named[d]/total.terms), factor)
 			}
 		} else {
 			c.tier = 1
