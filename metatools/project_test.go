@@ -32,6 +32,10 @@ func touch(t *testing.T, dir string, names ...string) {
 
 func TestProbeProject(t *testing.T) {
 	root := t.TempDir()
+	// The walk up stops at the home directory: the directories above the
+	// test's own are not looked at, whatever they hold.
+	t.Setenv("HOME", root)
+	t.Setenv("USERPROFILE", root)
 	touch(t, root, "repo/.git/", "repo/Makefile", "repo/svc/go.mod", "repo/svc/cmd/x/", "package.json", "rust/Cargo.toml", "rust/compose.yaml")
 	tests := []struct {
 		dir         string
@@ -41,7 +45,8 @@ func TestProbeProject(t *testing.T) {
 		// and not above it (package.json is outside the repository).
 		{"repo/svc/cmd/x", []string{"go", "make", "git"}, []string{"cargo", "npm"}},
 		{"repo", []string{"make", "git"}, []string{"go", "cargo", "npm"}},
-		// Without a repository, up to the filesystem root or home.
+		// Without a repository, up to the home directory (or the
+		// filesystem root).
 		{"rust", []string{"cargo", "npm", "docker"}, []string{"go", "make"}},
 	}
 	for _, tt := range tests {
