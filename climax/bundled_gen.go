@@ -7601,6 +7601,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("boolean"),
 					Flag:        "--tuples-only",
 				}, config.Arg{
+					Name:        "expanded",
+					Description: "One column per line (wide rows)",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--expanded",
+				}, config.Arg{
 					Name: "host",
 					Type: config.ArgType("string"),
 					Flag: "--host=",
@@ -7655,7 +7660,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ExitCodes: map[int]string{1: "psql failed, e.g. the file was not found", 2: "the connection to the server failed", 3: "an SQL statement failed; the script stopped there"},
 				OpenWorld: ptr(true),
-				Line:      56,
+				Line:      60,
 			}, config.Tool{
 				Name:        "psql_list_databases",
 				Description: "List the databases on a PostgreSQL server.",
@@ -7671,7 +7676,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      85,
+				Line:      89,
 			}, config.Tool{
 				Name:        "psql_list_tables",
 				Description: "List the tables of a PostgreSQL database with schema, owner and size.",
@@ -7687,7 +7692,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      101,
+				Line:      105,
 			}},
 			Source: "bundled:psql",
 		}

@@ -78,7 +78,10 @@ func init() {
 				{tool: "psql_list_databases", args: a{"database": sb.url}, want: []string{"template0"}},
 				{tool: "psql_script", args: a{"script": "CREATE TABLE users (id int PRIMARY KEY, name text);\nINSERT INTO users VALUES (1, 'ada'), (2, 'linus');\n"}, want: []string{"CREATE TABLE", "INSERT 0 2"}},
 				{tool: "psql_script", args: a{"script": "INSERT INTO users VALUES (3, 'ken');\nSELECT nope;\nINSERT INTO users VALUES (4, 'rob');\n", "single_transaction": true, "database": "postgres"}, exit: 3, want: []string{`column "nope" does not exist`, "(an SQL statement failed; the script stopped there)"}},
-				{tool: "psql_query", args: a{"sql": "SELECT count(*) FROM users"}, want: []string{"2"}},
+				// The aligned table keeps its leading space (the header is centred).
+				{tool: "psql_query", args: a{"sql": "SELECT count(*) FROM users"}, want: []string{"2"}, check: textStarts(" count")},
+				// Expanded output: one column per line; leading spaces of aligned columns stay.
+				{tool: "psql_query", args: a{"sql": "SELECT id, name FROM users WHERE id = 1", "expanded": true}, want: []string{"-[ RECORD 1 ]", "id   | 1", "name | ada"}},
 				{tool: "psql_query", args: a{"sql": "SELECT id, name FROM users ORDER BY id", "csv": true, "database": sb.url}, want: []string{"id,name\n1,ada\n2,linus"}},
 				{tool: "psql_query", args: a{"sql": "SELECT name FROM users WHERE id = 2", "tuples_only": true}, want: []string{"linus"}},
 				{tool: "psql_query", args: a{"sql": `\d users`}, want: []string{`Table "public.users"`, "name"}},
