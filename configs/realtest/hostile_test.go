@@ -454,7 +454,9 @@ var hostileMake = &hostile{
 }
 
 // The cargo fixture: a crate with a build.rs, a proc macro it uses and a
-// .cargo/config.toml naming a rustc wrapper; cargo has no read-only tool.
+// .cargo/config.toml naming a rustc wrapper, and a directory whose
+// rust-toolchain.toml names a toolchain by path; cargo has no read-only
+// tool.
 // A crate without them proves that cargo_tree's values stay values:
 // invert "--package=c" and package `--config=build.rustc="..."` made
 // cargo run that program as rustc while the flags took their value as a
@@ -474,6 +476,10 @@ var hostileCargo = &hostile{
 		wrapper := script(t, filepath.Join(dir, "bin", "rustc-wrapper"), canaries, "rustc-wrapper", `exec "$@"`)
 		write(t, filepath.Join(ws, ".cargo", "config.toml"), fmt.Sprintf("[build]\nrustc-wrapper = %q\n", wrapper))
 		script(t, filepath.Join(dir, "bin", "evil-rustc"), canaries, "injected-rustc", "exit 1")
+		// Under rustup, a rust-toolchain.toml may name a toolchain by path:
+		// its cargo runs instead of the real one, for any cargo command.
+		script(t, filepath.Join(dir, "toolchain", "bin", "cargo"), canaries, "rustup-toolchain", "exit 1")
+		write(t, filepath.Join(dir, "pinned", "rust-toolchain.toml"), fmt.Sprintf("[toolchain]\npath = %q\n", filepath.Join(dir, "toolchain")))
 		write(t, filepath.Join(dir, "plain", "Cargo.toml"), "[package]\nname = \"c\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
 		write(t, filepath.Join(dir, "plain", "src", "main.rs"), "fn main() {}\n")
 	},
@@ -481,13 +487,18 @@ var hostileCargo = &hostile{
 		ws := filepath.Join(dir, "ws")
 		plain := filepath.Join(dir, "plain")
 		evil := fmt.Sprintf("--config=build.rustc=%q", filepath.Join(dir, "bin", "evil-rustc"))
-		return []control{
+		controls := []control{
 			{canary: []string{"rustc-wrapper"}, dir: ws, argv: []string{"cargo", "tree"}},
 			{canary: []string{"build-rs", "proc-macro"}, dir: ws, env: []string{"RUSTC_WRAPPER="}, argv: []string{"cargo", "check"}},
 			// Its own target directory: cargo remembers what rustc answered
 			// (a failure too) and would not run it again for the call.
 			{canary: []string{"injected-rustc"}, dir: plain, env: []string{"CARGO_TARGET_DIR=" + filepath.Join(dir, "control-target")}, argv: []string{"cargo", "tree", "--invert", "--package=c", "--package", evil}},
 		}
+		if _, err := exec.LookPath("rustup"); err == nil {
+			// Why even cargo_search is not read-only (with rustup only).
+			controls = append(controls, control{canary: []string{"rustup-toolchain"}, dir: filepath.Join(dir, "pinned"), argv: []string{"cargo", "search", "serde"}})
+		}
+		return controls
 	},
 	unsafe: func(dir string) []call {
 		plain := filepath.Join(dir, "plain")
