@@ -334,7 +334,7 @@ func TestHTTPFlagDefaults(t *testing.T) {
 func TestHelpShowsDefaults(t *testing.T) {
 	_, stdout, _ := runClimax(t, "run", "--help")
 	flat := strings.Join(strings.Fields(stdout), " ")
-	for _, want := range []string{"(default: 825)", "(default: 30m)", "(default: 1000)", "(default: 5m)", "(default: WARNING)"} {
+	for _, want := range []string{"(default: 851)", "(default: 30m)", "(default: 1000)", "(default: 5m)", "(default: WARNING)"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("run --help lacks %q", want)
 		}
