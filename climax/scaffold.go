@@ -23,7 +23,7 @@ type scaffoldCmd struct {
 	Force    bool          `help:"With -o: replace an existing FILE."`
 	Depth    int           `help:"Levels of subcommands to explore below PROGRAM (and the given subcommand words)." default:"3"`
 	MaxTools int           `help:"Most tools in the draft (commands beyond it are left out, and a comment says how many)." default:"100"`
-	MaxFlags int           `help:"Most flags per tool, the most useful first." default:"20"`
+	MaxFlags int           `help:"Most flags per tool, the most useful first (0: none)." default:"20"`
 	NoExec   bool          `help:"Never run the program: draft from its installed manual page alone (data only)."`
 	Timeout  time.Duration `help:"Time limit of each probe of the program." default:"10s"`
 	Verify   string        `help:"Instead of drafting: check CONFIG against the installed program (every tool's flags, run with --help in the sandbox), exit 1 on any rejected flag." placeholder:"CONFIG"`
@@ -62,10 +62,14 @@ func (c *scaffoldCmd) Run(e *env) error {
 		return err
 	}
 	errOut := controlEscaper{e.stderr}
+	maxFlags := c.MaxFlags
+	if maxFlags == 0 {
+		maxFlags = -1 // none, not the default
+	}
 	start := time.Now()
 	res, err := scaffold.Run(context.Background(), scaffold.Request{
 		Program: name, Prefix: prefix, NoExec: c.NoExec, Timeout: c.Timeout,
-		Depth: c.Depth, MaxTools: c.MaxTools, MaxFlags: c.MaxFlags, Version: versionString(),
+		Depth: c.Depth, MaxTools: c.MaxTools, MaxFlags: maxFlags, Version: versionString(),
 	})
 	if res == nil {
 		return err

@@ -23,7 +23,8 @@ type DraftOptions struct {
 	// Name is the program as the user named it: the config's command.
 	Name string
 	// MaxTools and MaxFlags bound the tools and each tool's flags (the
-	// most useful flags first).
+	// most useful flags first); 0 means the default, a negative MaxFlags
+	// no flags at all.
 	MaxTools, MaxFlags int
 	// Version is the climax version named in the header comment.
 	Version string
@@ -49,8 +50,11 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 	if o.MaxTools <= 0 {
 		o.MaxTools = DefaultMaxTools
 	}
-	if o.MaxFlags <= 0 {
+	switch {
+	case o.MaxFlags == 0:
 		o.MaxFlags = DefaultMaxFlags
+	case o.MaxFlags < 0:
+		o.MaxFlags = 0
 	}
 	prog := programName(o.Name)
 	cliName := argName(prog)

@@ -35,6 +35,14 @@ func TestMain(m *testing.M) {
 		}
 	case "mute":
 		os.Exit(3)
+	case "asks":
+		// Waits for an answer on stdin; the sandbox gives it none.
+		var answer string
+		if _, err := fmt.Scanln(&answer); err != nil {
+			fmt.Fprintln(os.Stderr, "asks: no answer:", err)
+			os.Exit(4)
+		}
+		os.Exit(0)
 	case "envdump":
 		fmt.Println(strings.Join(os.Environ(), "\n"))
 		wd, _ := os.Getwd()

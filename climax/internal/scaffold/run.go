@@ -16,7 +16,7 @@ type Request struct {
 	Timeout  time.Duration
 	Depth    int
 	MaxTools int
-	MaxFlags int
+	MaxFlags int    // 0: the default; negative: no flags
 	Version  string // of climax, for the header comment
 }
 

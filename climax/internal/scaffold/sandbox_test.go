@@ -112,3 +112,11 @@ func TestResolveProgram(t *testing.T) {
 		t.Error("IsBareName misjudges a name")
 	}
 }
+
+func TestSandboxNoInput(t *testing.T) {
+	sb := newTestSandbox(t, fake(t, "asks"))
+	out := sb.Run(context.Background(), "--help")
+	if out.ExitCode != 4 || !strings.Contains(out.Stderr, "no answer: EOF") {
+		t.Errorf("got exit %d, stderr %q; want end of input at once", out.ExitCode, out.Stderr)
+	}
+}
