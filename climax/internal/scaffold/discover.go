@@ -215,6 +215,15 @@ func (d *discovery) help(ctx context.Context, node *Command) *HelpPage {
 				}
 			}
 		}
+		if len(node.Path) == 0 && strings.Contains(text, d.prog+` options" for a list of global`) {
+			// kubectl lists its global options apart: "kubectl options".
+			if o2, ok := d.run(ctx, "options"); ok && o2.Problem() == "" && o2.ExitCode == 0 {
+				for _, f := range ParseHelp(o2.Text(), words).Flags {
+					f.Global, f.Source = true, "options"
+					page.Flags = append(page.Flags, f)
+				}
+			}
+		}
 		if d.mentionsHelpCommand(text, node) && len(page.Flags) == 0 {
 			// "Run 'go help build' for details": the real text is there.
 			if o2, ok := d.run(ctx, append([]string{"help"}, node.Path...)...); ok && o2.Problem() == "" && o2.ExitCode == 0 {
