@@ -1,11 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,8 +12,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -303,51 +297,8 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 	case sessionTimeout < 0:
 		sessionTimeout = 0 // go-sdk: never
 	}
-	getServer := func(*http.Request) *mcp.Server { return s.mcp }
-	var endpoint string
-	var h http.Handler
-	if opts.SSE {
-		endpoint = SSEPath
-		h = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{
-			DisableLocalhostProtection: true, // the guard checks Host itself
-			MaxRequestBodyBytes:        limit,
-		})
-	} else {
-		endpoint = MCPPath
-		h = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-			Stateless:                    opts.Stateless,
-			Logger:                       s.log.With("component", "go-sdk"),
-			DisableLocalhostProtection:   true, // the guard checks Host itself
-			MaxRequestBodyBytes:          limit,
-			SessionTimeout:               sessionTimeout,
-			PropagateRequestCancellation: true, // the guard does it for older protocol versions
-		})
-	}
-	g := &guard{
-		next:      h,
-		mcp:       s.mcp,
-		log:       s.log,
-		lt:        lt,
-		limit:     limit,
-		origins:   map[string]bool{},
-		hosts:     map[string]bool{},
-		sse:       opts.SSE,
-		stateless: opts.Stateless && !opts.SSE,
-		sessions:  newSessionCap(opts.MaxSessions),
-	}
-	if opts.AuthToken != "" {
-		sum := sha256.Sum256([]byte(opts.AuthToken))
-		g.token = sum[:]
-	}
-	for _, o := range opts.AllowedOrigins {
-		if strings.TrimSpace(o) == "*" {
-			g.anyOrigin = true
-		}
-		g.origins[normalizeOrigin(o)] = true
-	}
-	for _, h := range opts.AllowedHosts {
-		g.hosts[strings.ToLower(stripPort(strings.TrimSpace(h)))] = true // "a, b" in the environment
-	}
+	endpoint, h := s.mcpHandler(opts, limit, sessionTimeout)
+	g := s.newGuard(h, lt, opts, limit)
 
 	mux := http.NewServeMux()
 	mux.Handle(endpoint, g)
@@ -372,6 +323,30 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 		bodyTimeout = DefaultBodyTimeout
 	}
 	return bodyDeadline(mux, bodyTimeout)
+}
+
+// mcpHandler returns go-sdk's handler of the MCP endpoint opts asks for,
+// and the endpoint's path.
+func (s *Server) mcpHandler(opts HTTPOptions, limit int64, sessionTimeout time.Duration) (endpoint string, h http.Handler) {
+	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	if opts.SSE {
+		endpoint = SSEPath
+		h = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{
+			DisableLocalhostProtection: true, // the guard checks Host itself
+			MaxRequestBodyBytes:        limit,
+		})
+	} else {
+		endpoint = MCPPath
+		h = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+			Stateless:                    opts.Stateless,
+			Logger:                       s.log.With("component", "go-sdk"),
+			DisableLocalhostProtection:   true, // the guard checks Host itself
+			MaxRequestBodyBytes:          limit,
+			SessionTimeout:               sessionTimeout,
+			PropagateRequestCancellation: true, // the guard does it for older protocol versions
+		})
+	}
+	return endpoint, h
 }
 
 // bodyDeadline gives the body of each request handled by h a read
@@ -407,353 +382,3 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-// guard applies the access rules of [Server.HTTPHandler] before the MCP
-// handler.
-type guard struct {
-	next      http.Handler
-	mcp       *mcp.Server
-	log       *slog.Logger
-	lt        *lifetime
-	limit     int64
-	token     []byte // SHA-256 of the token; nil: no token required
-	anyOrigin bool
-	origins   map[string]bool // normalised allowed origins
-	hosts     map[string]bool // lower-case allowed host names
-	sse       bool            // the endpoint is HTTP+SSE
-	stateless bool            // streamable HTTP without sessions: calls cannot send the client requests
-	sessions  *sessionCap     // nil: not an MCP endpoint (no sessions, no calls)
-}
-
-func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !g.hostAllowed(r) {
-		g.reject(w, r, http.StatusForbidden, "Forbidden: Host header not allowed", "host", r.Host)
-		return
-	}
-	if origin := r.Header.Get("Origin"); origin != "" && !g.originAllowed(origin) {
-		g.reject(w, r, http.StatusForbidden, "Forbidden: Origin not allowed", "origin", origin)
-		return
-	}
-	if g.token != nil && !g.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="climax"`)
-		g.reject(w, r, http.StatusUnauthorized, "Unauthorized: send Authorization: Bearer TOKEN", "auth", "missing or wrong bearer token")
-		return
-	}
-	if r.ContentLength > g.limit {
-		g.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body exceeds %d bytes", g.limit), "content_length", r.ContentLength)
-		return
-	}
-	opensSession := false
-	switch {
-	case g.sessions == nil:
-	case g.sse:
-		opensSession = r.Method == http.MethodGet
-	case !g.stateless:
-		opensSession = r.Method == http.MethodPost && r.Header.Get(sessionIDHeader) == ""
-	}
-	if opensSession && !g.sessions.reserve() {
-		end := fmt.Sprintf("DELETE with their %s header", sessionIDHeader)
-		if g.sse {
-			end = "close their event streams"
-		}
-		g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d sessions are open, the server's limit; end the sessions you no longer use (%s) or raise the limit", g.sessions.max, end), "sessions", g.sessions.max)
-		return
-	}
-	if r.Body != nil {
-		r.Body = http.MaxBytesReader(w, r.Body, g.limit)
-	}
-	if g.sessions != nil && r.Method == http.MethodPost && !g.checkIDs(w, r) {
-		if opensSession {
-			g.sessions.release()
-		}
-		return
-	}
-	// Sessions, and the tool calls they run, keep the values of the
-	// request that opened them: this is how calls learn of shutdown, that
-	// they cannot ask the client anything over stateless HTTP, and when
-	// their session ends.
-	ri := &reqInfo{transport: "http", lt: g.lt, stateless: g.stateless}
-	var endSession context.CancelCauseFunc
-	if opensSession {
-		ri.ended, endSession = newSessionEnd()
-		if g.sse {
-			// The session lasts as long as this stream; go-sdk closes it
-			// when the stream ends, after its calls have returned.
-			stop := context.AfterFunc(r.Context(), func() { endSession(errStreamClosed) })
-			defer stop()
-		}
-	}
-	if r.Method == http.MethodDelete && g.sessions != nil && !g.sse {
-		g.sessions.closing(r.Header.Get(sessionIDHeader))
-	}
-	r = r.WithContext(withInfo(r.Context(), ri))
-	if g.sessions != nil && !g.sse {
-		// Name the request, so that a tool call it carries can be
-		// cancelled when it goes away (see lifetimeMiddleware).
-		key := g.lt.addRequest(r.Context())
-		defer g.lt.removeRequest(key)
-		r.Header = r.Header.Clone()
-		r.Header.Set(requestKeyHeader, key)
-	}
-	g.next.ServeHTTP(w, r)
-	if opensSession {
-		if g.sse {
-			endSession(errStreamClosed)
-			g.sessions.release() // the stream, and its session, ended
-		} else {
-			g.sessions.track(g.mcp, w.Header().Get(sessionIDHeader), endSession)
-		}
-	}
-}
-
-// checkIDs reads the body of a POST and refuses it, before go-sdk sees it,
-// when one of its messages has an id that go-sdk would not echo exactly:
-// the rule of stdio (see checkID), for one message or a batch; or when it
-// holds more array items and object members, or deeper nesting, than one
-// message may (see checkShape). go-sdk
-// would run a request with id 1.5 and answer it as 1. The refusal is a 400
-// whose body is the JSON-RPC error stdio would send, about the first such
-// message; nothing in the body runs. A body that is not JSON is left to
-// go-sdk. It reports whether the request may go on, with its body restored.
-func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
-	if r.Body == nil || r.Body == http.NoBody {
-		return true
-	}
-	body, err := io.ReadAll(r.Body)
-	r.Body.Close()
-	if err != nil {
-		if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
-			g.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body exceeds %d bytes", g.limit), "body", "too large")
-		} else {
-			g.reject(w, r, http.StatusBadRequest, "Bad Request: could not read the body", "error", err)
-		}
-		return false
-	}
-	reply, ok := checkBodyIDs(body)
-	if ok && json.Valid(body) {
-		// Before go-sdk decodes it: see maxItems.
-		reply, ok = checkShape(body)
-	}
-	if !ok {
-		g.log.Info("http message rejected", "reply", shorten(string(bytes.TrimSpace(reply))), "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		w.Write(reply)
-		return false
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	return true
-}
-
-// reject answers a request with an error at once and closes its
-// connection. net/http would otherwise read what remains of the body,
-// before answering and again after the handler returns, for as long as
-// the client takes to send it: the read deadline set in the past makes
-// those reads fail at once (the answer is sent before them).
-func (g *guard) reject(w http.ResponseWriter, r *http.Request, code int, msg string, attrs ...any) {
-	attrs = append(attrs, "status", code, "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
-	g.log.Info("http request rejected", attrs...)
-	w.Header().Set("Connection", "close")
-	http.Error(w, msg, code)
-	http.NewResponseController(w).SetReadDeadline(time.Unix(1, 0))
-}
-
-// hostAllowed applies the Host rule: only requests that arrive on a
-// loopback address are checked.
-func (g *guard) hostAllowed(r *http.Request) bool {
-	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok || local == nil {
-		return true
-	}
-	ap, err := netip.ParseAddrPort(local.String())
-	if err != nil || !ap.Addr().Unmap().IsLoopback() {
-		return true
-	}
-	host := stripPort(r.Host)
-	return isLoopbackHost(host) || g.hosts[strings.ToLower(host)]
-}
-
-// originAllowed applies the Origin rule to a non-empty Origin header. An
-// origin with userinfo ("http://evil.example@localhost") is never
-// allowed: browsers do not send one.
-func (g *guard) originAllowed(origin string) bool {
-	if strings.Contains(origin, "@") {
-		return false
-	}
-	if g.anyOrigin || g.origins[normalizeOrigin(origin)] {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return false
-	}
-	return isLoopbackHost(u.Hostname())
-}
-
-// authorized reports whether r carries the bearer token.
-func (g *guard) authorized(r *http.Request) bool {
-	scheme, tok, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
-	}
-	// Hashing first makes the comparison constant-time in the token's
-	// length too.
-	sum := sha256.Sum256([]byte(strings.TrimSpace(tok)))
-	return subtle.ConstantTimeCompare(sum[:], g.token) == 1
-}
-
-// normalizeOrigin lower-cases an origin and drops a trailing slash.
-func normalizeOrigin(o string) string {
-	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(o)), "/")
-}
-
-// stripPort returns the host of "host:port", "[v6]:port", "[v6]" or
-// "host".
-func stripPort(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
-	}
-	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]")
-}
-
-// A lifetime tracks the MCP requests (tool calls above all) served through
-// one HTTP handler, or one stdio session, so that shutdown can cancel them
-// and wait for them.
-type lifetime struct {
-	ctx   context.Context // done when the handler is shutting down
-	stop  context.CancelFunc
-	calls inflight
-
-	// requests maps the key the guard gives each streamable HTTP request
-	// (requestKeyHeader) to that request's context, while it is served.
-	requests sync.Map
-	lastKey  atomic.Uint64
-}
-
-func newLifetime(parent context.Context) *lifetime {
-	ctx, stop := context.WithCancel(parent)
-	return &lifetime{ctx: ctx, stop: stop}
-}
-
-// end cancels the calls running under l, and those to come.
-func (l *lifetime) end() { l.stop() }
-
-// requestKeyHeader is the header by which the guard names each streamable
-// HTTP request it passes on (replacing any value a client sent), so that
-// the MCP requests it carries can find its context: go-sdk gives handlers
-// the HTTP request's header, not its context.
-const requestKeyHeader = "Climax-Request-Key"
-
-// addRequest registers the context of an HTTP request being served and
-// returns its key.
-func (l *lifetime) addRequest(ctx context.Context) string {
-	key := strconv.FormatUint(l.lastKey.Add(1), 10)
-	l.requests.Store(key, ctx)
-	return key
-}
-
-// removeRequest forgets a request that has been served.
-func (l *lifetime) removeRequest(key string) { l.requests.Delete(key) }
-
-// requestContext returns the context of the HTTP request that carried
-// req, and whether req came over streamable HTTP. A nil context means
-// that request is over: its client can no longer receive the result.
-func (l *lifetime) requestContext(req mcp.Request) (context.Context, bool) {
-	extra := req.GetExtra()
-	if extra == nil || extra.Header == nil {
-		return nil, false
-	}
-	key := extra.Header.Get(requestKeyHeader)
-	if key == "" {
-		return nil, false
-	}
-	if ctx, ok := l.requests.Load(key); ok {
-		return ctx.(context.Context), true
-	}
-	return nil, true
-}
-
-// inflight counts things in progress. The zero value is ready.
-type inflight struct {
-	mu   sync.Mutex
-	n    int
-	idle chan struct{} // closed when n drops to 0; nil: not created yet
-}
-
-func (f *inflight) enter() {
-	f.mu.Lock()
-	if f.n == 0 {
-		f.idle = make(chan struct{})
-	}
-	f.n++
-	f.mu.Unlock()
-}
-
-func (f *inflight) leave() {
-	f.mu.Lock()
-	f.n--
-	if f.n == 0 {
-		close(f.idle)
-	}
-	f.mu.Unlock()
-}
-
-// wait reports whether the count was or dropped to zero within d.
-func (f *inflight) wait(d time.Duration) bool {
-	f.mu.Lock()
-	n, idle := f.n, f.idle
-	f.mu.Unlock()
-	if n == 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-idle:
-		return true
-	case <-t.C:
-		return false
-	}
-}
-
-// lifetimeMiddleware ties each MCP request to the lifetime of the HTTP
-// handler or stdio session that serves it: the request's context is
-// cancelled when the server shuts down, and shutdown waits for the request
-// to return. go-sdk detaches request handlers from the HTTP request's
-// cancellation, but keeps its values. A tool call that came in a
-// streamable HTTP POST is also cancelled when that POST ends before the
-// call does: its client is gone. Requests without a lifetime pass through.
-func lifetimeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		lt := infoFrom(ctx).lt
-		if lt == nil {
-			return next(ctx, method, req)
-		}
-		lt.calls.enter()
-		defer lt.calls.leave()
-		ctx, cancel := context.WithCancelCause(ctx)
-		defer cancel(nil)
-		stop := context.AfterFunc(lt.ctx, func() { cancel(errShuttingDown) })
-		defer stop()
-		if method == "tools/call" {
-			if rctx, overHTTP := lt.requestContext(req); overHTTP {
-				if rctx == nil {
-					cancel(errClientGone)
-				} else {
-					stop := context.AfterFunc(rctx, func() { cancel(errClientGone) })
-					defer stop()
-				}
-			}
-		}
-		return next(ctx, method, req)
-	}
-}
-
-var (
-	// errShuttingDown is the cause of the cancellation of calls at
-	// shutdown.
-	errShuttingDown = errors.New("server shutting down")
-	// errClientGone is the cause of the cancellation of a call whose HTTP
-	// request ended before it did.
-	errClientGone = errors.New("the client went away: its HTTP request was closed")
-)
