@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,12 +63,35 @@ type k8sObject struct {
 	Metadata struct {
 		Name string `yaml:"name"`
 	} `yaml:"metadata"`
+	Data map[string]string `yaml:"data"` // ConfigMap
 	Spec struct {
-		Replicas int              `yaml:"replicas"`
-		Selector map[string]any   `yaml:"selector"` // Deployment: matchLabels; Service: the labels
-		Template k8sPodTemplate   `yaml:"template"`
-		Ports    []k8sServicePort `yaml:"ports"`
+		Replicas    int              `yaml:"replicas"`
+		Selector    map[string]any   `yaml:"selector"` // Deployment, PodDisruptionBudget: matchLabels; Service: the labels
+		PodSelector map[string]any   `yaml:"podSelector"`
+		Template    k8sPodTemplate   `yaml:"template"`
+		Ports       []k8sServicePort `yaml:"ports"`
+		// HorizontalPodAutoscaler
+		MinReplicas    int `yaml:"minReplicas"`
+		ScaleTargetRef struct {
+			Kind string `yaml:"kind"`
+			Name string `yaml:"name"`
+		} `yaml:"scaleTargetRef"`
+		Metrics []struct {
+			Resource struct {
+				Name string `yaml:"name"`
+			} `yaml:"resource"`
+		} `yaml:"metrics"`
 	} `yaml:"spec"`
+}
+
+// find returns the first object of kind, or nil.
+func find(objs []k8sObject, kind string) *k8sObject {
+	for i := range objs {
+		if objs[i].Kind == kind {
+			return &objs[i]
+		}
+	}
+	return nil
 }
 
 type k8sPodTemplate struct {
@@ -75,6 +100,12 @@ type k8sPodTemplate struct {
 	} `yaml:"metadata"`
 	Spec struct {
 		Containers []k8sContainer `yaml:"containers"`
+		Volumes    []struct {
+			Name      string `yaml:"name"`
+			ConfigMap struct {
+				Name string `yaml:"name"`
+			} `yaml:"configMap"`
+		} `yaml:"volumes"`
 	} `yaml:"spec"`
 }
 
@@ -98,6 +129,14 @@ type k8sContainer struct {
 	} `yaml:"ports"`
 	ReadinessProbe *k8sProbe `yaml:"readinessProbe"`
 	LivenessProbe  *k8sProbe `yaml:"livenessProbe"`
+	Resources      struct {
+		Requests map[string]string `yaml:"requests"`
+		Limits   map[string]string `yaml:"limits"`
+	} `yaml:"resources"`
+	VolumeMounts []struct {
+		Name      string `yaml:"name"`
+		MountPath string `yaml:"mountPath"`
+	} `yaml:"volumeMounts"`
 }
 
 type k8sProbe struct {
@@ -167,8 +206,18 @@ func parseClimax(t *testing.T, args []string) (*runCmd, error) {
 	return &c.Run, nil
 }
 
+// The images: the repository's Dockerfile (climax alone) and
+// deploy/Dockerfile.tools (climax with the programs of its configs).
+var dockerfiles = []string{"../Dockerfile", "../deploy/Dockerfile.tools"}
+
 func TestDockerfileEntrypoint(t *testing.T) {
-	entrypoint, cmd := dockerEntrypoint(t, "../Dockerfile")
+	for _, name := range dockerfiles {
+		t.Run(name, func(t *testing.T) { testDockerfileEntrypoint(t, name) })
+	}
+}
+
+func testDockerfileEntrypoint(t *testing.T, name string) {
+	entrypoint, cmd := dockerEntrypoint(t, name)
 	if entrypoint[0] != "climax" {
 		t.Fatalf("ENTRYPOINT %q does not start climax", entrypoint)
 	}
@@ -187,9 +236,52 @@ func TestDockerfileEntrypoint(t *testing.T) {
 	}
 }
 
+// TestLegalFilesInArtefacts: every release archive (.goreleaser.yaml) and
+// every image carries LICENSE and NOTICE.
+func TestLegalFilesInArtefacts(t *testing.T) {
+	data, err := os.ReadFile("../.goreleaser.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gr struct {
+		Archives []struct {
+			ID    string   `yaml:"id"`
+			Files []string `yaml:"files"`
+		} `yaml:"archives"`
+	}
+	if err := yaml.Unmarshal(data, &gr); err != nil {
+		t.Fatal(err)
+	}
+	if len(gr.Archives) == 0 {
+		t.Fatal(".goreleaser.yaml: no archives")
+	}
+	for _, a := range gr.Archives {
+		for _, want := range []string{"LICENSE", "NOTICE"} {
+			if !slices.Contains(a.Files, want) {
+				t.Errorf(".goreleaser.yaml: archive %q lacks %s in files: %v", a.ID, want, a.Files)
+			}
+		}
+	}
+	for _, name := range dockerfiles {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, last, _ := bytes.Cut(data, []byte("\nFROM debian"))
+		if len(last) == 0 {
+			_, last, _ = bytes.Cut(data, []byte("\nFROM gcr.io/distroless"))
+		}
+		if !regexp.MustCompile(`(?m)^COPY LICENSE NOTICE /usr/share/doc/climax/$`).Match(last) {
+			t.Errorf("%s: the last stage does not COPY LICENSE NOTICE /usr/share/doc/climax/", name)
+		}
+	}
+}
+
+// TestKubernetesManifests checks deploy/climax.yaml, the Helm chart
+// rendered with its default values (.ci/run renders it again and compares).
 func TestKubernetesManifests(t *testing.T) {
 	const manifests = "../deploy/climax.yaml"
-	entrypoint, cmd := dockerEntrypoint(t, "../Dockerfile")
+	entrypoint, cmd := dockerEntrypoint(t, "../deploy/Dockerfile.tools")
 	var deployment, service *k8sObject
 	objs := loadManifests(t, manifests)
 	for i := range objs {
@@ -203,8 +295,21 @@ func TestKubernetesManifests(t *testing.T) {
 	if deployment == nil || service == nil {
 		t.Fatalf("%s: want a Deployment and a Service, got %d objects", manifests, len(objs))
 	}
-	if deployment.Spec.Replicas < 2 {
-		t.Errorf("Deployment: %d replicas, want several (the example shows replicas behind a Service)", deployment.Spec.Replicas)
+	replicas := deployment.Spec.Replicas
+	if hpa := find(objs, "HorizontalPodAutoscaler"); hpa != nil {
+		if deployment.Spec.Replicas != 0 {
+			t.Errorf("Deployment: replicas %d with an autoscaler, which owns the number", deployment.Spec.Replicas)
+		}
+		replicas = hpa.Spec.MinReplicas
+		if ref := hpa.Spec.ScaleTargetRef; ref.Kind != "Deployment" || ref.Name != deployment.Metadata.Name {
+			t.Errorf("HorizontalPodAutoscaler scales %s %s, not the Deployment %s", ref.Kind, ref.Name, deployment.Metadata.Name)
+		}
+		if len(hpa.Spec.Metrics) != 1 || hpa.Spec.Metrics[0].Resource.Name != "cpu" {
+			t.Errorf("HorizontalPodAutoscaler metrics %+v: want CPU", hpa.Spec.Metrics)
+		}
+	}
+	if replicas < 2 {
+		t.Errorf("Deployment: %d replicas, want several (the example shows replicas behind a Service)", replicas)
 	}
 	if len(deployment.Spec.Template.Spec.Containers) != 1 {
 		t.Fatalf("Deployment: %d containers, want 1", len(deployment.Spec.Template.Spec.Containers))
@@ -255,9 +360,72 @@ func TestKubernetesManifests(t *testing.T) {
 	if portName == "" {
 		t.Fatalf("Deployment: no container port matches climax's --addr %s", run.Addr)
 	}
-	for name, probe := range map[string]*k8sProbe{"readinessProbe": c.ReadinessProbe, "livenessProbe": c.LivenessProbe} {
-		if probe == nil || probe.HTTPGet.Path != "/healthz" || (probe.HTTPGet.Port != portName && probe.HTTPGet.Port != port) {
-			t.Errorf("Deployment: %s must GET /healthz on port %s (%d), got %+v", name, portName, port, probe)
+	for _, p := range []struct {
+		name, path string
+		probe      *k8sProbe
+	}{{"readinessProbe", "/readyz", c.ReadinessProbe}, {"livenessProbe", "/healthz", c.LivenessProbe}} {
+		if p.probe == nil || p.probe.HTTPGet.Path != p.path || (p.probe.HTTPGet.Port != portName && p.probe.HTTPGet.Port != port) {
+			t.Errorf("Deployment: %s must GET %s on port %s (%d), got %+v", p.name, p.path, portName, port, p.probe)
+		}
+	}
+	if c.Resources.Limits["memory"] == "" || c.Resources.Requests["cpu"] == "" {
+		t.Errorf("Deployment: resources %+v: want a memory limit and a CPU request (the autoscaler needs it)", c.Resources)
+	}
+
+	// The policy and the config files come from a ConfigMap, mounted where
+	// climax reads them, and are watched.
+	if cm := find(objs, "ConfigMap"); cm != nil {
+		if !run.Watch {
+			t.Errorf("Deployment runs climax %q: configs from a ConfigMap need --watch to be reloaded", args[1:])
+		}
+		mount := ""
+		for _, v := range deployment.Spec.Template.Spec.Volumes {
+			if v.ConfigMap.Name == cm.Metadata.Name {
+				for _, m := range c.VolumeMounts {
+					if m.Name == v.Name {
+						mount = m.MountPath
+					}
+				}
+			}
+		}
+		if mount == "" {
+			t.Fatalf("Deployment: the ConfigMap %s is not mounted", cm.Metadata.Name)
+		}
+		for _, p := range append([]string{run.Policy}, run.Configs...) {
+			if !strings.HasPrefix(p, "/") {
+				continue
+			}
+			dir, key := path.Split(p)
+			if path.Clean(dir) != mount || cm.Data[key] == "" {
+				t.Errorf("Deployment: climax reads %s, which is not a key of the ConfigMap mounted at %s", p, mount)
+			}
+		}
+		if pol := cm.Data["policy.yaml"]; pol != "" {
+			if _, err := config.ParsePolicy([]byte(pol), "policy.yaml"); err != nil {
+				t.Errorf("the ConfigMap's policy does not load: %v", err)
+			}
+		}
+	} else {
+		t.Error("no ConfigMap: the configs and the policy come from one")
+	}
+	for _, kind := range []string{"PodDisruptionBudget", "NetworkPolicy"} {
+		o := find(objs, kind)
+		if o == nil {
+			t.Errorf("no %s", kind)
+			continue
+		}
+		sel := o.Spec.Selector
+		if kind == "NetworkPolicy" {
+			sel = o.Spec.PodSelector
+		}
+		ml, _ := sel["matchLabels"].(map[string]any)
+		if len(ml) == 0 {
+			t.Errorf("%s selects no labels", kind)
+		}
+		for k, v := range ml {
+			if deployment.Spec.Template.Metadata.Labels[k] != v {
+				t.Errorf("%s selects %s=%v, which the Deployment's pods do not carry", kind, k, v)
+			}
 		}
 	}
 
