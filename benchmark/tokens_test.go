@@ -81,7 +81,7 @@ func TestBundledSavings(t *testing.T) {
 // was before they came (164 tokens), and an average 5-result
 // climax_search answer stays under 550 tokens: a ceiling that catches
 // results growing what every one of them repeats (512 with the bundled
-// configs of issue 20).
+// configs when this bound was set).
 const (
 	maxSearchDefinitionTokens = 164
 	maxSearchTokens           = 550

@@ -13,7 +13,7 @@ import (
 )
 
 // An audit log that is a FIFO nobody reads fails the start at once with a
-// message saying so (issue 19, break 9: the start blocked).
+// message saying so, instead of blocking the start.
 func TestRunAuditLogFIFOWithoutReader(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -40,7 +40,7 @@ func TestRunAuditLogFIFOWithoutReader(t *testing.T) {
 }
 
 // A FIFO audit log whose reader stops reading holds no call, and SIGTERM
-// still stops the server promptly (issue 19, break 9): records that
+// still stops the server promptly: records that
 // cannot be written are dropped, and the wait for them at shutdown is
 // bounded.
 func TestRunAuditLogStalledFIFO(t *testing.T) {

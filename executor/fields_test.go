@@ -285,8 +285,8 @@ func TestCallIgnoredArgs(t *testing.T) {
 	args := map[string]any{"cwd": "/", "word": "hi", "extra": 1}
 
 	out := executor.New().Call(context.Background(), rt, args)
-	// The text says so too (issue 20: a caller reading only the text ran
-	// in the server's directory without noticing).
+	// The text says so too: a caller reading only the text would run in
+	// the server's directory without noticing.
 	wantText := "[ignored arguments 'cwd' (did you mean 'dir'?) and 'extra': the tool has no arguments of those names, so the command ran without them]\n\nhi"
 	if out.IsError || out.Text != wantText || out.Result == nil {
 		t.Fatalf("outcome %+v\nwant text %q", out, wantText)

@@ -107,8 +107,8 @@ func TestResultText(t *testing.T) {
 		{Result{Stderr: "error message\n", ExitCode: 1}, "[stderr]\nerror message\n\n[exit code: 1]", true},
 		{Result{ExitCode: 2}, "[exit code: 2]", true},
 		{Result{ExitCode: 139}, "[exit code: 139]", true},
-		// A meaning from the config's exit_codes (issue 20: git grep's
-		// no-match exit read as a bare "[exit code: 1]").
+		// A meaning from the config's exit_codes (git grep's no-match
+		// exit would read as a bare "[exit code: 1]").
 		{Result{ExitCode: 1, success: []int{0, 1}, meanings: map[int]string{1: "no matches"}}, "[exit code: 1 (no matches)]", false},
 		{Result{ExitCode: 2, Stderr: "bad regex\n", success: []int{0, 1}, meanings: map[int]string{1: "no matches"}}, "[stderr]\nbad regex\n\n[exit code: 2]", true},
 		{Result{TimedOut: true, ExitCode: 143, timeout: 30}, "Command timed out after 30 seconds", true},

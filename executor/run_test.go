@@ -190,8 +190,8 @@ func TestCallEnvHidesClimaxSettings(t *testing.T) {
 	}
 }
 
-// A cwd arg's value "~" or "~/DIR" is the home directory or DIR in it
-// (issue 20); nothing else is expanded: not "$HOME", not "~user", not a
+// A cwd arg's value "~" or "~/DIR" is the home directory or DIR in it;
+// nothing else is expanded: not "$HOME", not "~user", not a
 // "~" inside the path. The policy checks the expanded directory, and a
 // docker executor keeps "~" for the container.
 func TestCallCwdHome(t *testing.T) {

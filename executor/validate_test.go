@@ -93,8 +93,8 @@ func TestCoerce(t *testing.T) {
 		{config.TypeString, 1e-7, "0.0000001", ""},
 		{config.TypeString, json.Number("1e3"), "1000", ""},
 		{config.TypeString, 12, "12", ""},
-		// A boolean for a string arg is refused (issue 20: {"create":
-		// true} made a branch named "true"); numbers still convert.
+		// A boolean for a string arg is refused ({"create": true} would
+		// make a branch named "true"); numbers still convert.
 		{config.TypeString, true, nil, "cannot convert true to string"},
 		{config.TypeString, false, nil, "cannot convert false to string"},
 		{config.TypeString, map[string]any{"a": "b"}, nil, `cannot convert object {"a":"b"} to string`},
@@ -102,7 +102,7 @@ func TestCoerce(t *testing.T) {
 		{"", "plain", "plain", ""},
 		// json: any JSON value as compact JSON text, numbers exact; a
 		// string holding an object or array is that object or array
-		// (issue 20: jq vars and curl json took only strings).
+		// (jq vars and curl json take objects).
 		{config.TypeJSON, map[string]any{"b": []any{json.Number("1.50"), true, nil}, "a": "<x>"}, json.RawMessage(`{"a":"<x>","b":[1.50,true,null]}`), ""},
 		{config.TypeJSON, []any{}, json.RawMessage(`[]`), ""},
 		{config.TypeJSON, "x", json.RawMessage(`"x"`), ""},

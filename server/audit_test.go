@@ -270,7 +270,7 @@ func (w *stalledWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-// A stalled audit log holds no call (issue 19, break 9): records wait in
+// A stalled audit log holds no call: records wait in
 // a bounded queue, those beyond it are dropped and counted in a metric,
 // and once writing resumes a line says how many were dropped.
 func TestAuditLogStalledWriterHoldsNoCall(t *testing.T) {

@@ -950,8 +950,8 @@ func TestHTTPInexactIDHoldsNoSessionSlot(t *testing.T) {
 }
 
 // A body holding more array items and object members than one message
-// may is refused before go-sdk decodes it (issue 19, break 7: four
-// 3.7 MiB bodies of empty arrays grew the server by 400 MB), with the
+// may is refused before go-sdk decodes it (without the cap,
+// four 3.7 MiB bodies of empty arrays grow the server by 400 MB), with the
 // JSON-RPC error stdio gives, and the session goes on.
 func TestHTTPRefusesTooManyItems(t *testing.T) {
 	t.Parallel()

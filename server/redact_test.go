@@ -34,7 +34,7 @@ tools:
 // Secret arguments of a tool that is loaded but not served (hidden by
 // --read-only or by the policy), or called directly in discovery mode, are
 // redacted all the same; so are arguments of unknown tools whose names
-// look secret (issue 19, break 6).
+// look secret.
 func TestAuditLogRedactsToolsNotServed(t *testing.T) {
 	t.Parallel()
 	c, err := config.Parse([]byte(hiddenSrc), "h.yaml")
@@ -92,8 +92,8 @@ func TestLooksSecret(t *testing.T) {
 }
 
 // Every value the audit log keeps is capped at 200 bytes, as in the other
-// logs, and so is the record as a whole (issue 19, break 13): an ignored
-// argument of 8 MiB was kept whole.
+// logs, and so is the record as a whole (an ignored
+// argument of 8 MiB is not kept whole).
 func TestAuditLogCapsValues(t *testing.T) {
 	t.Parallel()
 	var buf syncBuffer

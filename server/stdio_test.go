@@ -494,8 +494,9 @@ func TestServeStdioToleratesSpaceAroundMessages(t *testing.T) {
 }
 
 // One message may hold at most MaxItems array items and object members:
-// beyond, it is refused before it is decoded (issue 19, break 7: one
-// 11 MiB message of 4 million empty arrays grew the server by 600 MB),
+// beyond, it is refused before it is decoded (without the
+// cap, one 11 MiB message of 4 million empty arrays grows the server by
+// 600 MB),
 // and the session goes on.
 func TestServeStdioRefusesTooManyItems(t *testing.T) {
 	t.Parallel()

@@ -312,7 +312,7 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 		c.report(o.at("cwd"), ctx, "an arg cannot be both stdin and cwd: remove one")
 	}
 	for _, k := range []string{"stdin", "cwd"} {
-		if !o.boolean2(k) {
+		if !o.isTrue(k) {
 			continue
 		}
 		if a.Positional {
@@ -346,8 +346,9 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 	return a, true
 }
 
-// boolean2 is boolean without reporting (the value was checked already).
-func (o *object) boolean2(key string) bool {
+// isTrue reports whether key holds the boolean true, without reporting
+// problems (boolean checked the value already).
+func (o *object) isTrue(key string) bool {
 	f, ok := o.get(key)
 	if !ok {
 		return false

@@ -186,7 +186,7 @@ func (c *checker) arrayFields(o *object, a *Arg, ctx string, typeOK bool) bool {
 			a.Items = TypeString
 		}
 		for _, k := range []string{"stdin", "cwd"} {
-			if o.boolean2(k) {
+			if o.isTrue(k) {
 				c.report(o.at(k), ctx, "an array arg cannot be %s: %s takes one value", k, k)
 			}
 		}
