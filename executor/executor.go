@@ -2,22 +2,29 @@
 // and coerces arguments, checks policy constraints, builds the argv and runs
 // the subprocess safely (timeout, process-group kill, output limits).
 //
-// Classic tool calls and climax_call both go through [Runner.Call], so
-// their results are identical by construction:
+// Classic tool calls and climax_call both go through [Runner.Prepare] and
+// [Call.Run], so their results are identical by construction:
 //
 //	r := executor.New()
-//	out := r.Call(ctx, rt, map[string]any{"max_count": "5"})
+//	c, refused := r.Prepare(rt, map[string]any{"max_count": "5"})
+//	if c == nil {
+//		return refused // the validation problems
+//	}
+//	// Decide on c here: ask for approval when c.Tool.Confirm is set.
+//	out := c.Run(ctx)
 //	// out.Text is the result text; out.IsError marks every failure;
 //	// out.Result (nil when nothing ran) is the structuredContent.
 //
+// [Runner.Call] does both for a caller that asks nobody anything.
+//
 // # Steps
 //
-// [Runner.Call] is [Validate] (required → coercion → enum → safety, then
-// policy constraints; every problem reported at once as a
-// [ValidationError]), [Build] (the [Command]: argv per docs/calls.md,
+// [Runner.Prepare] is [Validate] (required → coercion → enum → safety,
+// then policy constraints; every problem reported at once as a
+// [ValidationError]) and [Build] (the [Command]: argv per docs/calls.md,
 // working directory, extra environment, stdin, limits; docker prefix with
-// a docker executor), the approval of a tool that needs one
-// ([WithConfirm]), [Runner.Run] (the subprocess) and [Result.Text] (the
+// a docker executor). The caller decides on the [Call]; [Call.Run] waits
+// for a slot, runs [Runner.Run] (the subprocess) and [Result.Text] (the
 // result text). Each step is exported for callers that need only part of
 // it, such as a validate-only check or a dry run that shows the argv.
 //

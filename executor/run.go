@@ -45,8 +45,8 @@ func (e *StartError) Error() string { return e.Msg }
 // Unwrap returns the underlying error.
 func (e *StartError) Unwrap() error { return e.Err }
 
-// Run executes c and waits for it; it is the part of [Runner.Call] after
-// validation. The command runs without a shell, in its own process group
+// Run executes c and waits for it; it is the part of [Call.Run] after
+// the wait for a slot. The command runs without a shell, in its own process group
 // (on Windows, its own job object), with the inherited environment minus
 // CLImax's own settings (every CLIMAX_* variable: the auth token, the
 // audit log's path...) plus c.Env, in c.Dir, with c.Stdin (or empty input)
