@@ -122,13 +122,7 @@ func TestCallCancelledWhileWaitingForASlot(t *testing.T) {
 	ctx, stopHolder := context.WithCancel(context.Background())
 	defer stopHolder()
 	go func() { holding <- r.Call(ctx, holder, nil) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ran(filepath.Join(dir, "holder")) {
-		if time.Now().After(deadline) {
-			t.Fatal("the first call did not start")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, 10*time.Second, "the first call started", func() bool { return ran(filepath.Join(dir, "holder")) })
 	waiter, marker := confirmTool(t)
 	waiter.Confirm = false
 	c, _ := r.Prepare(waiter, nil)

@@ -116,14 +116,8 @@ func TestCommandDiesWithItsRunner(t *testing.T) {
 
 func waitFile(t *testing.T, file string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := os.Stat(file); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s was not written", file)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, 10*time.Second, file+" was written", func() bool {
+		_, err := os.Stat(file)
+		return err == nil
+	})
 }

@@ -44,7 +44,21 @@ func readPID(t *testing.T, file string) int {
 	return pid
 }
 
-// assertGone polls briefly until pid is dead.
+// waitUntil polls cond until it holds, and fails the test when it does
+// not within d; what says what was awaited.
+func waitUntil(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", d, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// assertGone polls briefly until pid is dead (a process that survived is
+// killed, then the test fails).
 func assertGone(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(time.Second)

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/server"
@@ -39,13 +38,7 @@ func TestApprovalViaDialogRecheckedAfterReload(t *testing.T) {
 	srv := server.New(parseIndex(t, resolveConfig(t, marker)), executor.New(), server.WithConfirmVia(server.ViaDialog))
 	cs := connectAt(t, srv, nil, oldProtocol) // no elicitation capability
 	done := startCall(context.Background(), cs, &mcp.CallToolParams{Name: "climax_call", Arguments: map[string]any{"tool_name": "store_rm", "args": map[string]any{"bucket": "prod-logs"}}})
-	deadline := time.Now().Add(30 * time.Second)
-	for !exists(started) {
-		if time.Now().After(deadline) {
-			t.Fatal("the dialog was not shown")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitUntil(t, "the dialog was shown", func() bool { return exists(started) })
 	srv.Replace(auditIndex(t)) // store_rm is gone
 	if err := os.WriteFile(answer, []byte("y\n"), 0); err != nil {
 		t.Fatal(err)

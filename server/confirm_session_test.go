@@ -294,13 +294,7 @@ func TestApprovalGivenUpWhenHTTPSessionCloses(t *testing.T) {
 				t.Errorf("closing the session: %v", err)
 			}
 			// The server records the refusal once the call has returned.
-			deadline := time.Now().Add(30 * time.Second)
-			for !strings.Contains(audit.String(), "\n") {
-				if time.Now().After(deadline) {
-					t.Fatal("the call did not return 30s after its session closed")
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
+			waitUntil(t, "the call returned after its session closed", func() bool { return strings.Contains(audit.String(), "\n") })
 			if rec := auditRecord(t, audit.String()); rec["approval"] != "unanswered" || rec["outcome"] != "refused" {
 				t.Errorf("audit record %v", rec)
 			}

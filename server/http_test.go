@@ -689,13 +689,10 @@ func TestHTTPMaxSessions(t *testing.T) {
 	}
 	resp.Body.Close()
 	// The slot frees once go-sdk has closed the session.
-	deadline := time.Now().Add(30 * time.Second)
-	for code, _ := post(t, hs.url, nil); code != http.StatusOK; code, _ = post(t, hs.url, nil) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no session after DELETE: %d", code)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, "a session opens after DELETE", func() bool {
+		code, _ := post(t, hs.url, nil)
+		return code == http.StatusOK
+	})
 	// Stateless serving has no sessions to count.
 	sl := serveHTTP(t, server.HTTPOptions{Stateless: true, MaxSessions: 1})
 	for range 3 {
@@ -726,17 +723,10 @@ func TestHTTPMaxSessionsSSE(t *testing.T) {
 		t.Errorf("GET /metrics at the session limit: %d (it opens no session)", code)
 	}
 	cs.Close()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitUntil(t, "an SSE session opens after the first closed", func() bool {
 		_, err := connectHTTP(t, hs.url, true, "")
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no SSE session after the first closed: %v", err)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return err == nil
+	})
 }
 
 // initSession sends initialize and returns the status and session id.
@@ -788,7 +778,9 @@ func TestHTTPSessionTimeout(t *testing.T) {
 	if code != http.StatusOK || id == "" {
 		t.Fatalf("initialize: %d %q", code, id)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	// Polled every 100ms, not faster: each ping is activity that keeps the
+	// session from being idle.
+	deadline := time.Now().Add(waitTimeout)
 	for {
 		resp, err := postJSON(context.Background(), hs.url, id, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 		if err != nil {
@@ -800,7 +792,7 @@ func TestHTTPSessionTimeout(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("session still open 30s after a 50ms idle timeout: %d", resp.StatusCode)
+			t.Fatalf("session still open %v after a 50ms idle timeout: %d", waitTimeout, resp.StatusCode)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

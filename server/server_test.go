@@ -375,35 +375,44 @@ func TestCancellationKillsCommand(t *testing.T) {
 	}
 }
 
+// waitTimeout bounds every wait of waitUntil: far beyond what any
+// condition needs on a loaded machine.
+const waitTimeout = 30 * time.Second
+
+// waitUntil polls cond until it holds, and fails the test when it does
+// not within waitTimeout; what says what was awaited ("the command
+// started"), the failure calls it not so.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %v: %s", waitTimeout, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // waitPID waits for a fake command to write its pid to pidfile, and
 // returns the pid.
 func waitPID(t *testing.T, pidfile string) int {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(pidfile); err == nil && len(b) > 0 {
-			pid, err := strconv.Atoi(string(b))
-			if err == nil {
-				return pid
-			}
+	pid := 0
+	waitUntil(t, "the command started", func() bool {
+		b, err := os.ReadFile(pidfile)
+		if err == nil {
+			pid, err = strconv.Atoi(string(b))
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("command did not start")
-	return 0
+		return err == nil
+	})
+	return pid
 }
 
 // waitGone waits for process pid to end (the executor reaps its
 // children, so a killed process disappears).
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for executortest.Alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d still alive 30s after it was to be killed", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitUntil(t, fmt.Sprintf("process %d ended after it was to be killed", pid), func() bool { return !executortest.Alive(pid) })
 }
 
 // fakeTicker is a progress clock the test drives: each value sent on c is
@@ -645,13 +654,7 @@ func waitLog(t *testing.T, logs *syncBuffer, substr string) {
 // waitLogCount waits until logs hold substr n times or more.
 func waitLogCount(t *testing.T, logs *syncBuffer, substr string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for strings.Count(logs.String(), substr) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%q not logged %d times in 30s:\n%s", substr, n, logs.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, fmt.Sprintf("%q logged %d times", substr, n), func() bool { return strings.Count(logs.String(), substr) >= n })
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent use.

@@ -444,13 +444,7 @@ func TestServeStdioDuplicateID(t *testing.T) {
 // waitOutput waits until out holds substr.
 func waitOutput(t *testing.T, out *syncBuffer, substr string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(out.String(), substr) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q in 30s:\n%s", substr, out.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, fmt.Sprintf("%q in the output", substr), func() bool { return strings.Contains(out.String(), substr) })
 }
 
 // Ending ServeStdio's context (SIGTERM, in climax) while a call runs and
