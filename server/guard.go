@@ -173,7 +173,7 @@ func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	reply, ok := checkBodyIDs(body)
-	if ok && json.Valid(body) {
+	if ok && (json.Valid(body) || tooDeep(body)) {
 		// Before go-sdk decodes it: see maxItems.
 		reply, ok = checkShape(body)
 	}

@@ -970,3 +970,23 @@ func TestHTTPRefusesTooManyItems(t *testing.T) {
 		t.Errorf("ping after the refusal: %d %s", resp.StatusCode, got)
 	}
 }
+
+// A body nested deeper than encoding/json accepts (10,000 levels) is
+// refused for its depth, as a shallower one over the limit is, with the
+// request's id.
+func TestHTTPRefusesVeryDeepNesting(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{})
+	session := openSession(t, hs.url, "2025-06-18")
+	body := `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}}`
+	resp, err := postAt(context.Background(), hs.url, session, "2025-06-18", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := `{"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"Invalid Request: nested deeper than 1000 levels"}}`
+	if resp.StatusCode != http.StatusBadRequest || strings.TrimSpace(string(got)) != want {
+		t.Errorf("%d %s\nwant 400 %s", resp.StatusCode, got, want)
+	}
+}

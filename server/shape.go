@@ -64,8 +64,18 @@ func jsonShape(b []byte) (depth, items int) {
 	return depth, items
 }
 
+// tooDeep reports whether b nests deeper than maxDepth. encoding/json
+// calls nesting past its own limit (10,000 levels) a syntax error: such
+// text is refused for its depth, as shallower nesting is, not as text
+// that is not JSON.
+func tooDeep(b []byte) bool {
+	depth, _ := jsonShape(b)
+	return depth > maxDepth
+}
+
 // checkShape refuses a message (or an HTTP body: a batch of them) that
-// holds more than the limits allow; b must be valid JSON. The reply is
+// holds more than the limits allow; b must be valid JSON, or too deep
+// (see tooDeep). The reply is
 // the JSON-RPC error to send, with the message's id when it is a request
 // whose id can be echoed.
 func checkShape(b []byte) (reply []byte, ok bool) {

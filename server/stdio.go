@@ -293,7 +293,7 @@ func checkLine(line []byte) (reply []byte, ok bool) {
 	if len(line) == 0 {
 		return nil, true
 	}
-	if !json.Valid(line) {
+	if !json.Valid(line) && !tooDeep(line) {
 		return errorReply(nil, codeParseError, "Parse error: the line is not valid JSON"), false
 	}
 	if reply, ok := checkShape(line); !ok {

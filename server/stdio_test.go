@@ -218,6 +218,8 @@ func TestServeStdioSurvivesMalformedLines(t *testing.T) {
 	t.Parallel()
 	srv := server.New(buildIndex(t), executor.New())
 	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	// Past encoding/json's own limit (10,000), which calls it a syntax error.
+	deeper := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
 	bad := []struct {
 		line string
 		id   string // id of the error reply
@@ -233,6 +235,7 @@ func TestServeStdioSurvivesMalformedLines(t *testing.T) {
 		{`{"jsonrpc":"2.0"}`, "null", -32600},
 		{`{"jsonrpC":"2.0","id":25,"method":"ping"}`, "25", -32600}, // member names are case-sensitive
 		{`{"jsonrpc":"2.0","id":24,"method":"ping","params":` + deep + `}`, "24", -32600},
+		{`{"jsonrpc":"2.0","id":27,"method":"ping","params":` + deeper + `}`, "27", -32600},
 		{`{"jsonrpc":"2.0","id":26,"method":"ping","params":{"x":[` + strings.Repeat("[],", server.MaxItems) + `[]]}}`, "26", -32600},
 	}
 	input := []string{initialize, initialized}
