@@ -3,9 +3,12 @@ package scaffold
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -25,6 +28,29 @@ func TestMain(m *testing.M) {
 		if p, err := os.StartProcess(link, []string{link}, &os.ProcAttr{Files: []*os.File{nil, os.Stdout, os.Stderr}}); err == nil {
 			_ = p
 		}
+		time.Sleep(time.Hour)
+	case "lockholder":
+		// Like pyenv's shim around pip install: a lock taken while it
+		// runs, removed by its handler of SIGTERM (a shell's exit trap).
+		lock := filepath.Join(filepath.Dir(os.Args[0]), "lock")
+		if err := os.WriteFile(lock, nil, 0o644); err != nil {
+			os.Exit(2)
+		}
+		term := make(chan os.Signal, 1)
+		signal.Notify(term, syscall.SIGTERM)
+		<-term
+		os.Remove(lock)
+		os.Exit(143)
+	case "deafchild":
+		// A child that ignores SIGTERM and keeps the output pipe open,
+		// its pid in a file: only SIGKILL to the group ends it.
+		link := filepath.Join(filepath.Dir(os.Args[0]), "deaf")
+		if p, err := os.StartProcess(link, []string{link}, &os.ProcAttr{Files: []*os.File{nil, os.Stdout, os.Stderr}}); err == nil {
+			os.WriteFile(filepath.Join(filepath.Dir(os.Args[0]), "deaf.pid"), []byte(strconv.Itoa(p.Pid)), 0o644)
+		}
+		time.Sleep(time.Hour)
+	case "deaf":
+		signal.Ignore(syscall.SIGTERM)
 		time.Sleep(time.Hour)
 	case "flood":
 		line := []byte(strings.Repeat("y", 1023) + "\n")
@@ -78,8 +104,8 @@ func fake(t *testing.T, name string) string {
 			t.Fatal(err)
 		}
 	}
-	if name == "hangchild" {
-		if err := os.Symlink(exe, filepath.Join(dir, "hang")); err != nil {
+	if child := map[string]string{"hangchild": "hang", "deafchild": "deaf"}[name]; child != "" {
+		if err := os.Symlink(exe, filepath.Join(dir, child)); err != nil {
 			t.Fatal(err)
 		}
 	}
