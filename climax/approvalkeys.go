@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/climax-mcp/climax/server"
@@ -19,11 +20,16 @@ func (c *runCmd) approvalKeys() ([][]byte, error) {
 	case c.ApprovalKeyFile != "" && c.ApprovalKey != "":
 		return nil, usagef("--approval-key-file and --approval-key (CLIMAX_APPROVAL_KEY) are both set: give the keys one way")
 	case c.ApprovalKeyFile != "":
+		// The size is checked before reading: a huge file is refused
+		// without being read into memory.
+		if fi, err := os.Stat(c.ApprovalKeyFile); err == nil && fi.Mode().IsRegular() && fi.Size() > maxApprovalKeyFile {
+			return nil, fmt.Errorf("approval key file %s: %d bytes, more than the %d a few keys take (fix --approval-key-file / CLIMAX_APPROVAL_KEY_FILE)", c.ApprovalKeyFile, fi.Size(), maxApprovalKeyFile)
+		}
 		data, err := readRegular(c.ApprovalKeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("approval key file: %w (fix --approval-key-file / CLIMAX_APPROVAL_KEY_FILE)", err)
 		}
-		if len(data) > maxApprovalKeyFile {
+		if len(data) > maxApprovalKeyFile { // grew since
 			return nil, fmt.Errorf("approval key file %s: %d bytes, more than the %d a few keys take (fix --approval-key-file / CLIMAX_APPROVAL_KEY_FILE)", c.ApprovalKeyFile, len(data), maxApprovalKeyFile)
 		}
 		keys, err := server.ParseApprovalKeys(data)

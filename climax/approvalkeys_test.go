@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -15,6 +16,11 @@ func TestApprovalKeyFlags(t *testing.T) {
 	short := writeFile(t, dir, "short", k1+"\n\ntooshort\n")
 	empty := writeFile(t, dir, "empty", "# nothing yet\n")
 	big := writeFile(t, dir, "big", strings.Repeat(k1+"\n", maxApprovalKeyFile/len(k1)+1))
+	// A sparse file of 1 GiB: refused from its size, without being read.
+	huge := writeFile(t, dir, "huge", "")
+	if err := os.Truncate(huge, 1<<30); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tt := range []struct {
 		args []string
@@ -48,6 +54,7 @@ func TestApprovalKeyFlags(t *testing.T) {
 		{[]string{"--approval-key-file", short}, exitError, "approval key file " + short + ": line 3: the key has 8 characters, fewer than 32"},
 		{[]string{"--approval-key-file", empty}, exitError, "approval key file " + empty + ": no key in it"},
 		{[]string{"--approval-key-file", big}, exitError, "more than the 65536 a few keys take"},
+		{[]string{"--approval-key-file", huge}, exitError, "1073741824 bytes, more than the 65536 a few keys take"},
 		{[]string{"--approval-key-file", dir}, exitError, "is a directory, not a regular file (fix --approval-key-file / CLIMAX_APPROVAL_KEY_FILE)"},
 		{[]string{"--approval-key-file", dir + "/missing"}, exitError, "no such file or directory (fix --approval-key-file / CLIMAX_APPROVAL_KEY_FILE)"},
 		{[]string{"--approval-key", k1 + ",short"}, exitError, "(comma-separated, the first signs): key 2: the key has 5 characters"},
