@@ -100,7 +100,7 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 	}
 	b.WriteString("tools:\n")
 	for _, t := range tools {
-		writeTool(&b, t, root, o.MaxFlags, &st)
+		writeTool(&b, t, prog, root, o.MaxFlags, &st)
 	}
 	st.Tools = len(tools)
 	return b.Bytes(), st
@@ -223,13 +223,13 @@ func writeGlobals(b *bytes.Buffer, root *Command, maxFlags int) {
 	}
 }
 
-// writeTool writes one tool entry.
-func writeTool(b *bytes.Buffer, t draftTool, root *Command, maxFlags int, st *Stats) {
+// writeTool writes one tool entry of the program prog.
+func writeTool(b *bytes.Buffer, t draftTool, prog string, root *Command, maxFlags int, st *Stats) {
 	n := t.node
 	fmt.Fprintf(b, "  - name: %s\n", quote(t.name))
 	desc := oneLine(n.Description)
 	if desc == "" {
-		desc = "Run " + strings.Join(n.Path, " ") + "."
+		desc = "Run " + strings.Join(append([]string{prog}, n.Path...), " ") + "."
 	}
 	fmt.Fprintf(b, "    description: %s\n", quote(truncate(firstSentence(desc), maxToolDescription)))
 	if kw := keywords(n); len(kw) > 0 {

@@ -137,6 +137,10 @@ func TestDraftHangingProgram(t *testing.T) {
 	if perr != nil || len(cfg.Tools) != 1 || cfg.Tools[0].Name != "hang" {
 		t.Errorf("partial draft: %v\n%s", perr, res.YAML)
 	}
+	// Without help, the description names the program ("Run ." it was).
+	if perr == nil && len(cfg.Tools) == 1 && cfg.Tools[0].Description != "Run hang." {
+		t.Errorf("description %q, want %q", cfg.Tools[0].Description, "Run hang.")
+	}
 }
 
 func TestDraftFloodingAndMuteProgram(t *testing.T) {
