@@ -74,8 +74,14 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 	}
 
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Draft config for %s, written by climax scaffold %s from the installed\n", prog, o.Version)
-	b.WriteString("# program's help. Review it before serving it (docs/scaffold.md):\n")
+	if root.Source == figSource {
+		// --no-exec: the Fig specs alone.
+		fmt.Fprintf(&b, "# Draft config for %s, written by climax scaffold %s from the Fig\n", prog, o.Version)
+		b.WriteString("# autocomplete specs, without running the program. Review it before serving it (docs/scaffold.md):\n")
+	} else {
+		fmt.Fprintf(&b, "# Draft config for %s, written by climax scaffold %s from the installed\n", prog, o.Version)
+		b.WriteString("# program's help. Review it before serving it (docs/scaffold.md):\n")
+	}
 	b.WriteString("# - read_only and destructive are guesses from each command's verb: check them;\n")
 	b.WriteString("# - each arg's comment says where it was found; remove the ones an agent does not need;\n")
 	b.WriteString("# - add category and tags for search, and keywords to the tools;\n")

@@ -2,8 +2,10 @@ package scaffold
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -49,7 +51,11 @@ func Run(ctx context.Context, r Request) (*Result, error) {
 	if r.NoExec {
 		cmd, err := fromManual(r.Program, r.Prefix)
 		if err != nil {
-			return nil, err
+			// The Fig specs may still know the program.
+			if _, ok, _ := lookupFig(programName(r.Program)); !ok {
+				return nil, err
+			}
+			cmd = &Command{Path: slices.Clone(r.Prefix), Source: figSource}
 		}
 		root = cmd
 	} else {
@@ -73,6 +79,19 @@ func Run(ctx context.Context, r Request) (*Result, error) {
 			}
 		}
 		notes = append(notes, childProblems(root)...)
+	}
+	// The one place a data source joins what the program said.
+	figNote, figErr := addFig(root, r.Program, r.Prefix, r.Depth)
+	switch {
+	case r.NoExec && len(root.Flags) == 0 && len(root.Children) == 0 && len(root.Positionals) == 0:
+		if figErr == nil {
+			figErr = fmt.Errorf("the Fig spec of %s describes no options, operands or subcommands", programName(r.Program))
+		}
+		return nil, fmt.Errorf("--no-exec: %w: run without --no-exec to read the program's help in a sandbox", figErr)
+	case figErr != nil && !errors.As(figErr, new(figPrefixError)):
+		notes = append(notes, figErr.Error())
+	case figNote != "":
+		notes = append(notes, figNote)
 	}
 	yaml, st := Draft(root, DraftOptions{Name: command, MaxTools: r.MaxTools, MaxFlags: r.MaxFlags, Version: r.Version, Notes: notes})
 	return &Result{YAML: yaml, Stats: st, Notes: notes}, runErr
