@@ -24,7 +24,7 @@ type scaffoldCmd struct {
 	Depth    int           `help:"Levels of subcommands to explore below PROGRAM (and the given subcommand words)." default:"3"`
 	MaxTools int           `help:"Most tools in the draft (commands beyond it are left out, and a comment says how many)." default:"100"`
 	MaxFlags int           `help:"Most flags per tool, the most useful first (0: none)." default:"20"`
-	NoExec   bool          `help:"Never run the program: draft from its installed manual page alone (data only)."`
+	NoExec   bool          `help:"Never run the program: draft from the Fig autocomplete specs embedded in climax alone (data only)."`
 	Timeout  time.Duration `help:"Time limit of each probe of the program." default:"10s"`
 	Verify   string        `help:"Instead of drafting: check CONFIG against the installed program (every tool's flags, run with --help in the sandbox), exit 1 on any rejected flag." placeholder:"CONFIG"`
 

@@ -1,0 +1,5 @@
+//go:build !race
+
+package fig
+
+const raceEnabled = false
