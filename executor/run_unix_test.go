@@ -17,13 +17,16 @@ func TestCallTimeoutIgnoringSIGTERM(t *testing.T) {
 	t.Parallel()
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	// Both the command and its grandchild ignore SIGTERM: SIGKILL must follow.
-	rt := fake("ignoreterm child="+pidFile+" sleep=20s", 0.2)
+	// The timeout leaves the fake, a race-instrumented test binary, time to
+	// start and ignore SIGTERM on a busy machine (at 0.2s it was sometimes
+	// still starting, and SIGTERM ended it).
+	rt := fake("ignoreterm child="+pidFile+" sleep=20s", 1)
 	start := time.Now()
 	out := executor.New(executor.WithGracePeriod(200*time.Millisecond)).Call(context.Background(), rt, nil)
-	if elapsed := time.Since(start); elapsed > 2*time.Second || elapsed < 400*time.Millisecond {
+	if elapsed := time.Since(start); elapsed > 5*time.Second || elapsed < 1200*time.Millisecond {
 		t.Errorf("call took %v, want timeout + grace", elapsed)
 	}
-	if !out.Result.TimedOut || out.Result.ExitCode != 137 || out.Text != "Command timed out after 0.2 seconds" {
+	if !out.Result.TimedOut || out.Result.ExitCode != 137 || out.Text != "Command timed out after 1 second" {
 		t.Fatalf("got %q %+v", out.Text, out.Result)
 	}
 	assertGone(t, readPID(t, pidFile))
