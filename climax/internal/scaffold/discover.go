@@ -281,6 +281,9 @@ func (d *discovery) children(ctx context.Context, node *Command, page *HelpPage)
 		entries = d.cobraChildren(ctx, node, page)
 	case page != nil:
 		entries = page.Commands
+		if len(entries) == 0 {
+			entries = usageChoices(page.Usage, append([]string{d.prog}, node.Path...))
+		}
 		if page.ListsCommands {
 			entries = mergeEntries(entries, d.listCommands(ctx, node))
 		}
@@ -393,4 +396,41 @@ func foldAliases(entries []CommandEntry) []CommandEntry {
 		}
 	}
 	return out
+}
+
+var choiceWordRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// usageChoices reads subcommands from a usage line that names them as a
+// choice right after the command: argparse's "{init,build}", npm's
+// "[fix|signatures]".
+func usageChoices(usage []string, words []string) []CommandEntry {
+	if len(usage) == 0 {
+		return nil
+	}
+	toks := splitUsage(usage[0])
+	i := 0
+	for i < len(toks) && i < len(words) && programName(toks[i]) == programName(words[i]) {
+		i++
+	}
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		if strings.HasPrefix(t, "[-") || strings.HasPrefix(t, "-") {
+			continue // options before the subcommand
+		}
+		inner := strings.Trim(t, "[]{}<>()")
+		sep := "|"
+		if strings.HasPrefix(t, "{") {
+			sep = ","
+		}
+		names := strings.Split(inner, sep)
+		if len(names) < 2 || slices.ContainsFunc(names, func(n string) bool { return !choiceWordRE.MatchString(n) }) {
+			return nil
+		}
+		var out []CommandEntry
+		for _, n := range names {
+			out = append(out, CommandEntry{Name: n})
+		}
+		return out
+	}
+	return nil
 }

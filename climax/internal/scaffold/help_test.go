@@ -224,3 +224,24 @@ func TestTypeOf(t *testing.T) {
 		}
 	}
 }
+
+func TestUsageChoices(t *testing.T) {
+	for _, c := range []struct {
+		usage string
+		words []string
+		want  []string
+	}{
+		{"brew [-h] {init,build} ...", []string{"brew"}, []string{"init", "build"}},
+		{"npm audit [fix|signatures]", []string{"npm", "audit"}, []string{"fix", "signatures"}},
+		{"tool [-v] FILE", []string{"tool"}, nil},
+		{"tool [--color=<when>]", []string{"tool"}, nil},
+	} {
+		var got []string
+		for _, e := range usageChoices([]string{c.usage}, c.words) {
+			got = append(got, e.Name)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.usage, got, c.want)
+		}
+	}
+}
