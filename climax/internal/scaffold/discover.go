@@ -67,7 +67,7 @@ func Discover(ctx context.Context, sb *Sandbox, opts Options) (*Command, []strin
 	d := &discovery{sb: sb, prog: programName(sb.Program), opts: opts, sem: make(chan struct{}, opts.Workers)}
 	d.style = d.detectStyle(ctx)
 	root := &Command{Path: slices.Clone(opts.Prefix)}
-	d.explore(ctx, root, 0, nil)
+	d.explore(ctx, root, 0, nil, "")
 	if len(root.Flags) == 0 && len(root.Children) == 0 && len(root.Problems) > 0 {
 		return root, d.notes, fmt.Errorf("%s gave no usable help: %s", strings.Join(append([]string{d.prog}, opts.Prefix...), " "), root.Problems[0])
 	}
@@ -132,8 +132,15 @@ var cobraDirectiveRE = regexp.MustCompile(`(?m)^:[0-9]+\s*\z`)
 
 // explore fills node from its help and explores its children, down to the
 // depth limit. words are the node's words for usage lines.
-func (d *discovery) explore(ctx context.Context, node *Command, level int, entry *CommandEntry) {
+func (d *discovery) explore(ctx context.Context, node *Command, level int, entry *CommandEntry, parentHelp string) {
 	page := d.help(ctx, node)
+	if node.helpText != "" && node.helpText == parentHelp {
+		// The program ignored the word (claude reads it as a prompt)
+		// and answered with its parent's help: no subcommand, and
+		// nothing to explore below it.
+		node.notCommand = true
+		return
+	}
 	if page != nil {
 		node.Flags = page.Flags
 		node.Positionals = page.Positionals
@@ -156,13 +163,13 @@ func (d *discovery) explore(ctx context.Context, node *Command, level int, entry
 	for _, e := range entries {
 		child := &Command{Path: append(slices.Clone(node.Path), e.Name)}
 		node.Children = append(node.Children, child)
-		wg.Go(func() { d.explore(ctx, child, level+1, &e) })
+		wg.Go(func() { d.explore(ctx, child, level+1, &e, node.helpText) })
 	}
 	wg.Wait()
 	// A child whose help is its parent's (the program ignored the word)
 	// is no subcommand.
 	node.Children = slices.DeleteFunc(node.Children, func(c *Command) bool {
-		return len(c.Problems) > 0 && len(c.Flags) == 0 && len(c.Children) == 0 && c.Description == ""
+		return c.notCommand || len(c.Problems) > 0 && len(c.Flags) == 0 && len(c.Children) == 0 && c.Description == ""
 	})
 }
 
@@ -232,7 +239,7 @@ func (d *discovery) help(ctx context.Context, node *Command) *HelpPage {
 			}
 		}
 		if best == nil || len(page.Flags)+len(page.Commands) > len(best.Flags)+len(best.Commands) {
-			best = page
+			best, node.helpText = page, text
 			node.Source = strings.Join(args[len(node.Path):], " ")
 		}
 		if len(page.Flags) > 0 || len(page.Commands) > 0 {

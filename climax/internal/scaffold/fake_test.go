@@ -61,6 +61,10 @@ func TestMain(m *testing.M) {
 		}
 	case "mute":
 		os.Exit(3)
+	case "parrot":
+		// Whatever the words, the same help: they are no subcommands.
+		fmt.Print("Usage: parrot [options] [prompt]\n\nCommands:\n  hello   Say hello\n  bye     Say bye\n\nOptions:\n  -l, --loud   louder\n")
+		os.Exit(0)
 	case "asks":
 		// Waits for an answer on stdin; the sandbox gives it none.
 		var answer string

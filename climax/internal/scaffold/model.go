@@ -15,6 +15,9 @@ type Command struct {
 	// Problems are what went wrong while probing this node: a probe that
 	// hung, flooded or failed. The draft keeps them as comments.
 	Problems []string
+
+	helpText   string // the help text the node's facts come from
+	notCommand bool   // its help was its parent's: the word is no subcommand
 }
 
 // Type is an arg type of the config language.

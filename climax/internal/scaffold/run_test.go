@@ -250,3 +250,10 @@ func TestDraftPathWithSpace(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestDraftWordsThatAreNoCommands(t *testing.T) {
+	cfg, _ := draftOf(t, Request{Program: fake(t, "parrot")})
+	if len(cfg.Tools) != 1 || cfg.Tools[0].Name != "parrot" || len(cfg.Tools[0].Args) != 1 {
+		t.Errorf("tools %+v, want parrot alone with its --loud", cfg.Tools)
+	}
+}
