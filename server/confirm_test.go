@@ -169,7 +169,13 @@ func TestApprovalRefused(t *testing.T) {
 				t.Parallel()
 				a := &answering{answer: tt.answer}
 				var audit syncBuffer
-				srv := server.New(confirmIndex(t, sleepNeedsApproval), executor.New(), server.WithConfirmTimeout(100*time.Millisecond), server.WithAuditLog(&audit))
+				// Only the unanswered case waits for the time limit; the others
+				// get time to answer on a busy machine.
+				limit := 30 * time.Second
+				if tt.name == "timeout" {
+					limit = 100 * time.Millisecond
+				}
+				srv := server.New(confirmIndex(t, sleepNeedsApproval), executor.New(), server.WithConfirmTimeout(limit), server.WithAuditLog(&audit))
 				cs := connectAt(t, srv, a.options(), version)
 				marker := filepath.Join(t.TempDir(), "ran")
 				res := sleepCall(t, cs, marker)
