@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index/config"
@@ -274,6 +275,21 @@ func TestUnknownArgsBounded(t *testing.T) {
 	out := executor.New(executor.WithStrictArgs(true)).Call(context.Background(), &config.ResolvedTool{Tool: tl, CLI: &config.Config{Command: "x"}}, args)
 	if !out.IsError || strings.Count(out.Text, "\n") != executor.MaxIgnoredArgs+1 || !strings.Contains(out.Text, "… and 99980 more unknown argument names") {
 		t.Errorf("strict validation: %q", out.Text)
+	}
+}
+
+// A huge unknown name is listed shortened, as the text's note and
+// messages quote it: structuredContent echoed a 1 MB name whole.
+func TestUnknownArgsShortensNames(t *testing.T) {
+	t.Parallel()
+	tl := &config.Tool{Name: "t", Args: []config.Arg{{Name: "path"}}}
+	long := strings.Repeat("é", 500_000)
+	got, _ := executor.UnknownArgs(tl, map[string]any{long: 1, "pth": 2})
+	if len(got) != 2 || len(got[1].Name) > 200 || !strings.HasSuffix(got[1].Name, "...") || !utf8.ValidString(got[1].Name) {
+		t.Fatalf("listed %d names, the long one as %d bytes", len(got), len(got[len(got)-1].Name))
+	}
+	if got[0].Name != "pth" || got[0].DidYouMean != "path" {
+		t.Errorf("short name: %+v", got[0])
 	}
 }
 

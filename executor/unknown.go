@@ -29,7 +29,8 @@ type IgnoredArg struct {
 const MaxIgnoredArgs = 20
 
 // UnknownArgs returns the names in args that are not arguments of t, the
-// first [MaxIgnoredArgs] in sorted order, each with the argument it
+// first [MaxIgnoredArgs] in sorted order (a name of more than 100 bytes
+// shortened, as messages quote it), each with the argument it
 // probably stands for (see [SuggestArg]), and how many more there are;
 // nil and 0 when every name is known.
 func UnknownArgs(t *config.Tool, args map[string]any) (first []IgnoredArg, more int) {
@@ -51,7 +52,7 @@ func UnknownArgs(t *config.Tool, args map[string]any) (first []IgnoredArg, more 
 	}
 	noCwd := cwdArg(t) == nil
 	for _, name := range names {
-		u := IgnoredArg{Name: name, DidYouMean: SuggestArg(t, name)}
+		u := IgnoredArg{Name: shortened(name), DidYouMean: SuggestArg(t, name)}
 		u.noCwd = u.DidYouMean == "" && noCwd && isCwdAlias(name)
 		first = append(first, u)
 	}

@@ -693,14 +693,20 @@ const maxShown = 100
 // quote renders a string for an error message: in single quotes,
 // shortened when long, valid UTF-8.
 func quote(s string) string {
-	if len(s) > maxShown {
-		cut := maxShown
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
+	return "'" + strings.ToValidUTF8(shortened(s), "\uFFFD") + "'"
+}
+
+// shortened cuts s after maxShown bytes (at a character's start) and
+// marks the cut with "...".
+func shortened(s string) string {
+	if len(s) <= maxShown {
+		return s
 	}
-	return "'" + strings.ToValidUTF8(s, "\uFFFD") + "'"
+	cut := maxShown
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
 
 // describe renders any value for an error message: strings quoted,
