@@ -28,7 +28,7 @@ type runCmd struct {
 	Policy        string   `help:"Policy file: which tools exist, argument constraints, executor." placeholder:"FILE" env:"CLIMAX_POLICY"`
 	LogLevel      logLevel `help:"Log level of the stderr log: DEBUG, INFO, WARNING or ERROR (case-insensitive)." default:"WARNING" placeholder:"LEVEL" env:"CLIMAX_LOG_LEVEL"`
 	LogFile       string   `help:"Also log everything from DEBUG up to this file (appended)." placeholder:"PATH" env:"CLIMAX_LOG_FILE"`
-	ConfigFiles   []string `name:"config" short:"c" help:"Config file to load (repeatable); the same as a positional path." placeholder:"PATH"`
+	ConfigFiles   []string `name:"config" short:"c" sep:"none" help:"Config file to load (repeatable); the same as a positional path." placeholder:"PATH"`
 	MaxConcurrent int      `help:"Maximum number of commands running at once; further calls wait (0: the default, twice the number of CPUs and at least 8)." default:"0" placeholder:"N" env:"CLIMAX_MAX_CONCURRENT"`
 	MaxOutput     int      `help:"Per-stream output limit in bytes for every tool, overriding each tool's max_output (0: per-tool limits)." default:"0" placeholder:"BYTES" env:"CLIMAX_MAX_OUTPUT"`
 	AuditLog      string   `help:"Append one JSON line per tool call to this file (arguments marked secret are redacted)." placeholder:"PATH" env:"CLIMAX_AUDIT_LOG"`
