@@ -53,7 +53,9 @@ func (r *Runner) Resolve(ctx context.Context, rt *config.ResolvedTool, cmd *Comm
 }
 
 // resolveOne runs one resolver and returns its value, the raw value it
-// stands for, and why it failed.
+// stands for, and why it failed. The raw value and the reason, which the
+// question and the log show, have "***" for the value of every secret arg
+// the resolver was given, also where its error output echoed it.
 func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *Command, rv *config.Resolver) (value, raw string, err error) {
 	tool := &config.Tool{
 		Name:      rt.Tool.Name,
@@ -62,12 +64,20 @@ func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *C
 		MaxOutput: rt.Tool.MaxOutput,
 	}
 	values := map[string]any{}
-	var raws []string
+	var raws, secrets []string
+	defer func() {
+		if err != nil {
+			err = errors.New(hideSecrets(err.Error(), secrets))
+		}
+	}()
 	for i, f := range rv.Flags {
 		v, ok := fillTemplate(f.Value, func(name string) (string, bool) {
 			x, ok := cmd.Value(name)
 			if !ok {
 				return "", false
+			}
+			if a := rt.Tool.Arg(name); a != nil && a.Secret {
+				secrets = append(secrets, renderItems(x, ","))
 			}
 			return renderItems(x, ","), true
 		})
@@ -77,7 +87,7 @@ func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *C
 		name := "flag" + strconv.Itoa(i)
 		tool.Args = append(tool.Args, config.Arg{Name: name, Flag: f.Flag, Type: config.TypeString})
 		values[name] = v
-		raws = append(raws, v)
+		raws = append(raws, hideSecrets(v, secrets))
 	}
 	raw = strings.Join(raws, " ")
 	if raw == "" {
@@ -105,6 +115,17 @@ func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *C
 		return "", raw, errors.New("it printed nothing")
 	}
 	return clipText(text, MaxResolvedLen), raw, nil
+}
+
+// hideSecrets returns s with every occurrence of a value in secrets (the
+// empty one aside) replaced by "***".
+func hideSecrets(s string, secrets []string) string {
+	for _, v := range secrets {
+		if v != "" {
+			s = strings.ReplaceAll(s, v, redacted)
+		}
+	}
+	return s
 }
 
 // renderItems renders a value for a template: an array's items joined by

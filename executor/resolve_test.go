@@ -97,3 +97,20 @@ func TestConfirmTextEscapesControlCharacters(t *testing.T) {
 		t.Errorf("message %q, want %q", got, want)
 	}
 }
+
+// A failed resolver shows neither the value of a secret arg it was given
+// (its raw value has *** there) nor that value echoed in its error output:
+// the failure goes into the question and the log.
+func TestResolveFailureHidesSecrets(t *testing.T) {
+	t.Parallel()
+	rt := resolveTool("Delete {bucket} ({_t})?", config.Resolver{Var: "_t", Command: "out=x", Timeout: 5,
+		Flags: []config.ResolverFlag{{Flag: "err=", Value: "bad token {token}"}, {Flag: "exit=", Value: "3"}}})
+	cmd := build(t, rt, map[string]any{"bucket": "b", "token": "hunter2"})
+	res := executor.New().Resolve(context.Background(), rt, cmd)
+	if res.Vars["_t"] != "bad token *** 3" {
+		t.Errorf("raw value %q", res.Vars["_t"])
+	}
+	if want := "{_t} is shown unresolved: exit status 3: bad token ***"; len(res.Failures) != 1 || res.Failures[0] != want {
+		t.Errorf("failures %q, want %q", res.Failures, want)
+	}
+}
