@@ -297,7 +297,7 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 	case sessionTimeout < 0:
 		sessionTimeout = 0 // go-sdk: never
 	}
-	endpoint, h := s.mcpHandler(opts, limit, sessionTimeout)
+	endpoint, h := s.mcpHandler(opts, sessionTimeout)
 	g := s.newGuard(h, lt, opts, limit)
 
 	mux := http.NewServeMux()
@@ -325,15 +325,19 @@ func (s *Server) httpHandler(lt *lifetime, opts HTTPOptions) http.Handler {
 	return bodyDeadline(mux, bodyTimeout)
 }
 
+// noBodyLimit turns off go-sdk's own body limit: the guard applies the
+// one limit, opts.MaxBodyBytes, to every body before go-sdk reads it.
+const noBodyLimit = -1
+
 // mcpHandler returns go-sdk's handler of the MCP endpoint opts asks for,
 // and the endpoint's path.
-func (s *Server) mcpHandler(opts HTTPOptions, limit int64, sessionTimeout time.Duration) (endpoint string, h http.Handler) {
+func (s *Server) mcpHandler(opts HTTPOptions, sessionTimeout time.Duration) (endpoint string, h http.Handler) {
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
 	if opts.SSE {
 		endpoint = SSEPath
 		h = mcp.NewSSEHandler(getServer, &mcp.SSEOptions{
 			DisableLocalhostProtection: true, // the guard checks Host itself
-			MaxRequestBodyBytes:        limit,
+			MaxRequestBodyBytes:        noBodyLimit,
 		})
 	} else {
 		endpoint = MCPPath
@@ -341,7 +345,7 @@ func (s *Server) mcpHandler(opts HTTPOptions, limit int64, sessionTimeout time.D
 			Stateless:                    opts.Stateless,
 			Logger:                       s.log.With("component", "go-sdk"),
 			DisableLocalhostProtection:   true, // the guard checks Host itself
-			MaxRequestBodyBytes:          limit,
+			MaxRequestBodyBytes:          noBodyLimit,
 			SessionTimeout:               sessionTimeout,
 			PropagateRequestCancellation: true, // the guard does it for older protocol versions
 		})
