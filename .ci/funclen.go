@@ -33,7 +33,6 @@ var known = []string{
 	"index/config/load_config.go:arg",
 	"index/config/load_config.go:tool",
 	"climax/run.go:Run",
-	"climax/search.go:Run",
 }
 
 func main() {

@@ -60,24 +60,34 @@ func (c *searchCmd) Run(e *env) error {
 		return printExplanation(e.stdout, ex)
 	}
 	if c.Format == "json" {
-		// Exactly what climax_search answers.
-		args := map[string]any{"query": c.Query, "limit": c.Limit, "offset": c.Offset}
-		if c.Cwd != "" {
-			args["cwd"] = c.Cwd
-		}
-		if c.CLI != "" {
-			args["cli"] = c.CLI
-		}
-		if c.Category != "" {
-			args["category"] = c.Category
-		}
-		out := metatools.New(ix, nil).Search(args)
-		if out.IsError {
-			return fmt.Errorf("%s", out.Text)
-		}
-		_, err := fmt.Fprintln(e.stdout, out.Text)
-		return err
+		return c.printJSON(e, ix)
 	}
+	return c.printTable(e, ix)
+}
+
+// printJSON writes exactly what climax_search answers.
+func (c *searchCmd) printJSON(e *env, ix *index.Index) error {
+	args := map[string]any{"query": c.Query, "limit": c.Limit, "offset": c.Offset}
+	if c.Cwd != "" {
+		args["cwd"] = c.Cwd
+	}
+	if c.CLI != "" {
+		args["cli"] = c.CLI
+	}
+	if c.Category != "" {
+		args["category"] = c.Category
+	}
+	out := metatools.New(ix, nil).Search(args)
+	if out.IsError {
+		return fmt.Errorf("%s", out.Text)
+	}
+	_, err := fmt.Fprintln(e.stdout, out.Text)
+	return err
+}
+
+// printTable writes the results for people: rank, name, CLI and
+// description, and how many more there are.
+func (c *searchCmd) printTable(e *env, ix *index.Index) error {
 	opts := index.SearchOptions{Category: c.Category, CLI: c.CLI, Offset: c.Offset, Limit: c.Limit}
 	if c.Cwd != "" {
 		p, err := metatools.ProbeProject(c.Cwd)
