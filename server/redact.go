@@ -43,12 +43,16 @@ var secretNameWords = []string{
 var secretNameSuffixes = []string{"apikey", "credential", "credentials", "passphrase", "passwd", "password", "secret", "token"}
 
 // looksSecret reports whether an argument name looks like the name of a
-// secret (see secretNameWords).
+// secret (see secretNameWords), also when a secret word is split in two
+// (PassWord, pass_phrase: the words joined end in a suffix).
 func looksSecret(name string) bool {
-	for _, w := range nameWords(name) {
+	words := nameWords(name)
+	for _, w := range words {
 		if slices.Contains(secretNameWords, w) {
 			return true
 		}
+	}
+	for _, w := range append(words, strings.Join(words, "")) {
 		for _, s := range secretNameSuffixes {
 			if strings.HasSuffix(w, s) {
 				return true

@@ -77,6 +77,7 @@ func TestLooksSecret(t *testing.T) {
 		"password", "dbPassword", "DB_PASSWORD", "dbpassword", "passwd", "passphrase", "client_secret",
 		"clientsecret", "authToken", "authtoken", "x-auth-token", "auth", "Authorization", "credentials",
 		"AWS_SECRET_ACCESS_KEY", "private_key", "oauth2token", "cookie", "bearer", "jwt",
+		"PassWord", "Pass_Word", "pass-phrase", "ClientSeCret", // one word split in two
 	} {
 		if !server.LooksSecret(name) {
 			t.Errorf("%q does not look secret", name)
