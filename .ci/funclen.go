@@ -31,7 +31,6 @@ var known = []string{
 	"tools/release/release.go:release",              // release tool work under way
 	"tools/release/main.go:run",                     // release tool work under way
 	"index/config/load_config.go:arg",
-	"index/config/load_config.go:tool",
 	"climax/run.go:Run",
 }
 

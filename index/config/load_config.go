@@ -169,18 +169,7 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 		Env:         o.stringMap("env"),
 		Line:        rn.Line,
 	}
-	if t.Name != "" {
-		if !ValidToolName(t.Name) {
-			c.report(o.at("name"), ctx, "invalid tool name: use 1 to 128 letters, digits, \"_\", \"-\" or \".\" (e.g. git_status)")
-		} else if slices.Contains(ReservedToolNames, t.Name) {
-			c.report(o.at("name"), ctx, "%s is the name of CLImax's own meta-tool: name the tool after its CLI and action (e.g. git_status)", t.Name)
-		}
-		if first, dup := seen[t.Name]; dup {
-			c.report(o.at("name"), ctx, "another tool has this name (line %d): rename one", first.Line)
-		} else {
-			seen[t.Name] = o.at("name")
-		}
-	}
+	c.toolName(o, ctx, t.Name, seen)
 	if x, ok := o.seconds("timeout"); ok {
 		switch {
 		case x <= 0:
@@ -204,33 +193,61 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 	t.ExitCodes = c.exitMeanings(o, ctx)
 	c.annotations(o, ctx, &t)
 	c.risk(o, ctx, &t)
-	if items, ok := o.list("args", "args"); ok {
-		seenArgs := map[string]*yaml.Node{}
-		var stdin, cwd *yaml.Node
-		for j, item := range items {
-			a, ok := c.arg(item, j, ctx+": arg", seenArgs)
-			if !ok {
-				continue
-			}
-			actx := argContext(ctx+": arg", a.Name, j)
-			if a.Stdin {
-				if stdin != nil {
-					c.report(item, actx, "only one arg can be stdin (another is at line %d)", stdin.Line)
-				}
-				stdin = deref(item)
-			}
-			if a.Cwd {
-				if cwd != nil {
-					c.report(item, actx, "only one arg can be cwd (another is at line %d)", cwd.Line)
-				}
-				cwd = deref(item)
-			}
-			t.Args = append(t.Args, a)
-		}
-	}
+	t.Args = c.toolArgs(o, ctx)
 	c.resolvers(o, ctx, &t)
 	c.confirmMessage(o, ctx, &t)
 	return t, true
+}
+
+// toolName checks a tool's name: valid, not a meta-tool's, not taken by
+// an earlier tool (seen).
+func (c *checker) toolName(o *object, ctx, name string, seen map[string]*yaml.Node) {
+	if name == "" {
+		return
+	}
+	if !ValidToolName(name) {
+		c.report(o.at("name"), ctx, "invalid tool name: use 1 to 128 letters, digits, \"_\", \"-\" or \".\" (e.g. git_status)")
+	} else if slices.Contains(ReservedToolNames, name) {
+		c.report(o.at("name"), ctx, "%s is the name of CLImax's own meta-tool: name the tool after its CLI and action (e.g. git_status)", name)
+	}
+	if first, dup := seen[name]; dup {
+		c.report(o.at("name"), ctx, "another tool has this name (line %d): rename one", first.Line)
+	} else {
+		seen[name] = o.at("name")
+	}
+}
+
+// toolArgs checks a tool's args: each arg, and at most one stdin and one
+// cwd arg.
+func (c *checker) toolArgs(o *object, ctx string) []Arg {
+	items, ok := o.list("args", "args")
+	if !ok {
+		return nil
+	}
+	var args []Arg
+	seenArgs := map[string]*yaml.Node{}
+	var stdin, cwd *yaml.Node
+	for j, item := range items {
+		a, ok := c.arg(item, j, ctx+": arg", seenArgs)
+		if !ok {
+			continue
+		}
+		actx := argContext(ctx+": arg", a.Name, j)
+		if a.Stdin {
+			if stdin != nil {
+				c.report(item, actx, "only one arg can be stdin (another is at line %d)", stdin.Line)
+			}
+			stdin = deref(item)
+		}
+		if a.Cwd {
+			if cwd != nil {
+				c.report(item, actx, "only one arg can be cwd (another is at line %d)", cwd.Line)
+			}
+			cwd = deref(item)
+		}
+		args = append(args, a)
+	}
+	return args
 }
 
 // arg checks the i-th arg entry of a tool or of global_args. kind prefixes
