@@ -250,6 +250,55 @@ func (c *checker) toolArgs(o *object, ctx string) []Arg {
 	return args
 }
 
+// argType reads an arg's type into a, and reports whether it is one the
+// checks that depend on it can use.
+func (c *checker) argType(o *object, ctx string, a *Arg) bool {
+	ok := true
+	if f, has := o.get("type"); has {
+		s, _ := scalarString(f.val())
+		switch {
+		case f.val().Kind != yaml.ScalarNode || f.val().ShortTag() == "!!bool":
+			hint := ""
+			if f.val().Kind == yaml.SequenceNode {
+				hint = "; for a list of values write type: array (and items: string, integer or number)"
+			}
+			c.report(f.value, ctx, "type: expected one of %s, got %s%s", strings.Join(argTypes, ", "), describe(f.val()), hint)
+			ok = false
+		case !slices.Contains(argTypes, s):
+			c.report(f.value, ctx, "unknown type %s%s: valid types are %s", quote(s), typeSuggestion(s, argTypes), strings.Join(argTypes, ", "))
+			ok = false
+		default:
+			a.Type = ArgType(s)
+		}
+	}
+	return ok
+}
+
+// argPlacement checks where an arg goes: a flag, positional, stdin or cwd,
+// each excluding some of the others.
+func (c *checker) argPlacement(o *object, ctx string, a *Arg) {
+	if o.has("flag") && strings.TrimSpace(a.Flag) == "" {
+		c.report(o.at("flag"), ctx, "flag is empty: give the option, e.g. flag: --format, or remove it")
+	}
+	if a.Positional && o.has("flag") {
+		c.report(o.at("flag"), ctx, "an arg cannot be both positional and have a flag: remove one")
+	}
+	if a.Stdin && a.Cwd {
+		c.report(o.at("cwd"), ctx, "an arg cannot be both stdin and cwd: remove one")
+	}
+	for _, k := range []string{"stdin", "cwd"} {
+		if !o.isTrue(k) {
+			continue
+		}
+		if a.Positional {
+			c.report(o.at("positional"), ctx, "a %s arg never goes on the command line: remove positional", k)
+		}
+		if o.has("flag") {
+			c.report(o.at("flag"), ctx, "a %s arg never goes on the command line: remove flag", k)
+		}
+	}
+}
+
 // arg checks the i-th arg entry of a tool or of global_args. kind prefixes
 // messages ("tool \"x\": arg", "global arg"); seen maps arg names to their
 // first entry.
@@ -295,50 +344,14 @@ func (c *checker) arg(n *yaml.Node, i int, kind string, seen map[string]*yaml.No
 			seen[a.Name] = o.at("name")
 		}
 	}
-	typeOK := true
-	if f, ok := o.get("type"); ok {
-		s, _ := scalarString(f.val())
-		switch {
-		case f.val().Kind != yaml.ScalarNode || f.val().ShortTag() == "!!bool":
-			hint := ""
-			if f.val().Kind == yaml.SequenceNode {
-				hint = "; for a list of values write type: array (and items: string, integer or number)"
-			}
-			c.report(f.value, ctx, "type: expected one of %s, got %s%s", strings.Join(argTypes, ", "), describe(f.val()), hint)
-			typeOK = false
-		case !slices.Contains(argTypes, s):
-			c.report(f.value, ctx, "unknown type %s%s: valid types are %s", quote(s), typeSuggestion(s, argTypes), strings.Join(argTypes, ", "))
-			typeOK = false
-		default:
-			a.Type = ArgType(s)
-		}
-	}
+	typeOK := c.argType(o, ctx, &a)
 	if a.Type == "" {
 		a.Type = TypeString
 	}
 	if !c.arrayFields(o, &a, ctx, typeOK) {
 		typeOK = false
 	}
-	if o.has("flag") && strings.TrimSpace(a.Flag) == "" {
-		c.report(o.at("flag"), ctx, "flag is empty: give the option, e.g. flag: --format, or remove it")
-	}
-	if a.Positional && o.has("flag") {
-		c.report(o.at("flag"), ctx, "an arg cannot be both positional and have a flag: remove one")
-	}
-	if a.Stdin && a.Cwd {
-		c.report(o.at("cwd"), ctx, "an arg cannot be both stdin and cwd: remove one")
-	}
-	for _, k := range []string{"stdin", "cwd"} {
-		if !o.isTrue(k) {
-			continue
-		}
-		if a.Positional {
-			c.report(o.at("positional"), ctx, "a %s arg never goes on the command line: remove positional", k)
-		}
-		if o.has("flag") {
-			c.report(o.at("flag"), ctx, "a %s arg never goes on the command line: remove flag", k)
-		}
-	}
+	c.argPlacement(o, ctx, &a)
 	if typeOK {
 		if a.Type == TypeBoolean && a.Pattern != "" {
 			c.report(o.at("pattern"), ctx, "pattern does not apply to a boolean arg (its values are true and false): remove it")
