@@ -16,7 +16,7 @@ import (
 )
 
 // subcommands are the names a misspelt config name is compared with.
-var subcommands = []string{"run", "validate", "list", "search", "skill"}
+var subcommands = []string{"run", "validate", "list", "search", "skill", "test-dialog", "scaffold"}
 
 // bundledNames returns the names of the bundled configs.
 func bundledNames() []string {

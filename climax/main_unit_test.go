@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,11 +99,27 @@ func TestUnknownConfigName(t *testing.T) {
 		`did you mean "list" (subcommand)?`,
 		"bundled configs: ",
 		"git",
-		"subcommands: run, validate, list, search, skill",
+		"subcommands: run, validate, list, search, skill, test-dialog, scaffold",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
+	}
+	_, _, errOut = runClimax(t, "scafold")
+	if !strings.Contains(errOut, `did you mean "scaffold" (subcommand)?`) {
+		t.Errorf("no suggestion for scafold:\n%s", errOut)
+	}
+	// Every subcommand is listed (scaffold and test-dialog were not).
+	var names []string
+	parser, err := newParser(&cli{}, &env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range parser.Model.Children {
+		names = append(names, n.Name)
+	}
+	if !slices.Equal(names, subcommands) {
+		t.Errorf("subcommands %v, the parser's %v", subcommands, names)
 	}
 	_, _, errOut = runClimax(t, "gti")
 	if !strings.Contains(errOut, `did you mean "git" (bundled config)?`) {
