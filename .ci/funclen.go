@@ -30,7 +30,6 @@ var known = []string{
 	"climax/internal/scaffold/verify.go:verifyTool", // scaffold work under way
 	"tools/release/release.go:release",              // release tool work under way
 	"tools/release/main.go:run",                     // release tool work under way
-	"climax/run.go:Run",
 }
 
 func main() {

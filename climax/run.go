@@ -81,23 +81,9 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.check(); err != nil {
 		return err
 	}
-	if ignored := c.ignoredOnStdio(); len(ignored) > 0 {
-		logger.Warn("HTTP options have no effect over stdio: add --transport http to use them", "options", strings.Join(ignored, " "))
-	}
-	if c.AutoBudget != defaultAutoBudget && c.Mode != "auto" {
-		logger.Warn("--auto-budget has no effect without --mode auto")
-	}
+	c.warnIneffective(logger)
 
-	load := func(read readFunc) (*index.Index, []config.Problem, error) {
-		rule, _ := config.ParseConfirmRule(c.Confirm) // checked by check
-		return buildIndexWith(read, refs, c.Policy, c.ReadOnly, rule)
-	}
-	read := os.ReadFile
-	var rec *fileRecorder
-	if c.Watch {
-		rec = newFileRecorder()
-		read = rec.read
-	}
+	load, read, rec := c.loader(refs)
 	ix, warnings, err := load(read)
 	if err != nil {
 		return err
@@ -151,6 +137,32 @@ func (c *runCmd) Run(e *env) error {
 		stdioNotice(e, ix.Len(), mode)
 	}
 	return c.serve(ctx, e, srv, logger)
+}
+
+// loader returns how the tools of refs are loaded, the reader of their
+// files, and under --watch the recorder of the files read (else nil).
+func (c *runCmd) loader(refs []string) (load func(readFunc) (*index.Index, []config.Problem, error), read readFunc, rec *fileRecorder) {
+	load = func(read readFunc) (*index.Index, []config.Problem, error) {
+		rule, _ := config.ParseConfirmRule(c.Confirm) // checked by check
+		return buildIndexWith(read, refs, c.Policy, c.ReadOnly, rule)
+	}
+	read = os.ReadFile
+	if c.Watch {
+		rec = newFileRecorder()
+		read = rec.read
+	}
+	return load, read, rec
+}
+
+// warnIneffective logs the options given that have no effect with the
+// others: HTTP options over stdio, --auto-budget without --mode auto.
+func (c *runCmd) warnIneffective(logger *slog.Logger) {
+	if ignored := c.ignoredOnStdio(); len(ignored) > 0 {
+		logger.Warn("HTTP options have no effect over stdio: add --transport http to use them", "options", strings.Join(ignored, " "))
+	}
+	if c.AutoBudget != defaultAutoBudget && c.Mode != "auto" {
+		logger.Warn("--auto-budget has no effect without --mode auto")
+	}
 }
 
 // check refuses flag values that make no sense together or alone.
