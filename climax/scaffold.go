@@ -33,6 +33,7 @@ type scaffoldCmd struct {
 
 // Run drafts the config, or verifies one with --verify.
 func (c *scaffoldCmd) Run(e *env) error {
+	leaveSubreaper()
 	if c.Verify != "" {
 		if len(c.Program) > 0 {
 			return usagef("--verify CONFIG takes no PROGRAM (the config names its program)")

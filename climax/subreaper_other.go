@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// leaveSubreaper does nothing: only Linux has child subreapers.
+func leaveSubreaper() {}
