@@ -24,16 +24,32 @@ func bundledNames() []string {
 	return names
 }
 
-// readFunc reads a config or policy file given by path: os.ReadFile, or
+// readFunc reads a config or policy file given by path: readFile, or
 // with --watch what the watcher read (see watch.go).
 type readFunc func(name string) ([]byte, error)
+
+// readFile reads a config or policy file given by path, pipes included,
+// unless it holds more than maxConfigFile bytes (see readCapped): a path
+// such as /dev/zero grew climax by a gigabyte in seconds.
+func readFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return readCapped(f, name, fi)
+}
 
 // loadConfig resolves one command-line config reference. An unknown name
 // or a missing file is a usage error whose message lists the bundled
 // configs and the subcommands; a config with problems gives the loader's
 // *config.LoadError.
 func loadConfig(ref string) (*config.Config, error) {
-	return loadConfigWith(os.ReadFile, ref)
+	return loadConfigWith(readFile, ref)
 }
 
 // loadConfigWith is loadConfig reading files with read.
@@ -133,7 +149,7 @@ func firstNonNil(errs []error) error {
 
 // loadPolicy loads the policy file name; "" means no policy (nil).
 func loadPolicy(name string) (*config.Policy, error) {
-	return loadPolicyWith(os.ReadFile, name)
+	return loadPolicyWith(readFile, name)
 }
 
 // loadPolicyWith is loadPolicy reading the file with read.
@@ -156,7 +172,7 @@ func loadPolicyWith(read readFunc, name string) (*config.Policy, error) {
 // tools annotated read_only (--read-only), and confirm is the --confirm
 // rule, added to the policy's own. Policy warnings are returned beside it.
 func buildIndex(refs []string, policyFile string, readOnly bool, confirm config.ConfirmRule) (*index.Index, []config.Problem, error) {
-	return buildIndexWith(os.ReadFile, refs, policyFile, readOnly, confirm)
+	return buildIndexWith(readFile, refs, policyFile, readOnly, confirm)
 }
 
 // buildIndexWith is buildIndex reading the files given by path with read.

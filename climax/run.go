@@ -146,7 +146,7 @@ func (c *runCmd) loader(refs []string) (load func(readFunc) (*index.Index, []con
 		rule, _ := config.ParseConfirmRule(c.Confirm) // checked by check
 		return buildIndexWith(read, refs, c.Policy, c.ReadOnly, rule)
 	}
-	read = os.ReadFile
+	read = readFile
 	if c.Watch {
 		rec = newFileRecorder()
 		read = rec.read

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,24 @@ func TestValidateAliasBomb(t *testing.T) {
 	want := "bomb.yaml:4:142: too many expanded aliases/merge keys: expanding *tool here goes past the limit (62320 nodes for a file of 13080 bytes); repeat less through aliases\nFAIL  bomb.yaml: 1 error\nvalidation failed\n"
 	if code != exitError || out != want {
 		t.Errorf("exit %d, output:\n%s\nwant:\n%s", code, out, want)
+	}
+}
+
+// A config or policy file over the size limit is refused without being
+// read whole, watched or not: /dev/zero as a config (or policy) grew
+// climax by a gigabyte in seconds.
+func TestConfigFileSizeLimit(t *testing.T) {
+	dir := t.TempDir()
+	big := writeFile(t, dir, "big.yaml", "name: big\ndescription: x\ncommand: echo\ntools: []\n# "+strings.Repeat("x", maxConfigFile)+"\n")
+	small := writeFile(t, dir, "small.yaml", "name: small\ndescription: x\ncommand: echo\ntools:\n  - name: small_t\n    description: x\n")
+	cases := [][]string{{"validate", big}, {"validate", "--policy", big, small}, {"list", big}}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		cases = append(cases, []string{"validate", "/dev/zero"}, []string{"validate", "--policy", "/dev/zero", small})
+	}
+	for _, args := range cases {
+		code, out, errOut := runClimax(t, args...)
+		if code == 0 || !strings.Contains(out+errOut, "(4 MiB) limit of a config or policy file") {
+			t.Errorf("climax %q: exit %d, output %q", args, code, out+errOut)
+		}
 	}
 }

@@ -32,9 +32,10 @@ const reloadDelay = 200 * time.Millisecond
 // by rename is complete at once and is not waited for.
 const reloadSettle = 2 * time.Second
 
-// maxWatchedFile bounds a watched config or policy: a larger file is
-// refused without being read whole (logged; the served set stays).
-const maxWatchedFile = 4 << 20
+// maxConfigFile bounds a config or policy file: a larger file is refused
+// without being read whole (on a reload under --watch, logged; the served
+// set stays).
+const maxConfigFile = 4 << 20
 
 // maxLinks bounds the symbolic links followed while resolving one watched
 // path, as the kernel bounds them (ELOOP).
@@ -458,22 +459,22 @@ func readRegular(name string) ([]byte, error) {
 }
 
 // readCapped reads f, opened from name, whose Stat gave fi, unless it
-// holds more than maxWatchedFile bytes: a larger file is refused from its
+// holds more than maxConfigFile bytes: a larger file is refused from its
 // size, without being read, and one that grows past it while read is
 // refused too.
 func readCapped(f *os.File, name string, fi fs.FileInfo) ([]byte, error) {
 	tooLarge := func(size string) error {
-		return fmt.Errorf("%s is %s, over the %d-byte (4 MiB) limit of a watched config or policy file (split a large config into several files)", name, size, maxWatchedFile)
+		return fmt.Errorf("%s %s, over the %d-byte (4 MiB) limit of a config or policy file (split a large config into several files)", name, size, maxConfigFile)
 	}
-	if fi.Mode().IsRegular() && fi.Size() > maxWatchedFile {
-		return nil, tooLarge(fmt.Sprintf("%d bytes", fi.Size()))
+	if fi.Mode().IsRegular() && fi.Size() > maxConfigFile {
+		return nil, tooLarge(fmt.Sprintf("is %d bytes", fi.Size()))
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxWatchedFile+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxWatchedFile {
-		return nil, tooLarge("more than that")
+	if len(data) > maxConfigFile {
+		return nil, tooLarge("holds more")
 	}
 	return data, nil
 }

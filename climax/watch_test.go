@@ -419,7 +419,7 @@ func TestWatchTooLarge(t *testing.T) {
 	if err := os.Rename(tmp, file); err != nil {
 		t.Fatal(err)
 	}
-	r.waitLog("is 536870912 bytes, over the 4194304-byte (4 MiB) limit of a watched config or policy file", 1)
+	r.waitLog("is 536870912 bytes, over the 4194304-byte (4 MiB) limit of a config or policy file", 1)
 	r.noReplace("too large")
 	write(t, tmp, watchConfigWith("two"))
 	if err := os.Rename(tmp, file); err != nil {
@@ -431,7 +431,7 @@ func TestWatchTooLarge(t *testing.T) {
 // Under --watch the limit holds at start too.
 func TestWatchTooLargeAtStart(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "w.yaml")
-	write(t, file, watchConfig+"# "+strings.Repeat("x", maxWatchedFile)+"\n")
+	write(t, file, watchConfig+"# "+strings.Repeat("x", maxConfigFile)+"\n")
 	_, err := newFileRecorder().read(file)
 	if err == nil || !strings.Contains(err.Error(), "over the 4194304-byte (4 MiB) limit") {
 		t.Errorf("err = %v", err)
