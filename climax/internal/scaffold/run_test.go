@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -255,5 +256,43 @@ func TestDraftWordsThatAreNoCommands(t *testing.T) {
 	cfg, _ := draftOf(t, Request{Program: fake(t, "parrot")})
 	if len(cfg.Tools) != 1 || cfg.Tools[0].Name != "parrot" || len(cfg.Tools[0].Args) != 1 {
 		t.Errorf("tools %+v, want parrot alone with its --loud", cfg.Tools)
+	}
+}
+
+// Verify stops running a program that hangs: past maxHangs timed-out
+// probes the other tools are reported unchecked at once, not after a time
+// limit each.
+func TestVerifyStopsAfterHangs(t *testing.T) {
+	prog := fake(t, "hang")
+	src := "name: hang\ncommand: \"" + prog + "\"\ntools:\n"
+	for i := range 12 {
+		src += fmt.Sprintf("  - name: hang_%d\n    description: Hang.\n    command: c%d\n    args:\n      - {name: all, type: boolean, flag: --all}\n", i, i)
+	}
+	cfg, err := config.Parse([]byte(src), "hang.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.New([]*config.Config{cfg}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := newTestSandbox(t, prog)
+	sb.Timeout = 300 * time.Millisecond
+	checks := Verify(context.Background(), sb, ix.Tools(), 2)
+	hung, skipped := 0, 0
+	for _, c := range checks {
+		switch {
+		case strings.Contains(c.Control, "no answer within the time limit"):
+			hung++
+		case strings.Contains(c.Control, "probes of the program hung before"):
+			skipped++
+		default:
+			t.Errorf("%s: control %q", c.Tool, c.Control)
+		}
+	}
+	// The root help probe and the first tools hang; with 2 workers at
+	// most maxHangs+1 probes are under way when the limit is reached.
+	if hung > maxHangs+1 || skipped < len(checks)-maxHangs-1 {
+		t.Errorf("%d tools hung, %d skipped: the program kept being run", hung, skipped)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index/config"
@@ -68,10 +69,21 @@ func Verify(ctx context.Context, sb *Sandbox, tools []*config.ResolvedTool, work
 		workers = DefaultWorkers
 	}
 	sem := make(chan struct{}, workers)
+	// After maxHangs probes hung, the program is not run again: a program
+	// that hangs on --help would otherwise cost a time limit per probe
+	// (hundreds of tools of a large drafted config).
+	var hangs atomic.Int32
 	run := func(args []string) Output {
 		sem <- struct{}{}
 		defer func() { <-sem }()
-		return sb.Run(ctx, args...)
+		if n := hangs.Load(); n >= maxHangs {
+			return Output{Args: args, ExitCode: -1, Err: fmt.Errorf("not run: %d probes of the program hung before", n)}
+		}
+		out := sb.Run(ctx, args...)
+		if out.TimedOut {
+			hangs.Add(1)
+		}
+		return out
 	}
 	help := helpFlagFor(programName(sb.Program))
 	if programName(sb.Program) == "git" {
