@@ -79,7 +79,7 @@ func hostileArgs(t *testing.T, tool *config.Tool, dir string, values map[string]
 	return args
 }
 
-var hostiles = []*hostile{hostileGit, hostileGo, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude}
+var hostiles = []*hostile{hostileGit, hostileGo, hostileGofmt, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude}
 
 // hostileValues are the values of required args in default calls.
 var hostileValues = map[string]any{
@@ -434,6 +434,16 @@ var hostileGo = &hostile{
 			{tool: "go_env", args: a{"variable": "GOVERSION", "dir": mod}, want: []string{"go1."}},
 		}
 	},
+}
+
+// The gofmt fixture is the go fixture's module (a toolchain line, a
+// //go:generate line, GOFLAGS naming a -toolexec program): gofmt only
+// parses Go source, and its read-only tools must leave every canary alone
+// there too.
+var hostileGofmt = &hostile{
+	config:  "gofmt",
+	workdir: "mod",
+	prepare: func(t *testing.T, dir, canaries string) { hostileGo.prepare(t, dir, canaries) },
 }
 
 // The make fixture: a Makefile whose $(shell ...) and "+" recipe line
