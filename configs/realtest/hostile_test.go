@@ -79,7 +79,7 @@ func hostileArgs(t *testing.T, tool *config.Tool, dir string, values map[string]
 	return args
 }
 
-var hostiles = []*hostile{hostileGit, hostileGo, hostileGofmt, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude}
+var hostiles = []*hostile{hostileGit, hostileGo, hostileGofmt, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude, hostileAws}
 
 // hostileValues are the values of required args in default calls.
 var hostileValues = map[string]any{
@@ -94,6 +94,8 @@ var hostileValues = map[string]any{
 	"jq_query.filter":     ".",
 	"claude_mcp_get.name": "evil",
 	"claude_ask.prompt":   "hello",
+	"aws_s3_presign.path": "s3://fixture-bucket/key",
+	"aws_logs_tail.group": "fixture-group",
 }
 
 // TestReadOnlyToolsOnHostileFiles runs every read-only tool of the configs
@@ -599,5 +601,36 @@ var hostileClaude = &hostile{
 	controls: func(dir string) []control {
 		return []control{{canary: []string{"claude-hook", "claude-mcp"}, dir: filepath.Join(dir, "proj"), env: []string{"ANTHROPIC_API_KEY=sk-ant-fixture"}, stop: 20 * time.Second,
 			argv: []string{"claude", "--print", "--permission-mode", "plan", "--max-turns", "1", "hello"}}}
+	},
+}
+
+// The aws fixture: a project holding an AWS config whose
+// credential_process runs the attacker's program. The AWS CLI reads its
+// configuration from the home directory or the operator's AWS_CONFIG_FILE,
+// never from the working directory: the control proves the config runs
+// its program once named, and the read-only tools, run from the project
+// directory (they have no working-directory arg), must not run it.
+var hostileAws = &hostile{
+	config:  "aws",
+	workdir: "proj",
+	prepare: func(t *testing.T, dir, canaries string) {
+		proj := filepath.Join(dir, "proj")
+		cred := script(t, filepath.Join(dir, "bin", "credential-process"), canaries, "aws-credential-process", "exit 1")
+		write(t, filepath.Join(proj, ".aws", "config"), "[default]\nregion = us-east-1\ncredential_process = "+cred+"\n")
+		for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"} {
+			unsetenv(t, k)
+		}
+		t.Setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:9")
+		t.Setenv("AWS_REGION", "us-east-1")
+		t.Setenv("AWS_DEFAULT_REGION", "us-east-1")
+		t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+		t.Setenv("AWS_MAX_ATTEMPTS", "1")
+		t.Chdir(proj)
+	},
+	controls: func(dir string) []control {
+		proj := filepath.Join(dir, "proj")
+		return []control{{canary: []string{"aws-credential-process"}, dir: proj, stop: 20 * time.Second,
+			env:  []string{"AWS_CONFIG_FILE=" + filepath.Join(proj, ".aws", "config")},
+			argv: []string{"aws", "sts", "get-caller-identity"}}}
 	},
 }
