@@ -35,17 +35,9 @@ type bundledEntry struct {
 // result with its CLI's category and tags, which climax_search leaves out
 // of its results (a listing is read whole, not spent per call).
 type listedTool struct {
-	ToolName    string          `json:"tool_name"`
-	Description string          `json:"description"`
-	CLIName     string          `json:"cli_name"`
-	Category    *string         `json:"category"`
-	Tags        []string        `json:"tags"`
-	ReadOnly    *bool           `json:"read_only,omitempty"`
-	Destructive *bool           `json:"destructive,omitempty"`
-	Idempotent  *bool           `json:"idempotent,omitempty"`
-	OpenWorld   *bool           `json:"open_world,omitempty"`
-	Confirm     bool            `json:"confirm,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	index.Entry
+	Category *string  `json:"category"`
+	Tags     []string `json:"tags"`
 }
 
 // Run prints the list.
@@ -64,12 +56,7 @@ func (c *listCmd) Run(e *env) error {
 	if c.Format == "json" {
 		tools := []listedTool{}
 		for _, en := range ix.Entries() {
-			tools = append(tools, listedTool{
-				ToolName: en.ToolName, Description: en.Description, CLIName: en.CLIName,
-				Category: en.Category, Tags: en.Tags,
-				ReadOnly: en.ReadOnly, Destructive: en.Destructive, Idempotent: en.Idempotent, OpenWorld: en.OpenWorld,
-				Confirm: en.Confirm, InputSchema: en.InputSchema,
-			})
+			tools = append(tools, listedTool{Entry: en, Category: en.Category, Tags: en.Tags})
 		}
 		return writeJSON(e.stdout, map[string]any{"tools": tools})
 	}
