@@ -53,19 +53,27 @@ func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
-// ansiQuote writes s as $'...': printable characters as they are, the
-// usual escapes for \a \b \t \n \v \f \r, \\ and \', \xHH for other
-// control bytes and for bytes that are not UTF-8, \uHHHH for other
-// control and format characters.
+// ansiQuote writes s as $'...': printable characters as they are, \\
+// and \', and the escapes of [writeEscaped] for the rest.
 func ansiQuote(s string) string {
 	var b strings.Builder
 	b.WriteString("$'")
+	writeEscaped(&b, s, true)
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// writeEscaped writes s to b with the usual escapes for \a \b \t \n \v
+// \f \r, \xHH for other control bytes and for bytes that are not UTF-8,
+// and \uHHHH for other control and format characters; with quoted, it
+// also escapes \\ and \' as the inside of $'...' needs.
+func writeEscaped(b *strings.Builder, s string, quoted bool) {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\\' || r == '\'':
+			fmt.Fprintf(b, `\x%02x`, s[i])
+		case quoted && (r == '\\' || r == '\''):
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case r == '\a':
@@ -83,14 +91,12 @@ func ansiQuote(s string) string {
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
+			fmt.Fprintf(b, `\x%02x`, r)
 		case isControl(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
+			fmt.Fprintf(b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)
 		}
 		i += size
 	}
-	b.WriteByte('\'')
-	return b.String()
 }

@@ -73,3 +73,20 @@ func utf8Locale() bool {
 	}
 	return false
 }
+
+// TestEscapeControlMatchesShellQuote checks that a value shown inside a
+// message escapes each character as a command line shows it, so that the
+// two never disagree about what a control character was.
+func TestEscapeControlMatchesShellQuote(t *testing.T) {
+	for _, s := range []string{"a\x07b", "tab\there", "line\nbreak", "bidi\u202eoverride", "bad\xffbyte", "esc\x1b[31m", "form\ffeed"} {
+		got := executor.EscapeControl(s)
+		quoted := executor.ShellQuote([]string{s})
+		want := "$'" + got + "'"
+		if quoted != want {
+			t.Errorf("EscapeControl(%q) = %q, but ShellQuote shows %s", s, got, quoted)
+		}
+	}
+	if got := executor.EscapeControl("plain text"); got != "plain text" {
+		t.Errorf("EscapeControl changed plain text: %q", got)
+	}
+}
