@@ -48,29 +48,24 @@ func TestSearchQuality(t *testing.T) {
 		{"agent-tune", "../configs", "testdata/queries_agent_tune.json", 0.95, 0.93, 0},
 		{"agent-held", "../configs", "testdata/queries_agent_held.json", 0.95, 0.92, 0},
 		{"compat", "../../shared/compat", "testdata/queries_compat.json", 0.96, 0.90, 0},
-		// Written by someone who saw only tool names and command lines;
-		// measured once before any ranking work looked at them. Ranking is
-		// tuned on the first; the second is held out (docs/search.md,
-		// Measuring).
+		// Blind sets, in pairs: the first of each pair is tuned on, the
+		// second held out (docs/search.md, Measuring). A and B were
+		// written from tool names and command lines only.
 		{"blind-a", "../configs", "testdata/queries_blind_a.json", 0.97, 0.91, 0},
 		{"blind-b", "../configs", "testdata/queries_blind_b.json", 0.88, 0.72, 0},
-		// A second pair written the same way, over the final 230 tools,
-		// after all ranking and keyword work: measured once, never tuned
-		// on (everyday phrasing; pasted errors, context, outcomes,
-		// abbreviations).
+		// C and D, by a second writer from the same material: everyday
+		// phrasing; pasted errors, context, outcomes, abbreviations.
+		// Both are regression sets.
 		{"blind-c", "../configs", "testdata/queries_blind_c.json", 0.97, 0.91, 0},
 		{"blind-d", "../configs", "testdata/queries_blind_d.json", 0.90, 0.79, 0},
-		// A third pair, written the same way after the search work of
-		// issue 14 began: E was measured first and then tuned on
-		// (abbreviations, removal phrasing); F, a different persona's,
-		// was held out while the ranking and keywords changed.
+		// E (tuned on) and F (held out), by two more writers, 30
+		// queries of each of eight kinds.
 		{"blind-e", "../configs", "testdata/queries_blind_e.json", 0.95, 0.85, 0},
 		{"blind-f", "../configs", "testdata/queries_blind_f.json", 0.91, 0.80, 0},
-		// A fourth pair, written for issue 20 by someone who never saw
-		// the configs: agent keywords, plan steps, disambiguation
-		// between similar CLIs, flags and syntax, terse and misspelt
-		// phrasing. G was tuned on; H is held out (only its totals were
-		// ever looked at).
+		// G (tuned on) and H (held out), by a writer who never saw the
+		// configs: agent keywords, plan steps, disambiguation between
+		// similar CLIs, flags and syntax, terse and misspelt phrasing.
+		// Only H's totals are looked at.
 		{"blind-g", "../configs", "testdata/queries_blind_g.json", 0.98, 0.93, 0},
 		{"blind-h", "../configs", "testdata/queries_blind_h.json", 0.98, 0.92, 0},
 		// The same two sets with 3,000 other tools loaded beside the

@@ -1,0 +1,316 @@
+package index
+
+import (
+	"encoding/binary"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// How a variant is related to the query term it stands for.
+type variantKind uint8
+
+const (
+	viaExact variantKind = iota
+	viaSynonym
+	viaLonger  // a longer form: "config" for "conf"
+	viaShorter // a shorter form: "config" for "configuration"
+	viaTypo    // a word a typo away
+	viaAbbrev  // a word of the tools' names it abbreviates: "worktree" for "wt"
+)
+
+var variantKindNames = [...]string{"exact", "synonym", "longer form", "shorter form", "typo", "abbreviation"}
+
+func (k variantKind) String() string { return variantKindNames[k] }
+
+// variant is a term that counts as a match for a query term, with the
+// weight of its score and how much it counts as a match of the term.
+type variant struct {
+	id    int32
+	w     float32
+	cover float32
+	kind  variantKind
+}
+
+// queryTerm is a distinct word of a query: its stem, and the word as typed
+// (lowercase), for typo lookups.
+type queryTerm struct {
+	term, raw string
+	w         float32 // its weight: less in the clauses that set the scene
+}
+
+// queryTerms returns the distinct words of query without stop words and
+// numbers (unless that would leave none), at most [MaxQueryTerms] of them,
+// from the first [MaxQueryBytes] bytes of query.
+func queryTerms(query string) []queryTerm {
+	query = truncate(query, MaxQueryBytes)
+	var terms, rest []queryTerm
+	add := func(list []queryTerm, t queryTerm) []queryTerm {
+		if i := slices.IndexFunc(list, func(q queryTerm) bool { return q.term == t.term }); i >= 0 {
+			list[i].w = max(list[i].w, t.w)
+		} else if len(list) < MaxQueryTerms {
+			list = append(list, t)
+		}
+		return list
+	}
+	cut := lastClause(query)
+	words := func(part string, w float32) {
+		tokenize(part, func(tok []byte) {
+			t := queryTerm{term: stem(string(tok)), raw: string(tok), w: w}
+			if isStopWord(t.raw) || isNumber(t.term) {
+				rest = add(rest, t)
+			} else {
+				terms = add(terms, t)
+			}
+		})
+	}
+	words(query[:cut], contextWeight)
+	n := len(terms)
+	words(query[cut:], 1)
+	if len(terms) == n { // the last clause has no words that count: no context
+		for i := range terms {
+			terms[i].w = 1
+		}
+	}
+	if len(terms) == 0 {
+		for i := range rest {
+			rest[i].w = 1
+		}
+		return rest
+	}
+	return terms
+}
+
+// lastClause returns where the last clause of query starts: after the last
+// ";", ",", ":", ".", "!" or "?" followed by a space, 0 when there is none.
+// A query that sets the scene first says what it wants last ("the image is
+// built; push it to the registry").
+func lastClause(query string) int {
+	q := strings.TrimRight(query, " \t\n.!?")
+	for i := len(q) - 2; i >= 0; i-- {
+		if strings.IndexByte(";,:.!?", q[i]) >= 0 && (q[i+1] == ' ' || q[i+1] == '\t' || q[i+1] == '\n') {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// truncate returns the longest prefix of s of at most n bytes that does
+// not split a UTF-8 sequence.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// isNumber reports whether t is all digits: version numbers and counts in
+// a query ("v1.2.0", "last 5 commits") say nothing about which tool fits.
+func isNumber(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return false
+		}
+	}
+	return t != ""
+}
+
+// variants appends to vs the terms of the index that match query term t,
+// the exact term first. typoOK allows typo corrections when the index
+// lacks the word.
+func (r *ranker) variants(vs []variant, s *scratch, t queryTerm, typoOK bool) []variant {
+	exact, ok := r.termID[t.term]
+	if ok {
+		vs = append(vs, variant{exact, 1, 1, viaExact})
+	}
+	for _, syn := range synonyms[t.term] {
+		if id, ok := r.termID[syn]; ok && !r.isStop[id] {
+			vs = append(vs, variant{id, synonymWeight, synonymCover, viaSynonym})
+		}
+	}
+	// Three letters are too short to stand for a longer word ("tar" is not
+	// "target", "log" not "login").
+	if len(t.term) >= 4 {
+		i, _ := slices.BinarySearch(r.vocab, t.term)
+		for n := 0; i < len(r.vocab) && n < maxPrefixes && strings.HasPrefix(r.vocab[i], t.term); i++ {
+			if id := r.termID[r.vocab[i]]; r.vocab[i] != t.term && !r.isStop[id] {
+				vs = append(vs, variant{id, prefixWeight, prefixCover, viaLonger})
+				n++
+			}
+		}
+		for k := len(t.term) - 1; k >= minShorterForm; k-- {
+			if id, ok := r.termID[t.term[:k]]; ok && !r.isStop[id] {
+				vs = append(vs, variant{id, prefixWeight, prefixCover, viaShorter})
+				break
+			}
+		}
+	}
+	if !ok && typoOK {
+		s.typos = r.typos.lookup(s.typos[:0], t.raw,
+			func(id int32) int { return int(r.df[id]) },
+			func(id int32) bool { return r.isStop[id] })
+		for _, m := range s.typos {
+			w := float32(typoWeight)
+			if m.dist > 1 {
+				w = typoWeight2
+			}
+			vs = append(vs, variant{m.term, w, typoCover, viaTypo})
+		}
+	}
+	if !ok && len(vs) == 0 && typoOK {
+		// Nothing else: maybe an abbreviation.
+		terms, n := r.abbrevs().lookup(t.raw)
+		for _, id := range terms[:n] {
+			if !r.isStop[id] {
+				vs = append(vs, variant{id, abbrevWeight, abbrevCover, viaAbbrev})
+			}
+		}
+	}
+	return vs
+}
+
+// findPhrases adds to the score of every tool whose keyword phrase the
+// query holds, as consecutive words, its bonus (the largest, when it has
+// several). It looks at the words of the first [MaxQueryBytes] bytes.
+func (r *ranker) findPhrases(query string, s *scratch, ex *explainer) {
+	if r.maxPhraseLen == 0 {
+		return
+	}
+	ids := s.ids[:0]
+	tokenize(truncate(query, MaxQueryBytes), func(tok []byte) {
+		id, ok := r.termID[stem(string(tok))]
+		if !ok {
+			id = -1
+		}
+		ids = append(ids, id)
+	})
+	s.ids = ids
+	key := s.key[:0]
+	for i := range ids {
+		key = key[:0]
+		for j := i; j < len(ids) && j-i < r.maxPhraseLen && ids[j] >= 0; j++ {
+			key = binary.LittleEndian.AppendUint32(key, uint32(ids[j]))
+			if j == i {
+				continue
+			}
+			for _, p := range r.phrases[string(key)] {
+				if s.acc[p.doc] == 0 {
+					continue // only tools that matched a term: the phrase's words are terms
+				}
+				if p.bonus > s.phrase[p.doc] {
+					s.acc[p.doc] += p.bonus - s.phrase[p.doc]
+					s.phrase[p.doc] = p.bonus
+					if ex != nil {
+						ex.keyword(p.doc, ids[i:j+1], p.bonus)
+					}
+				}
+			}
+		}
+	}
+	s.key = key
+}
+
+// projectWords are the words a query uses for the caller's project itself
+// ("build the project", "test this repo", "format the code"). With a
+// project hint they name what the hint already says, and only set apart
+// the tools of other programs that happen to mention projects.
+var projectWords = map[string]bool{"project": true, "repo": true, "repository": true, "codebase": true, "code": true, "app": true}
+
+// withoutProjectWords returns terms without [projectWords], unless that
+// leaves none.
+func withoutProjectWords(terms []queryTerm) []queryTerm {
+	rest := slices.DeleteFunc(slices.Clone(terms), func(t queryTerm) bool { return projectWords[t.raw] || projectWords[t.term] })
+	if len(rest) == 0 {
+		return terms
+	}
+	return rest
+}
+
+// negatedProgramFactor is the score factor of the tools of a program a
+// query rules out ("not k8s").
+const negatedProgramFactor = 0.5
+
+// negatedFactors returns the score factor of each CLI (by number) for a
+// query that rules out the CLIs of negated.
+func (r *ranker) negatedFactors(negated []int32) []float64 {
+	out := make([]float64, len(r.cliProgram))
+	for i := range out {
+		out[i] = 1
+	}
+	for _, c := range negated {
+		out[c] = negatedProgramFactor
+	}
+	return out
+}
+
+// withoutNegated returns terms without the words that a clause of query
+// says not to use — "not git blame", "instead of docker", "rather than
+// rg" — when the first of them names a loaded CLI (its name or one of its
+// tags: "not a kubernetes pod") other than those the rest of the query
+// names, and the CLIs ruled out. A request that picks one program over
+// another ("docker (local, not k8s): logs of container api") is not about
+// the other one's tools. A query that names no program outside the
+// negation is left alone: "could not compile" in an error message rules
+// nothing out. Words the query also uses elsewhere stay; so does
+// everything when that would leave nothing.
+func (r *ranker) withoutNegated(terms []queryTerm, query string) ([]queryTerm, []int32) {
+	query = truncate(query, MaxQueryBytes)
+	var negated []int32
+	positive := map[int32]bool{} // CLIs named outside negations
+	drop := map[string]int{}     // stem → negated uses
+	uses := map[string]int{}     // stem → all uses
+	for _, clause := range strings.FieldsFunc(query, func(c rune) bool { return strings.ContainsRune(",;:()[]{}.!?\n", c) }) {
+		var toks []string
+		tokenize(clause, func(tok []byte) { toks = append(toks, string(tok)) })
+		after := -1
+		for i, tok := range toks {
+			uses[stem(tok)]++
+			switch {
+			case after >= 0:
+			case tok == "not", tok == "instead" && i+1 < len(toks) && toks[i+1] == "of",
+				tok == "rather" && i+1 < len(toks) && toks[i+1] == "than":
+				after = i + 1
+				if tok != "not" {
+					after++
+				}
+			}
+		}
+		outside := toks
+		if after >= 0 {
+			outside = toks[:after]
+		}
+		for _, t := range outside {
+			for _, c := range r.cliWords[stem(t)] {
+				positive[c] = true
+			}
+		}
+		if after < 0 {
+			continue
+		}
+		rest := toks[min(after, len(toks)):]
+		first := slices.IndexFunc(rest, func(t string) bool { return !isStopWord(t) })
+		if first < 0 {
+			continue
+		}
+		clis := r.cliWords[stem(rest[first])]
+		if len(clis) == 0 {
+			continue
+		}
+		negated = append(negated, clis...)
+		for _, t := range rest {
+			drop[stem(t)]++
+		}
+	}
+	negated = slices.DeleteFunc(negated, func(c int32) bool { return positive[c] })
+	if len(negated) == 0 || len(positive) == 0 {
+		return terms, nil
+	}
+	kept := slices.DeleteFunc(slices.Clone(terms), func(t queryTerm) bool { return drop[t.term] > 0 && drop[t.term] == uses[t.term] })
+	if len(kept) == 0 {
+		return terms, negated
+	}
+	return kept, negated
+}
