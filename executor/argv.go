@@ -92,17 +92,22 @@ func secretWords(a *config.Arg, words []string, from, offset int) []secretWord {
 		return nil
 	}
 	var out []secretWord
-	switch flag := flagOf(a); {
-	case a.Positional || a.AfterDoubleDash:
+	flag := flagWords(a)
+	last := flag[len(flag)-1]
+	switch {
+	case a.Positional:
 		for i := from; i < len(words); i++ {
 			out = append(out, secretWord{offset + i, 0})
 		}
-	case strings.HasSuffix(flag, "="):
-		for i := from; i < len(words); i++ {
-			out = append(out, secretWord{offset + i, len(flag)})
+	case a.Type == config.TypeBoolean:
+	case strings.HasSuffix(last, "="):
+		// Fixed words, then the last one joined with the value, per value.
+		for i := from + len(flag) - 1; i < len(words); i += len(flag) {
+			out = append(out, secretWord{offset + i, len(last)})
 		}
-	case a.Type != config.TypeBoolean:
-		for i := from + 1; i < len(words); i += 2 { // flag, value, flag, value...
+	default:
+		// Fixed words, the flag, then the value, per value.
+		for i := from + len(flag); i < len(words); i += len(flag) + 1 {
 			out = append(out, secretWord{offset + i, 0})
 		}
 	}
@@ -121,14 +126,17 @@ func secretWords(a *config.Arg, words []string, from, offset int) []secretWord {
 //     array: one token per item);
 //  3. flag args in definition order (absent → default → skipped);
 //     booleans give the flag alone when true and nothing when false; a
-//     flag ending in "=" is joined with its value into one token; an arg
-//     with neither flag nor positional gets "--" + name with "_" → "-";
-//     an array repeats the flag for each item (-H a -H b, --x=a --x=b);
+//     flag ending in "=" is joined with its value into one token; a flag
+//     of several words ("-not -path") gives them all, the last one as the
+//     flag; an arg with neither flag nor positional gets "--" + name with
+//     "_" → "-"; an array repeats the flag for each item (-H a -H b,
+//     --x=a --x=b);
 //  4. global args that have a default: the default env-expanded, skipped
 //     when it names an unset variable or expands to empty (for an array,
 //     item by item), rendered as in 2 and 3;
-//  5. when an after_double_dash arg has a value: "--", then those args'
-//     values in definition order, one token per value or item;
+//  5. when an after_double_dash arg has a value: "--", then those args
+//     in definition order, rendered as in 2 (a positional one) or 3 (one
+//     with a flag, as `docker exec -- CONTAINER sh -c CMD` needs);
 //  6. stdin and cwd args go to Command.Stdin and Command.Dir instead. Dir
 //     is the cwd arg's value as [Validate] returns it (where a leading
 //     "~" is already the home directory; Build expands nothing in a
@@ -266,7 +274,11 @@ func (l *commandLine) addOperands(args []config.Arg, values map[string]any) erro
 			}
 		case a.AfterDoubleDash:
 			n := len(l.tail)
-			l.tail = appendPositional(l.tail, v)
+			if a.Positional {
+				l.tail = appendPositional(l.tail, v)
+			} else {
+				l.tail = appendFlag(l.tail, a, v)
+			}
 			l.tailSecret = append(l.tailSecret, secretWords(a, l.tail, n, 0)...)
 		case a.Positional:
 			n := len(l.argv)
@@ -281,7 +293,7 @@ func (l *commandLine) addOperands(args []config.Arg, values map[string]any) erro
 func (l *commandLine) addFlags(args []config.Arg, values map[string]any) error {
 	for i := range args {
 		a := &args[i]
-		if a.Positional || a.Stdin || a.Cwd {
+		if a.Positional || a.Stdin || a.Cwd || a.AfterDoubleDash {
 			continue
 		}
 		v, ok, err := l.value(a, values)
@@ -406,7 +418,7 @@ func appendPositional(argv []string, v any) []string {
 // appendFlag renders a non-positional argument; an array repeats the flag
 // for each item.
 func appendFlag(argv []string, a *config.Arg, v any) []string {
-	flag := flagOf(a)
+	flag := flagWords(a)
 	if list, ok := v.([]any); ok {
 		for _, item := range list {
 			argv = appendFlagValue(argv, flag, item)
@@ -415,29 +427,33 @@ func appendFlag(argv []string, a *config.Arg, v any) []string {
 	}
 	if a.Type == config.TypeBoolean {
 		if b, _ := v.(bool); b {
-			return append(argv, flag)
+			return append(argv, flag...)
 		}
 		return argv
 	}
 	return appendFlagValue(argv, flag, v)
 }
 
-// flagOf returns the flag of a non-positional argument: its own, or
-// "--" and its name with "_" as "-".
-func flagOf(a *config.Arg) string {
-	if a.Flag == "" && !a.Positional {
-		return "--" + strings.ReplaceAll(a.Name, "_", "-")
+// flagWords returns the words of a non-positional argument's flag: its
+// own split at white space ("-not -path" is two words, the last one the
+// option that takes the value), or "--" and its name with "_" as "-".
+func flagWords(a *config.Arg) []string {
+	if words := strings.Fields(a.Flag); len(words) > 0 {
+		return words
 	}
-	return a.Flag
+	return []string{"--" + strings.ReplaceAll(a.Name, "_", "-")}
 }
 
-// appendFlagValue renders one flag and value: joined into one token when
-// the flag ends in "=", else two tokens.
-func appendFlagValue(argv []string, flag string, v any) []string {
-	if strings.HasSuffix(flag, "=") {
-		return append(argv, flag+Render(v))
+// appendFlagValue renders one flag and value: the flag's words, the last
+// one joined with the value into one token when it ends in "=", else
+// followed by the value as its own token.
+func appendFlagValue(argv []string, flag []string, v any) []string {
+	last := len(flag) - 1
+	argv = append(argv, flag[:last]...)
+	if strings.HasSuffix(flag[last], "=") {
+		return append(argv, flag[last]+Render(v))
 	}
-	return append(argv, flag, Render(v))
+	return append(argv, flag[last], Render(v))
 }
 
 // BaseCommand returns the words of the config's base command as a command

@@ -67,6 +67,21 @@ func TestBuild(t *testing.T) {
 			{Name: "level", Type: config.TypeInteger, Flag: "-v=", Default: 3},
 		}, []config.Arg{{Name: "ns", Flag: "-n"}}, map[string]any{"ns": "kube-system"},
 			[]string{"kubectl", "get", "pods", "-n", "kube-system", "--context", "/some dir", "--verbose", "-v=3"}},
+		{"a flag of several words", "find", "", nil, []config.Arg{
+			{Name: "path", Positional: true},
+			{Name: "exclude", Type: config.TypeArray, Flag: "-not  -path"},
+			{Name: "joined", Flag: "-a --b="},
+			{Name: "pruned", Type: config.TypeBoolean, Flag: "-o -print"},
+		}, map[string]any{"path": ".", "exclude": []any{"./a/*", "-b"}, "joined": "-v", "pruned": true},
+			[]string{"find", ".", "-not", "-path", "./a/*", "-not", "-path", "-b", "-a", "--b=-v", "-o", "-print"}},
+		{"flags after the double dash", "docker", "exec", nil, []config.Arg{
+			{Name: "workdir", Flag: "--workdir="},
+			{Name: "container", Positional: true, AfterDoubleDash: true},
+			{Name: "shell", Positional: true, AfterDoubleDash: true},
+			{Name: "command", Flag: "-c", AfterDoubleDash: true},
+			{Name: "user", Flag: "--user="},
+		}, map[string]any{"container": "web", "shell": "sh", "command": "ls -l", "workdir": "/app", "user": "1"},
+			[]string{"docker", "exec", "--workdir=/app", "--user=1", "--", "web", "sh", "-c", "ls -l"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,11 +270,15 @@ func TestCommandRedacted(t *testing.T) {
 		{Name: "key", Flag: "-k", Type: config.TypeArray, Secret: true},
 		{Name: "pass_word", Secret: true},
 		{Name: "rest", Positional: true, AfterDoubleDash: true, Secret: true},
+		{Name: "words", Flag: "-not -k", Type: config.TypeArray, Secret: true},
+		{Name: "joined_words", Flag: "-a -b=", Type: config.TypeArray, Secret: true},
+		{Name: "inner", Flag: "-c", AfterDoubleDash: true, Secret: true},
 	}
-	values := map[string]any{"user": "o", "pin": "o", "token": "o", "key": []any{"a", "b"}, "pass_word": "-k", "rest": "o"}
+	values := map[string]any{"user": "o", "pin": "o", "token": "o", "key": []any{"a", "b"}, "pass_word": "-k", "rest": "o",
+		"words": []any{"-not", "-k"}, "joined_words": []any{"o", "-a"}, "inner": "-c"}
 	for _, docker := range []bool{false, true} {
 		rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t", Command: "o", Args: args}, CLI: &config.Config{Name: "c", Command: "/bin/echo"}}
-		want := "o o *** --token=*** -k *** -k *** --pass-word *** -- ***"
+		want := "o o *** --token=*** -k *** -k *** --pass-word *** -not -k *** -not -k *** -a -b=*** -a -b=*** -- *** -c ***"
 		if docker {
 			rt.Executor = config.Executor{Type: config.ExecutorDocker, Image: "img", User: "1:1"}
 			want = "docker run --rm " + strings.Join(hardened("1:1"), " ") + " img /bin/echo " + want

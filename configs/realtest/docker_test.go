@@ -71,6 +71,13 @@ func dockerCalls(sb *sandbox) []call {
 		{tool: "docker_top", args: a{"container": "web"}, want: []string{"PID", "nginx: master"}},
 		{tool: "docker_port", args: a{"container": "web"}, want: []string{"80/tcp -> 0.0.0.0:8080"}},
 		{tool: "docker_exec", args: a{"container": "web", "shell": "sh", "command": "cat /etc/os-release"}, want: []string{"fake output"}, check: sent("POST", "/containers/web/exec", `"Cmd":["sh","-c","cat /etc/os-release"]`)},
+		// docker exec reads its own options only before the container:
+		// they come first, the container and its command after a "--".
+		{tool: "docker_exec", args: a{"container": "web", "shell": "bash", "command": "ls -l", "workdir": "/app", "env": []any{"A=1", "B=2"}, "user": "1000:1000"}, want: []string{"fake output"},
+			check: sent("POST", "/containers/web/exec", `"Cmd":["bash","-c","ls -l"]`, `"WorkingDir":"/app"`, `"Env":["A=1","B=2"]`, `"User":"1000:1000"`)},
+		// After the "--", a name starting with "-" is a container's (one
+		// the fake daemon does not know), not an option.
+		{tool: "docker_exec", args: a{"container": "-web", "shell": "sh", "command": "--version"}, exit: 1, want: []string{"GET /containers/-web/json"}},
 		{tool: "docker_run", args: a{"image": "alpine:3.19", "command": "echo hi", "env": []any{"K=V", "A=B"}, "volume": "/tmp:/data:ro", "workdir": "/data", "network": "none", "user": "1000"}, want: []string{"fake output"},
 			check: sent("POST", "/containers/create", `"Image":"alpine:3.19"`, `"Cmd":["-c","echo hi"]`, `"Entrypoint":["sh"]`, `"K=V"`, `"A=B"`, `"WorkingDir":"/data"`, `"User":"1000"`, `"AutoRemove":true`, `"Binds":["/tmp:/data:ro"]`, `"NetworkMode":"none"`)},
 		{tool: "docker_run_detached", args: a{"image": "postgres:16", "name": "db", "publish": "5432:5432", "env": "POSTGRES_PASSWORD=x", "volume": "pgdata:/var/lib/postgresql/data", "network": "app"}, want: []string{"abc123"},
@@ -105,6 +112,7 @@ func dockerCalls(sb *sandbox) []call {
 		{tool: "docker_compose_restart", args: a{"service": "web", "dir": compose}},
 		{tool: "docker_compose_stop", args: a{"service": []any{"web"}, "dir": compose}},
 		{tool: "docker_compose_exec", args: a{"service": "web", "shell": "sh", "command": "nginx -t", "dir": compose}},
+		{tool: "docker_compose_exec", args: a{"service": "web", "shell": "sh", "command": "pwd", "workdir": "/srv", "env": "A=1", "user": "nginx", "dir": compose}},
 		{tool: "docker_compose_run", args: a{"service": "web", "command": "echo one-off", "dir": compose}},
 		{tool: "docker_compose_down", args: a{"volumes": true, "remove_orphans": true, "dir": compose}},
 	}

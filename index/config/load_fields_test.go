@@ -78,10 +78,10 @@ func TestParseFieldErrors(t *testing.T) {
 			},
 		},
 		{
-			name: "after_double_dash without positional",
-			src:  tool1("    args:", "      - {name: a, flag: --a, after_double_dash: true}", "      - {name: b, after_double_dash: yes}"),
+			name: "after_double_dash without positional or flag",
+			src:  tool1("    args:", "      - {name: a, after_double_dash: true}", "      - {name: b, after_double_dash: yes}", "      - {name: c, flag: -c, after_double_dash: true}"),
 			want: []string{
-				`t.yaml:6:49: tool "t": arg "a": after_double_dash places the value after "--" on the command line: it needs positional: true`,
+				`t.yaml:6:38: tool "t": arg "a": after_double_dash places the value after "--" on the command line: it needs positional: true, or a flag to go there with it`,
 				`t.yaml:7:38: tool "t": arg "b": after_double_dash: expected true or false, got "yes"`,
 			},
 		},

@@ -184,8 +184,10 @@ type Arg struct {
 	// absent. For an array it is a []any of item values.
 	Default any `yaml:"default"`
 	// Flag is the option that precedes the value ("--format", "-n"). A
-	// flag ending in "=" is joined with its value into one token. An
-	// array repeats the flag for each item.
+	// flag ending in "=" is joined with its value into one token. A flag
+	// of several words ("-not -path") puts them all before the value,
+	// the last one as the option. An array repeats the flag for each
+	// item.
 	Flag string `yaml:"flag"`
 	// Positional places the value directly on the command line; an
 	// array's items each become one argv entry.
@@ -204,7 +206,9 @@ type Arg struct {
 	// as options.
 	AllowLeadingDash bool `yaml:"allow_leading_dash"`
 	// AfterDoubleDash places a positional value after a "--" separator,
-	// behind every other argument; such values may start with "-".
+	// behind every other argument; such values may start with "-". On an
+	// arg with a flag, the flag goes there with its value: the option of
+	// a command run by the program (docker exec -- CONTAINER sh -c CMD).
 	AfterDoubleDash bool `yaml:"after_double_dash"`
 	// Secret marks a value that must not be recorded: the audit log shows
 	// "***" instead of it, in the arguments and in the command line.

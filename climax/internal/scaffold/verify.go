@@ -151,9 +151,10 @@ func verifyTool(rt *config.ResolvedTool, help, rootHelp string, run func([]strin
 	var probes []probe
 	for i := range rt.Tool.Args {
 		a := &rt.Tool.Args[i]
-		if a.Positional || a.Stdin || a.Cwd || !isOption(flagOf(a)) {
-			// Operands, and values after a "--" flag: with them the
-			// program would do its work instead of printing its help.
+		if a.Positional || a.Stdin || a.Cwd || a.AfterDoubleDash || !isOption(flagOf(a)) {
+			// Operands, values after a "--" flag and options after the
+			// "--" (another program's): with them the program would do
+			// its work instead of printing its help.
 			continue
 		}
 		cmd, err := executor.Build(rt, map[string]any{a.Name: sampleValue(a)})
