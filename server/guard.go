@@ -150,11 +150,11 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkIDs reads the body of a POST and refuses it, before go-sdk sees it,
-// when one of its messages has an id that go-sdk would not echo exactly:
-// the rule of stdio (see checkID), for one message or a batch; or when it
-// holds more array items and object members, or deeper nesting, than one
-// message may (see checkShape). go-sdk
-// would run a request with id 1.5 and answer it as 1. The refusal is a 400
+// when it holds more array items and object members, or deeper nesting,
+// than one message may (see checkShape), or when one of its messages has
+// an id that go-sdk would not echo exactly: the rule of stdio (see
+// checkBodyIDs), for one message or a batch. go-sdk would run a request
+// with id 1.5 and answer it as 1. The refusal is a 400
 // whose body is the JSON-RPC error stdio would send, about the first such
 // message; nothing in the body runs. A body that is not JSON is left to
 // go-sdk. It reports whether the request may go on, with its body restored.
@@ -172,10 +172,13 @@ func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
 		}
 		return false
 	}
-	reply, ok := checkBodyIDs(body)
-	if ok && (json.Valid(body) || tooDeep(body)) {
-		// Before go-sdk decodes it: see maxItems.
+	reply, ok := []byte(nil), true
+	if json.Valid(body) || tooDeep(body) { // else go-sdk refuses it
+		// The shape first, before anything decodes the body: see maxItems.
 		reply, ok = checkShape(body)
+		if ok {
+			reply, ok = checkBodyIDs(body)
+		}
 	}
 	if !ok {
 		g.log.Info("http message rejected", "reply", shorten(string(bytes.TrimSpace(reply))), "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
@@ -219,6 +222,13 @@ func (g *guard) hostAllowed(r *http.Request) bool {
 // originAllowed applies the Origin rule to a non-empty Origin header. An
 // origin with userinfo ("http://evil.example@localhost") is never
 // allowed: browsers do not send one.
+//
+// The rule is not http.CrossOriginProtection's, which lets through what
+// it holds: GET requests (a GET opens an SSE session, an event stream,
+// or reads the metrics), a Sec-Fetch-Site of same-origin, and an Origin
+// whose host is the request's Host; and its trusted origins are exact,
+// where every port of a loopback origin is allowed here
+// (TestHTTPOriginBeyondCrossOriginProtection).
 func (g *guard) originAllowed(origin string) bool {
 	if strings.Contains(origin, "@") {
 		return false

@@ -360,6 +360,37 @@ func TestHTTPOrigin(t *testing.T) {
 	}
 }
 
+// The Origin rule holds where http.CrossOriginProtection would let a
+// request through: a GET (which opens an SSE session or stream, or reads
+// the metrics), a Sec-Fetch-Site header claiming the same origin, and an
+// Origin naming the request's own (allowed) host.
+func TestHTTPOriginBeyondCrossOriginProtection(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{SSE: true, AllowedHosts: []string{"mcp.example.com"}})
+	req, err := http.NewRequest(http.MethodGet, hs.url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Origin", "http://evil.example.com")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden || strings.TrimSpace(string(body)) != "Forbidden: Origin not allowed" {
+		t.Errorf("GET %s with a foreign Origin: %d %s", hs.url, resp.StatusCode, body)
+	}
+	for _, h := range []map[string]string{
+		{"Origin": "http://evil.example.com", "Sec-Fetch-Site": "same-origin"},
+		{"Origin": "http://mcp.example.com", "Host": "mcp.example.com"},
+	} {
+		if code, body := post(t, hs.url+"?sessionid=x", h); code != http.StatusForbidden || !strings.HasPrefix(body, "Forbidden: Origin not allowed") {
+			t.Errorf("POST with %v: %d %s", h, code, body)
+		}
+	}
+}
+
 func TestHTTPHost(t *testing.T) {
 	t.Parallel()
 	// As an environment list "a, b" gives them: spaces around entries.

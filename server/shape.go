@@ -75,9 +75,8 @@ func tooDeep(b []byte) bool {
 
 // checkShape refuses a message (or an HTTP body: a batch of them) that
 // holds more than the limits allow; b must be valid JSON, or too deep
-// (see tooDeep). The reply is
-// the JSON-RPC error to send, with the message's id when it is a request
-// whose id can be echoed.
+// (see tooDeep). The reply is the JSON-RPC error to send, with the
+// message's id when it is a request whose id can be echoed.
 func checkShape(b []byte) (reply []byte, ok bool) {
 	depth, items := jsonShape(b)
 	var msg string
@@ -89,11 +88,5 @@ func checkShape(b []byte) (reply []byte, ok bool) {
 	default:
 		return nil, true
 	}
-	var id any
-	if rawID, method, isObject := scanMessage(b); isObject {
-		if echo, _, idOK := checkID(rawID, method != nil); idOK && method != nil {
-			id = echo
-		}
-	}
-	return errorReply(id, codeInvalidRequest, msg), false
+	return errorReply(refusedRequestID(b), codeInvalidRequest, msg), false
 }

@@ -11,11 +11,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// FuzzCheckLine checks the stdio guard's promises for any input line: a
-// line it passes on decodes in go-sdk, and a request's id comes back from
-// go-sdk with the value the client sent; a line it refuses gets at most
-// one reply, valid JSON, whose id is null or the line's own id text.
-func FuzzCheckLine(f *testing.F) {
+// FuzzDecodeLine checks the stdio rules for any input line: a line they
+// pass gives the message go-sdk's own decoding gives, and a request's id
+// comes back from go-sdk with the value the client sent; a line they
+// refuse gets at most one reply, valid JSON, whose id is null or the
+// line's own id text.
+func FuzzDecodeLine(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":"a","method":"ping"}`,
@@ -27,17 +28,20 @@ func FuzzCheckLine(f *testing.F) {
 		`{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`,
 		`{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`,
 		`{"jsonrpc":"2.0","id":7,"result":{}}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"no"}}`,
 		`{"jsonrpc":"2.0","ID":8,"method":"ping"}`,
 		`{"jsonrpC":"2.0","id":9,"method":"ping"}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[1,"b"]},"params":{"c":2}}`,
+		`{"\u0069d":2,"jsonrpc":"2.0","method":"ping"}`,
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
 		`not json`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		reply, ok := checkLine([]byte(line))
-		if !ok {
+		msg, reply := decodeLine([]byte(line))
+		if msg == nil {
 			if reply == nil {
 				return
 			}
@@ -47,23 +51,23 @@ func FuzzCheckLine(f *testing.F) {
 			if bytes.Count(reply, []byte("\n")) != 1 || json.Unmarshal(reply, &r) != nil {
 				t.Fatalf("reply %q to %q is not one JSON line", reply, line)
 			}
-			if obj, _ := members([]byte(line)); string(r.ID) != "null" && (obj["id"] == nil || !sameID(obj["id"], r.ID)) {
+			if obj, _ := refMembers([]byte(line)); string(r.ID) != "null" && (obj["id"] == nil || !sameID(obj["id"], r.ID)) {
 				t.Fatalf("reply to %q has id %s, not the line's", line, r.ID)
 			}
 			return
 		}
-		if strings.TrimSpace(line) == "" {
-			return
-		}
-		msg, err := jsonrpc.DecodeMessage([]byte(line))
+		want, err := jsonrpc.DecodeMessage([]byte(line))
 		if err != nil {
 			t.Fatalf("passed %q, which go-sdk cannot decode: %v", line, err)
+		}
+		if !sameMessage(msg, want) {
+			t.Fatalf("%q decodes as %#v; go-sdk decodes it as %#v", line, msg, want)
 		}
 		req, isRequest := msg.(*jsonrpc.Request)
 		if !isRequest || !req.ID.IsValid() {
 			return
 		}
-		obj, _ := members([]byte(line))
+		obj, _ := refMembers([]byte(line))
 		echoed, err := json.Marshal(req.ID.Raw())
 		if err != nil {
 			t.Fatal(err)
@@ -72,6 +76,20 @@ func FuzzCheckLine(f *testing.F) {
 			t.Fatalf("id %s of %q comes back as %s", obj["id"], line, echoed)
 		}
 	})
+}
+
+// sameMessage reports whether two decoded messages are the same request,
+// or responses with the same id, result and presence of an error.
+func sameMessage(a, b jsonrpc.Message) bool {
+	switch a := a.(type) {
+	case *jsonrpc.Request:
+		b, ok := b.(*jsonrpc.Request)
+		return ok && a.ID == b.ID && a.Method == b.Method && bytes.Equal(a.Params, b.Params)
+	case *jsonrpc.Response:
+		b, ok := b.(*jsonrpc.Response)
+		return ok && a.ID == b.ID && bytes.Equal(a.Result, b.Result) && (a.Error == nil) == (b.Error == nil)
+	}
+	return false
 }
 
 // sameID reports whether two JSON ids denote the same value: the same
@@ -94,11 +112,11 @@ func sameID(a, b []byte) bool {
 	return oka && okb && ra.Cmp(rb) == 0 && string(a) != "-0"
 }
 
-// FuzzCheckBodyIDs checks the top-level scan of HTTP bodies against a full
-// decoding: on valid JSON, scanMessage finds the "id" and "method" that
-// members finds, and checkBodyIDs refuses a body exactly when checkID
-// refuses one of its messages, with the same reply. Invalid JSON must not
-// make it fail.
+// FuzzCheckBodyIDs checks the id rules of HTTP bodies (one message or a
+// batch) against go-sdk's own decoding: when a body within the shape
+// limits passes, each request in it comes back from go-sdk with the id
+// the client sent, and no two requests share one; when it is refused,
+// the reply is one JSON line whose id is null or an id of the body.
 func FuzzCheckBodyIDs(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
@@ -111,69 +129,64 @@ func FuzzCheckBodyIDs(f *testing.F) {
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2.9,"method":"ping"}]`,
 		`[1,"x",{"id":null,"method":"m"}]`,
 		`[{"id":7,"method":"a"},{"id":7,"method":"b"}]`,
+		`[{"id":"a","method":"a"},{"id":"\u0061","method":"b"}]`,
 		`{"id":"\ud800","method":"m"}`,
 		`{"id":[1],"method":"m"}`,
-		`not json`,
-		`{"id":1.5`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		body := []byte(s)
-		reply, ok := checkBodyIDs(body)
 		if !json.Valid(body) {
 			return
 		}
-		check := func(msg []byte) ([]byte, bool) {
-			obj, isObject := members(msg)
-			if !isObject {
-				return nil, true
-			}
-			id, method, scanned := scanMessage(msg)
-			_, hasMethod := obj["method"]
-			if !scanned || !bytes.Equal(id, obj["id"]) || (id == nil) != (obj["id"] == nil) || !bytes.Equal(method, obj["method"]) || (method != nil) != hasMethod {
-				t.Fatalf("scanMessage(%s) = %s, %s, %v; members: %s, %s", msg, id, method, scanned, obj["id"], obj["method"])
-			}
-			_, r, ok := checkID(obj["id"], hasMethod)
-			if !ok && r == nil {
-				r = []byte("dropped")
-			}
-			return r, ok
+		if _, ok := checkShape(body); !ok {
+			return
 		}
-		wantReply, wantOK := []byte(nil), true
-		if trimmed := bytes.TrimSpace(body); len(trimmed) > 0 && trimmed[0] == '[' {
-			var msgs []json.RawMessage
+		reply, ok := checkBodyIDs(body)
+		msgs := []json.RawMessage{body}
+		if trimmed := bytes.TrimSpace(body); trimmed[0] == '[' {
 			json.Unmarshal(trimmed, &msgs)
-			var ids []string // of the batch's requests
-			for _, m := range msgs {
-				if wantReply, wantOK = check(m); !wantOK {
-					break
-				}
-				obj, isObject := members(m)
-				if _, hasMethod := obj["method"]; !isObject || !hasMethod || obj["id"] == nil {
-					continue
-				}
-				if id := string(obj["id"]); slices.Contains(ids, id) {
-					wantReply, wantOK = []byte("dropped"), false // refused as a repeated id
-					break
-				} else {
-					ids = append(ids, id)
-				}
-			}
-		} else {
-			wantReply, wantOK = check(body)
 		}
-		if ok != wantOK || !ok && string(wantReply) != "dropped" && !bytes.Equal(reply, wantReply) {
-			t.Fatalf("checkBodyIDs(%s) = %s, %v; want %s, %v", body, reply, ok, wantReply, wantOK)
+		if !ok {
+			var r struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if bytes.Count(reply, []byte("\n")) != 1 || json.Unmarshal(reply, &r) != nil {
+				t.Fatalf("reply %q to %s is not one JSON line", reply, body)
+			}
+			if string(r.ID) != "null" && !slices.ContainsFunc(msgs, func(m json.RawMessage) bool {
+				obj, _ := refMembers(m)
+				return obj["id"] != nil && sameID(obj["id"], r.ID)
+			}) {
+				t.Fatalf("reply to %s has id %s, not one of the body's", body, r.ID)
+			}
+			return
+		}
+		var ids []jsonrpc.ID
+		for _, m := range msgs {
+			msg, err := jsonrpc.DecodeMessage(m)
+			req, isRequest := msg.(*jsonrpc.Request)
+			if err != nil || !isRequest || !req.ID.IsValid() {
+				continue // go-sdk refuses it, or there is no id to echo
+			}
+			obj, _ := refMembers(m)
+			echoed, _ := json.Marshal(req.ID.Raw())
+			if !sameID(obj["id"], echoed) {
+				t.Fatalf("passed %s, whose id %s comes back as %s", body, obj["id"], echoed)
+			}
+			if slices.Contains(ids, req.ID) {
+				t.Fatalf("passed %s, whose requests share the id %s", body, echoed)
+			}
+			ids = append(ids, req.ID)
 		}
 	})
 }
 
-// members decodes the members of a JSON object by their exact names (the
-// last of duplicates, as go-sdk takes them), or returns false when b is
-// not one: the reference the scanners (scanMembers, scanMessage) are
-// checked against.
-func members(b []byte) (map[string]json.RawMessage, bool) {
+// refMembers decodes the members of a JSON object by their exact names
+// (the last of duplicates, as go-sdk takes them), or returns false when b
+// is not one: the reference the rules are checked against.
+func refMembers(b []byte) (map[string]json.RawMessage, bool) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 || b[0] != '{' {
 		return nil, false

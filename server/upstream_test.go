@@ -52,8 +52,8 @@ type nopWriteCloser struct{ *syncBuffer }
 func (nopWriteCloser) Close() error { return nil }
 
 // go-sdk issue 1061: a reply to a request still running when stdin
-// reaches EOF is lost. When this fails, go-sdk answers it: ServeStdio's
-// withholding of EOF (eofGuard's pending requests) can go.
+// reaches EOF is lost. When this fails, go-sdk answers it: stdioConn's
+// withholding of EOF (its pending requests) can go.
 func TestUpstreamStdioEOFLosesReplies(t *testing.T) {
 	out := plainStdio(t, 300*time.Millisecond, 0, initialize, initialized, callLine(2, "slow", nil))
 	if strings.Contains(out, `"id":2`) {
@@ -63,10 +63,66 @@ func TestUpstreamStdioEOFLosesReplies(t *testing.T) {
 
 // go-sdk pull request 1178 (open): a request id 7.5 is answered as 7.
 // When this fails, go-sdk echoes or refuses such ids itself: the id
-// checks of stdio lines and HTTP bodies (checkID) can go.
+// checks of stdio lines and HTTP bodies (checkID in wire.go) can go.
 func TestUpstreamFractionalIDTruncated(t *testing.T) {
 	out := plainStdio(t, 0, 2, initialize, initialized, `{"jsonrpc":"2.0","id":7.5,"method":"ping"}`)
 	if strings.Contains(out, `"id":7.5`) || !strings.Contains(out, `"id":7,"result":{}`) {
 		t.Fatalf("go-sdk no longer answers id 7.5 as 7: remove the id checks (checkID)\n%s", out)
+	}
+}
+
+// plainSession serves the go-sdk server of plainStdio over an input the
+// test writes to with write (one message a line), without ending it. out
+// is what the server writes; ended is closed when the session ends.
+func plainSession(t *testing.T, d time.Duration) (write func(lines ...string), out *syncBuffer, ended <-chan struct{}) {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "plain", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			time.Sleep(d)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+		})
+	out = &syncBuffer{}
+	pr, pw := io.Pipe()
+	t.Cleanup(func() { pw.Close() })
+	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{out}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { ss.Wait(); close(done) }()
+	write = func(lines ...string) {
+		go io.WriteString(pw, strings.Join(lines, "\n")+"\n")
+	}
+	return write, out, done
+}
+
+// go-sdk issue 1209 (open): one line that is not JSON ends the stdio
+// session. When this fails, go-sdk answers such lines and goes on: the
+// parse-error and invalid-request replies of stdioConn (decodeLine) can
+// go, once go-sdk's replies say what climax's say (docs/security.md,
+// "stdio robustness").
+func TestUpstreamStdioMalformedLineEndsSession(t *testing.T) {
+	write, out, ended := plainSession(t, 0)
+	write(initialize, initialized, `{bad json`, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("go-sdk's session outlived a malformed line (issue 1209 is fixed): stdioConn need not answer it\n%s", out)
+	}
+}
+
+// go-sdk issue 1235 (open): a request the client cancelled is answered
+// anyway, where MCP says it should not be. When this fails, go-sdk drops
+// the response itself: stdioConn's dropping of it (its cancelled
+// requests) can go.
+func TestUpstreamCancelledRequestAnswered(t *testing.T) {
+	write, out, _ := plainSession(t, 300*time.Millisecond)
+	write(initialize, initialized, callLine(2, "slow", nil),
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(out.String(), `"id":2`); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("go-sdk no longer answers a cancelled request (issue 1235 is fixed): stdioConn need not drop the response\n%s", out)
+		}
 	}
 }
