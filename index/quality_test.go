@@ -3,6 +3,7 @@ package index_test
 import (
 	"github.com/climax-mcp/climax/index/config"
 
+	"archive/zip"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -41,7 +42,8 @@ import (
 // misses, and fails below a set's minimum figures.
 //
 // Run with -v to see the figures. QUERIES and CONFIGS (a query file and a
-// config directory) evaluate another set.
+// config directory) evaluate another set; DISTRACTORS=fig loads the real
+// programs' configs beside it, DISTRACTORS=N as many synthetic tools.
 func TestSearchQuality(t *testing.T) {
 	sets := []qualitySet{
 		{"bundled", "../configs", "testdata/queries.json", 0.97, 0.95, 0},
@@ -68,16 +70,22 @@ func TestSearchQuality(t *testing.T) {
 		// Only H's totals are looked at.
 		{"blind-g", "../configs", "testdata/queries_blind_g.json", 0.98, 0.93, 0},
 		{"blind-h", "../configs", "testdata/queries_blind_h.json", 0.98, 0.92, 0},
-		// The same two sets with 3,000 other tools loaded beside the
-		// bundled ones (distractors), about 0.02 lower; the distractors
-		// are drawn from the bundled configs' words, so their figures
-		// move with the configs more than the others'.
+		// The same two sets with the 2,997 tools of 100 other real
+		// programs loaded beside the bundled ones (figDistractors), at
+		// most 0.02 lower.
+		{"blind-g+fig", "../configs", "testdata/queries_blind_g.json", 0.97, 0.92, fig},
+		{"blind-h+fig", "../configs", "testdata/queries_blind_h.json", 0.96, 0.90, fig},
+		// And with 3,000 synthetic tools drawn from the bundled configs'
+		// own words (distractors): harder than real programs, and their
+		// figures move with the configs more than the others'.
 		{"blind-g+3000", "../configs", "testdata/queries_blind_g.json", 0.96, 0.90, 3000},
 		{"blind-h+3000", "../configs", "testdata/queries_blind_h.json", 0.96, 0.90, 3000},
 	}
 	if q := os.Getenv("QUERIES"); q != "" {
 		sets = []qualitySet{{"custom", "../configs", q, 0, 0, 0}}
-		if n, err := strconv.Atoi(os.Getenv("DISTRACTORS")); err == nil {
+		if d := os.Getenv("DISTRACTORS"); d == "fig" {
+			sets[0].distractors = fig
+		} else if n, err := strconv.Atoi(d); err == nil {
 			sets[0].distractors = n
 		}
 		if d := os.Getenv("CONFIGS"); d != "" {
@@ -90,8 +98,9 @@ func TestSearchQuality(t *testing.T) {
 }
 
 // A qualitySet is a query file evaluated over a config directory, with the
-// hit@5 and MRR@5 below which the test fails, and how many distractor
-// tools to load after the configs (see distractors).
+// hit@5 and MRR@5 below which the test fails, and how many synthetic
+// distractor tools to load after the configs (see distractors), or fig
+// for the real programs' configs (see figDistractors).
 type qualitySet struct {
 	name, configs, queries string
 	minHit, minMRR         float64
@@ -139,7 +148,10 @@ func searchQuality(t *testing.T, set qualitySet) {
 		}
 		configs = append(configs, c)
 	}
-	if set.distractors > 0 {
+	switch {
+	case set.distractors == fig:
+		configs = append(configs, figDistractors(t)...)
+	case set.distractors > 0:
 		configs = append(configs, distractors(configs, set.distractors)...)
 	}
 	ix, _, err := index.New(configs, nil)
@@ -205,6 +217,40 @@ func searchQuality(t *testing.T, set qualitySet) {
 	if hit, mrr := all.hits/all.n, all.rr/all.n; hit < set.minHit || mrr < set.minMRR {
 		t.Errorf("hit@%d %.3f, MRR@%d %.3f; want at least %.2f and %.2f", k, hit, k, mrr, set.minHit, set.minMRR)
 	}
+}
+
+// fig, as a qualitySet's distractors, loads figDistractors.
+const fig = -1
+
+//go:generate go run ./testdata/figclis -o testdata/figclis.zip
+
+// figDistractors returns the configs of testdata/figclis.zip: 100 real
+// programs that no bundled config covers (cloud CLIs, package managers,
+// container and build tools, ...), 2,997 tools drafted by climax scaffold
+// from their Fig autocomplete specs (MIT licence,
+// testdata/LICENSE.withfig) and used as drafted, without category, tags
+// or keywords. They compete with the bundled tools as a user's other
+// configs do: in their own words, several of them for the same jobs
+// (podman, yarn, pnpm, helm, terraform).
+func figDistractors(t *testing.T) []*config.Config {
+	zr, err := zip.OpenReader("testdata/figclis.zip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	names, err := config.BundledNames(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*config.Config
+	for _, name := range names {
+		c, err := config.LoadFS(zr, name+".yaml")
+		if err != nil {
+			t.Fatalf("testdata/figclis.zip: %v", err)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // distractors returns n tools in CLIs of 100 tools each that ranking
