@@ -1,5 +1,7 @@
 package index
 
+import "strings"
+
 // This file holds abbreviations: a short query word that the index does
 // not know ("wt", "dup", "hist") may stand for a longer word of the tools'
 // names that starts with the same letter and holds its letters in order
@@ -57,24 +59,41 @@ func (ai *abbrevIndex) add(w string, term int32) {
 
 // lookup returns the terms of the name words q may abbreviate: words
 // longer than q (see minAbbrevGap), with q's first letter first and all of
-// q's letters in order. It returns none when q is no abbreviation
-// candidate (too short or long, not all letters) or fits more than
-// [maxAbbrevTerms] terms.
+// q's letters in order. When more than [maxAbbrevTerms] terms fit, only
+// the words that begin with q count ("pul" for pull, not pulumi's
+// neighbours "plugin" and "public"), if few enough do. It returns none
+// when q is no abbreviation candidate (too short or long, not all
+// letters) or still fits more than maxAbbrevTerms terms.
 func (ai *abbrevIndex) lookup(q string) (terms [maxAbbrevTerms]int32, n int) {
 	if len(q) < minAbbrevLen || len(q) > maxAbbrevLen || !allLetters(q) {
 		return terms, 0
 	}
+	var prefixed [maxAbbrevTerms]int32
+	np, all := 0, 0
 	for _, w := range ai.byFirst[q[0]-'a'] {
-		if len(w.word) < len(q)+minAbbrevGap(q) || !isSubsequence(q[1:], w.word[1:]) || containsTerm(terms[:n], w.term) {
+		if len(w.word) < len(q)+minAbbrevGap(q) || !isSubsequence(q[1:], w.word[1:]) {
 			continue
 		}
-		if n == maxAbbrevTerms {
-			return terms, 0
+		if !containsTerm(terms[:n], w.term) {
+			if n < maxAbbrevTerms {
+				terms[n] = w.term
+				n++
+			} else {
+				all++
+			}
 		}
-		terms[n] = w.term
-		n++
+		if strings.HasPrefix(w.word, q) && !containsTerm(prefixed[:np], w.term) {
+			if np == maxAbbrevTerms {
+				return terms, 0
+			}
+			prefixed[np] = w.term
+			np++
+		}
 	}
-	return terms, n
+	if all == 0 {
+		return terms, n
+	}
+	return prefixed, np
 }
 
 // allLetters reports whether s is non-empty and all ASCII lowercase

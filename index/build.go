@@ -112,6 +112,7 @@ type builder struct {
 	slotDoc []int32 // by term*numFields+field: 1 + the tool of slotOcc
 	slotOcc []int32 // … and that tool's occurrence of the term in the field
 	byCLI   map[*config.Config]*cliTerms
+	curCLI  *cliTerms // the CLI of the tool being indexed
 
 	// Scratch space.
 	seq      []int32 // the current field's terms, stop words left out, for bigrams
@@ -150,6 +151,7 @@ func newBuilder(r *ranker) *builder {
 // addTool counts the terms of every field of tool d.
 func (b *builder) addTool(d int32, t *config.ResolvedTool) {
 	ct := b.cliTerms(t.CLI)
+	b.curCLI = ct
 	b.count(d, fieldName, b.terms(t.Tool.Name))
 	for i, kw := range t.Tool.Keywords {
 		ids := b.terms(kw)
@@ -287,9 +289,13 @@ func cliField(f searchField) bool {
 // every one of its tools' fields, but it is one use of the word, not
 // one per tool: counting it per tool would make the words a CLI describes
 // itself with ("history", "commit" for git) common, and the generic words
-// of a query would decide instead.
+// of a query would decide instead. The same holds for the CLI's name in
+// its tools' names ("git" in git_log): counted per tool, the rarity of a
+// program's name would depend on how many tools it has and how many
+// other tools are loaded, and so would how much naming the program in a
+// query counts.
 func (b *builder) countRarity(d int32, f searchField, id int32) {
-	if cliField(f) {
+	if cliField(f) || f == fieldName && slices.Contains(b.curCLI.name, id) {
 		if c := b.r.cli[d] + 1; b.idfCLI[id] != c {
 			b.idfCLI[id] = c
 			b.idfDF[id]++

@@ -812,4 +812,49 @@ func TestAbbrevLookup(t *testing.T) {
 	if _, n := ai.lookup("wt"); n != 0 {
 		t.Errorf("lookup(wt) fits four words and should give none, got %d", n)
 	}
+
+	// Among more than three words, those that begin with the
+	// abbreviation count, when three or fewer do: with many tools loaded,
+	// "pul" still finds pull.
+	var many abbrevIndex
+	names := []string{"public", "pull", "publish", "populate", "pulumi", "plural"}
+	for i, w := range names {
+		many.add(w, int32(i))
+	}
+	terms, n := many.lookup("pul")
+	var got []string
+	for _, id := range terms[:n] {
+		got = append(got, names[id])
+	}
+	if want := []string{"pull", "pulumi"}; !slices.Equal(got, want) {
+		t.Errorf("lookup(pul) = %q, want %q", got, want)
+	}
+	for _, w := range []string{"pulse", "pulley"} {
+		many.add(w, int32(len(names)))
+		names = append(names, w)
+	}
+	if _, n := many.lookup("pul"); n != 0 {
+		t.Errorf("lookup(pul) begins four words and should give none, got %d", n)
+	}
+}
+
+// A CLI's name at the start of its tools' names is one use of the word,
+// like the CLI's name field: its rarity does not depend on how many tools
+// the CLI has, so naming the program in a query counts the same whether
+// it has two tools or forty.
+func TestCLINameRarity(t *testing.T) {
+	rarity := func(tools int) float32 {
+		vcs, other := &config.Config{Name: "vcs"}, &config.Config{Name: "box"}
+		for i := range tools {
+			vcs.Tools = append(vcs.Tools, config.Tool{Name: fmt.Sprintf("vcs_op%d", i), Description: "Do something"})
+		}
+		for i := range 60 - tools {
+			other.Tools = append(other.Tools, config.Tool{Name: fmt.Sprintf("box_cmd%d", i), Description: "Run a container"})
+		}
+		r := rankFixture(t, vcs, other).ranker()
+		return r.idf[r.termID["vcs"]]
+	}
+	if few, many := rarity(2), rarity(40); few != many {
+		t.Errorf("idf of a CLI's name: %v with 2 tools, %v with 40; want equal", few, many)
+	}
 }
