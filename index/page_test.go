@@ -191,7 +191,7 @@ func TestRankNegatedProgram(t *testing.T) {
 	}
 	// The explanation shows the factor of the program ruled out.
 	seen := false
-	for _, r := range ix.Explain("run a command in docker instead of kubectl", "", "", 5).Results {
+	for _, r := range ix.Explain("run a command in the pod with docker instead of kubectl", "", "", 5).Results {
 		want := map[string]float64{"kubectl": 0.5}[r.Entry.CLIName]
 		seen = seen || want != 0
 		if r.Factor != want {
