@@ -2285,8 +2285,8 @@ var compiledBundled = map[string]func() *config.Config{
 			Tags:        []string{"filesystem", "locate", "paths"},
 			Tools: []config.Tool{config.Tool{
 				Name:        "find_files",
-				Description: "Find files or directories under a path by name glob, type, size, emptiness or age (modified within or more than N days or minutes ago, after a date, or since another file); prints one path per line.",
-				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today", "files modified in the last day", "files older than 30 days", "modified in the last hour", "stale files", "newer than a file", "paths must precede expression", "unknown predicate", "Argument list too long"},
+				Description: "Find files or directories under a path by name glob, type, size, emptiness or age (modified within or more than N days or minutes ago, after a date, or since another file), leaving out paths or names by glob; prints one path per line.",
+				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today", "files modified in the last day", "files older than 30 days", "modified in the last hour", "stale files", "newer than a file", "paths must precede expression", "unknown predicate", "Argument list too long", "exclude node_modules", "skip the .git directory", "find -not -path"},
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "Where to start (default: dir)",
@@ -2299,6 +2299,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Directory levels to descend",
 					Type:        config.ArgType("integer"),
 					Flag:        "-maxdepth",
+				}, config.Arg{
+					Name:        "min_depth",
+					Description: "Skip the first levels (1: not the starting directory itself)",
+					Type:        config.ArgType("integer"),
+					Flag:        "-mindepth",
 				}, config.Arg{
 					Name:        "type",
 					Description: "f file, d directory, l symlink",
@@ -2320,6 +2325,18 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Glob on the whole path, e.g. '*/test/*'",
 					Type:        config.ArgType("string"),
 					Flag:        "-path",
+				}, config.Arg{
+					Name:        "exclude_path",
+					Description: "Leave out paths matching these globs, e.g. '*/node_modules/*' (its content), '*/.git' (the directory itself)",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Flag:        "-not -path",
+				}, config.Arg{
+					Name:        "exclude_name",
+					Description: "Leave out names matching these globs, e.g. '*.min.js'",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Flag:        "-not -name",
 				}, config.Arg{
 					Name:        "size",
 					Description: "+10M over 10 MiB, -100k under 100 KiB (rounded up to whole units: -1k matches only empty files; 500c is bytes)",
@@ -2359,7 +2376,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ExitCodes: map[int]string{1: "some paths could not be searched (see stderr)"},
 				ReadOnly:  ptr(true),
-				Line:      12,
+				Line:      15,
 			}},
 			Source: "bundled:find",
 		}

@@ -66,6 +66,13 @@ func init() {
 				// -1k rounds sizes up to whole KiB: only empty files are "under 1k".
 				{tool: "find_files", args: a{"size": "-1k", "type": "f", "dir": tree}, want: []string{"./empty.txt"}, check: lacks("main.py")},
 				{tool: "find_files", args: a{"size": "-100c", "name": "*.py", "dir": tree}, want: []string{"./main.py"}},
+				// Exclusions: -not -path and -not -name, each item its own pair.
+				{tool: "find_files", args: a{"name": "*.py", "exclude_path": "*/build/*", "dir": tree}, want: []string{"./main.py"}, check: lacks("out.py")},
+				{tool: "find_files", args: a{"type": "f", "exclude_path": []any{"./.git", "./.git/*", "./build/*"}, "exclude_name": []any{"*.md", ".*"}, "dir": tree},
+					want: []string{"./main.py", "./old.txt"}, check: lacks("guide.md", ".env", ".gitignore", "out.py", "/HEAD")},
+				// A value is only ever a glob: "-delete" deletes nothing.
+				{tool: "find_files", args: a{"exclude_path": "-delete", "exclude_name": "-fprint", "name": "*.py", "dir": tree}, want: []string{"./main.py", "./build/out.py"}, check: exists(sb.path("tree", "main.py"), true)},
+				{tool: "find_files", args: a{"min_depth": 1, "max_depth": 1, "type": "d", "exclude_name": ".git", "dir": tree}, want: []string{"./docs", "./build"}, check: lacks("./.git", ".\n")},
 				{tool: "find_files", args: a{"path": "-delete", "dir": tree}, refused: "-delete"},
 				{tool: "find_files", args: a{"path": "!", "name": "*.py", "dir": tree}, refused: "does not match pattern"},
 			}

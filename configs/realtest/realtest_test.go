@@ -399,12 +399,14 @@ func readFile(t *testing.T, path string) string {
 	return string(data)
 }
 
-// lacks returns a check that the result text does not contain text.
-func lacks(text string) func(t *testing.T, out executor.Outcome) {
+// lacks returns a check that the result text contains none of texts.
+func lacks(texts ...string) func(t *testing.T, out executor.Outcome) {
 	return func(t *testing.T, out executor.Outcome) {
 		t.Helper()
-		if strings.Contains(out.Text, text) {
-			t.Errorf("result contains %q:\n%s", text, out.Text)
+		for _, text := range texts {
+			if strings.Contains(out.Text, text) {
+				t.Errorf("result contains %q:\n%s", text, out.Text)
+			}
 		}
 	}
 }
