@@ -2870,7 +2870,7 @@ var compiledBundled = map[string]func() *config.Config{
 		return &config.Config{
 			Name:        "git",
 			Description: "Git version control: inspect history and changes, stage and commit, manage branches, tags, stashes and remotes, sync with push/pull/fetch.",
-			Command:     "git --no-pager -c safe.bareRepository=explicit -c core.fsmonitor=false -c core.hooksPath=/dev/null",
+			Command:     "git --no-pager -c safe.bareRepository=explicit -c core.fsmonitor=false",
 			Env:         map[string]string{"GIT_EDITOR": "true", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"},
 			Category:    "vcs",
 			Tags:        []string{"version-control", "commits", "branches"},
@@ -2878,7 +2878,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Name:        "git_status",
 				Description: "Show what changed in the working tree: branch, staged, unstaged and untracked files.",
 				Keywords:    []string{"what changed", "modified files", "uncommitted changes", "dirty working tree", "untracked files", "changes not staged for commit", "nothing to commit", "wip", "pending changes", "git st", "merge conflicts", "conflicted files", "both modified", "Untracked files", "Changes to be committed", "You have unmerged paths", "your branch is ahead of", "is my working tree clean", "which files did I modify", "unmerged paths", "CONFLICT (modify/delete)", "deleted in HEAD and modified in", "both added"},
-				Command:     "status",
+				Command:     "-c core.hooksPath=/dev/null status",
 				Args: []config.Arg{config.Arg{
 					Name:        "short",
 					Description: "One line per file",
@@ -2897,12 +2897,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      29,
+				Line:      34,
 			}, config.Tool{
 				Name:        "git_log",
 				Description: "Show commit history, newest first (20 by default), optionally by author, date, message, text change (pickaxe), path or range (main..HEAD).",
 				Keywords:    []string{"history", "recent commits", "latest commits", "last commits", "changelog", "commit messages", "who committed", "what changed since", "since last release", "previous commits", "git history", "which commit introduced", "when was this changed", "commit log", "commits by author", "last few commits", "find a commit by message", "which commit added", "when did this text disappear", "pickaxe", "log -S", "history of a renamed file", "log --follow", "commits between two dates"},
-				Command:     "log --no-ext-diff --no-textconv",
+				Command:     "-c core.hooksPath=/dev/null log --no-ext-diff --no-textconv",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
 					Description: "Branch, commit or range, e.g. main..HEAD",
@@ -2974,12 +2974,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      51,
+				Line:      56,
 			}, config.Tool{
 				Name:        "git_diff",
 				Description: "Show line-by-line changes: unstaged by default, staged with staged=true, or against a commit, branch or range.",
 				Keywords:    []string{"what did I change", "changes", "patch", "delta", "uncommitted changes", "staged changes", "compare with main", "diff against branch", "code review", "what changed between", "what's different", "compare two commits", "diff between branches", "review my changes before committing", "show changes in a file", "trailing whitespace"},
-				Command:     "diff --no-ext-diff --no-textconv",
+				Command:     "-c core.hooksPath=/dev/null diff --no-ext-diff --no-textconv",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
 					Description: "Commit, branch or range",
@@ -3017,12 +3017,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      108,
+				Line:      113,
 			}, config.Tool{
 				Name:        "git_show",
 				Description: "Show a commit (message, author, diff), a tag, or a file at a revision (REV:PATH).",
 				Keywords:    []string{"view commit", "inspect commit", "commit details", "what did this commit change", "old version of a file", "file at revision", "HEAD", "contents of commit", "tag details", "files changed in a commit", "what was in this commit", "file from another branch", "show a file at a commit", "last commit", "what did the last commit change"},
-				Command:     "show --no-ext-diff --no-textconv",
+				Command:     "-c core.hooksPath=/dev/null show --no-ext-diff --no-textconv",
 				Args: []config.Arg{config.Arg{
 					Name:        "object",
 					Description: "Commit, tag or REV:PATH (default: HEAD)",
@@ -3050,12 +3050,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      141,
+				Line:      146,
 			}, config.Tool{
 				Name:        "git_blame",
 				Description: "Show who last changed each line of a file and in which commit.",
 				Keywords:    []string{"who changed", "who wrote", "who touched", "annotate", "authorship", "line history", "praise", "responsible for this line", "when was this line added", "which commit changed this line", "who introduced this line", "git blame"},
-				Command:     "blame --no-textconv",
+				Command:     "-c core.hooksPath=/dev/null blame --no-textconv",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
 					Description: "Blame as of this commit",
@@ -3088,12 +3088,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      167,
+				Line:      172,
 			}, config.Tool{
 				Name:        "git_grep",
 				Description: "Search tracked files for a text or regex pattern, e.g. to find where a function or symbol is used. Patterns are POSIX basic regexes (\\| for alternation, \\+ \\? \\{n\\}) unless extended_regexp (ERE: | + ? {n} ( )) or perl_regexp (PCRE: \\d, \\s, lookarounds) is set; fixed_strings matches literally. Exit code 1 means no matches.",
 				Keywords:    []string{"find in code", "search code", "search the codebase", "where is it defined", "usages", "references", "find text", "look for string", "ripgrep", "occurrences", "todo comments", "where is this function called", "find all uses", "grep the repo", "search for a symbol", "find the definition"},
-				Command:     "grep --line-number",
+				Command:     "-c core.hooksPath=/dev/null grep --line-number",
 				Args: []config.Arg{config.Arg{
 					Name: "ignore_case",
 					Type: config.ArgType("boolean"),
@@ -3152,12 +3152,12 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "no matches"},
 				ReadOnly:         ptr(true),
-				Line:             194,
+				Line:             199,
 			}, config.Tool{
 				Name:        "git_ls_files",
 				Description: "List files tracked by git (or untracked, modified or deleted ones).",
 				Keywords:    []string{"tracked files", "files in repo", "versioned files", "which files are committed", "ignored files", "file list", "list project files", "list all files", "is this file tracked", "count files in the repo"},
-				Command:     "ls-files --exclude-standard",
+				Command:     "-c core.hooksPath=/dev/null ls-files --exclude-standard",
 				Args: []config.Arg{config.Arg{
 					Name:        "others",
 					Description: "Untracked instead",
@@ -3186,12 +3186,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      245,
+				Line:      250,
 			}, config.Tool{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its hash; for an annotated tag add ^{commit} to get the commit, not the tag object.",
 				Keywords:    []string{"commit sha", "commit id", "hash of HEAD", "resolve ref", "current commit", "short sha", "HEAD~1", "revision to sha", "full commit hash", "what commit is HEAD", "ambiguous argument", "unknown revision or path not in the working tree", "Needed a single revision", "peel tag", "tag commit", "bad revision"},
-				Command:     "rev-parse --verify",
+				Command:     "-c core.hooksPath=/dev/null rev-parse --verify",
 				Args: []config.Arg{config.Arg{
 					Name:       "revision",
 					Type:       config.ArgType("string"),
@@ -3215,12 +3215,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      271,
+				Line:      276,
 			}, config.Tool{
 				Name:        "git_repo_root",
 				Description: "Print the absolute path of the repository's top-level (root) directory.",
 				Keywords:    []string{"top level directory", "repository root", "toplevel", "project root", "where is the repo", "root folder", "git root", "absolute path of the repository", "find the repo root"},
-				Command:     "rev-parse --show-toplevel",
+				Command:     "-c core.hooksPath=/dev/null rev-parse --show-toplevel",
 				Args: []config.Arg{config.Arg{
 					Name:        "dir",
 					Description: "Directory inside the repository",
@@ -3230,12 +3230,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      295,
+				Line:      300,
 			}, config.Tool{
 				Name:        "git_reflog",
 				Description: "Show the reflog, newest 30 by default: every commit HEAD pointed to (commits, checkouts, resets, rebases). Use to recover lost commits.",
 				Keywords:    []string{"recover lost commit", "undo a reset", "lost work", "dangling commit", "restore deleted branch", "HEAD history", "oops", "accidentally reset", "find a commit I lost", "commit disappeared", "lost commits after rebase", "recover after reset --hard", "deleted branch by mistake", "HEAD@{1}"},
-				Command:     "reflog show",
+				Command:     "-c core.hooksPath=/dev/null reflog show",
 				Args: []config.Arg{config.Arg{
 					Name:        "ref",
 					Description: "Default: HEAD",
@@ -3254,12 +3254,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      307,
+				Line:      312,
 			}, config.Tool{
 				Name:        "git_describe",
 				Description: "Name a commit after the nearest tag reachable from it (v1.2.0-3-gabc1234), e.g. the version of a build.",
 				Keywords:    []string{"nearest tag", "version string", "version of this build", "commits since last tag", "No names found", "cannot describe anything"},
-				Command:     "describe",
+				Command:     "-c core.hooksPath=/dev/null describe",
 				Args: []config.Arg{config.Arg{
 					Name:        "commit",
 					Description: "Default: HEAD",
@@ -3283,12 +3283,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      326,
+				Line:      331,
 			}, config.Tool{
 				Name:        "git_branch_list",
 				Description: "List branches (local, remote or all), marking the current one, with last commit and upstream.",
 				Keywords:    []string{"branches", "which branches exist", "remote branches", "local branches", "tracking branch", "upstream", "ahead behind", "all branches", "merged branches", "branches merged into main", "unmerged branches", "stale branches", "upstream gone", "does the branch exist", "src refspec does not match any"},
-				Command:     "branch --list -vv",
+				Command:     "-c core.hooksPath=/dev/null branch --list -vv",
 				Args: []config.Arg{config.Arg{
 					Name:        "pattern",
 					Description: "Glob",
@@ -3327,12 +3327,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      348,
+				Line:      353,
 			}, config.Tool{
 				Name:        "git_current_branch",
 				Description: "Print the name of the current branch (empty when HEAD is detached).",
 				Keywords:    []string{"what branch am I on", "current branch name", "active branch", "which branch", "detached HEAD", "HEAD detached at", "You are in 'detached HEAD' state", "which branch is checked out", "HEAD detached from", "You are not currently on a branch"},
-				Command:     "branch --show-current",
+				Command:     "-c core.hooksPath=/dev/null branch --show-current",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -3341,7 +3341,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      381,
+				Line:      386,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with new_branch does both).",
@@ -3365,7 +3365,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        392,
+				Line:        397,
 			}, config.Tool{
 				Name:        "git_branch_rename",
 				Description: "Rename a local branch (the current one when old is not given); refuses to overwrite an existing branch.",
@@ -3389,7 +3389,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        409,
+				Line:        414,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "Delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
@@ -3413,7 +3413,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        425,
+				Line:        430,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout); new_branch creates a branch of that name first (from branch, else from HEAD).",
@@ -3442,7 +3442,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        445,
+				Line:        450,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch); a file path as target discards its changes. To discard file changes use git_restore.",
@@ -3467,7 +3467,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        466,
+				Line:        471,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
@@ -3503,7 +3503,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        485,
+				Line:        490,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "Discard uncommitted changes to files; staged=true only unstages them.",
@@ -3535,7 +3535,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        515,
+				Line:        520,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
@@ -3564,7 +3564,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        540,
+				Line:        545,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "Delete files from the working tree and index; cached=true only untracks them.",
@@ -3605,7 +3605,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        565,
+				Line:        570,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -3629,7 +3629,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        599,
+				Line:        604,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
@@ -3662,12 +3662,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        616,
+				Line:        621,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
 				Keywords:    []string{"stashes", "saved work", "shelved changes", "stash entries", "where did my stash go", "stash@{0}", "list stashes", "No stash entries found", "is not a valid reference"},
-				Command:     "stash list",
+				Command:     "-c core.hooksPath=/dev/null stash list",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -3676,12 +3676,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      646,
+				Line:      651,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
 				Keywords:    []string{"what's in the stash", "stash contents", "stash diff", "peek at stash", "stash@{1}", "see a stash"},
-				Command:     "stash show --patch",
+				Command:     "-c core.hooksPath=/dev/null stash show --patch",
 				Args: []config.Arg{config.Arg{
 					Name:        "stash",
 					Description: "Default: latest",
@@ -3695,7 +3695,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      657,
+				Line:      662,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -3719,7 +3719,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        670,
+				Line:        675,
 			}, config.Tool{
 				Name:        "git_stash_apply",
 				Description: "Re-apply a stash's changes and keep the stash in the list (unlike git_stash_pop).",
@@ -3743,7 +3743,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        688,
+				Line:        693,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "Delete a stash without applying it.",
@@ -3762,12 +3762,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        704,
+				Line:        709,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
 				Keywords:    []string{"releases", "versions", "version tags", "latest release", "last release", "release history", "latest tag", "most recent tag", "what version are we on", "previous release"},
-				Command:     "tag --list -n1",
+				Command:     "-c core.hooksPath=/dev/null tag --list -n1",
 				Args: []config.Arg{config.Arg{
 					Name:        "pattern",
 					Description: "Glob",
@@ -3791,7 +3791,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      718,
+				Line:      723,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -3820,7 +3820,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        737,
+				Line:        742,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "Delete a local tag.",
@@ -3839,12 +3839,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        757,
+				Line:        762,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
 				Keywords:    []string{"origin url", "remote url", "where does it push", "upstream url", "remotes", "github url", "which remotes", "where is origin", "remote repository url", "No such remote", "Could not read from remote repository", "make sure you have the correct access rights and the repository exists", "remote: Repository not found", "none of the git remotes configured for this repository point to a known GitHub host"},
-				Command:     "remote --verbose",
+				Command:     "-c core.hooksPath=/dev/null remote --verbose",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -3853,7 +3853,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      771,
+				Line:      776,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -3877,7 +3877,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        785,
+				Line:        790,
 			}, config.Tool{
 				Name:        "git_remote_set_url",
 				Description: "Change the URL of a remote (e.g. switch origin from HTTPS to SSH, or to a moved repository).",
@@ -3903,7 +3903,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        802,
+				Line:        807,
 			}, config.Tool{
 				Name:        "git_remote_remove",
 				Description: "Remove a remote and its remote-tracking branches.",
@@ -3922,7 +3922,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        822,
+				Line:        827,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
@@ -3963,7 +3963,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        834,
+				Line:        839,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
@@ -4006,7 +4006,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        869,
+				Line:        874,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
@@ -4049,7 +4049,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        909,
+				Line:        914,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
@@ -4086,7 +4086,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        945,
+				Line:        950,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -4110,7 +4110,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        975,
+				Line:        980,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -4149,7 +4149,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        993,
+				Line:        998,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
@@ -4163,7 +4163,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1024,
+				Line:        1029,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
@@ -4193,7 +4193,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1039,
+				Line:        1044,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -4207,7 +4207,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1064,
+				Line:        1069,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -4221,7 +4221,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1077,
+				Line:        1082,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit (cherry-pick).",
@@ -4246,7 +4246,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1088,
+				Line:        1093,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
 				Description: "Continue a cherry-pick after resolving and staging its conflicts.",
@@ -4260,7 +4260,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1108,
+				Line:        1113,
 			}, config.Tool{
 				Name:        "git_cherry_pick_abort",
 				Description: "Abort a cherry-pick in progress and return to the state before it.",
@@ -4274,7 +4274,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1117,
+				Line:        1122,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -4298,7 +4298,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1126,
+				Line:        1131,
 			}, config.Tool{
 				Name:        "git_revert_continue",
 				Description: "Continue a revert after resolving and staging its conflicts.",
@@ -4312,7 +4312,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1145,
+				Line:        1150,
 			}, config.Tool{
 				Name:        "git_revert_abort",
 				Description: "Abort a revert in progress and return to the state before it.",
@@ -4326,7 +4326,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1156,
+				Line:        1161,
 			}, config.Tool{
 				Name:        "git_checkout_ours",
 				Description: "Resolve conflicted files by taking our side whole: the current branch's version during a merge or cherry-pick (during a rebase, the branch being rebased onto). Then git_add the files.",
@@ -4349,7 +4349,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1166,
+				Line:        1171,
 			}, config.Tool{
 				Name:        "git_checkout_theirs",
 				Description: "Resolve conflicted files by taking their side whole: the version from the branch being merged or the commit being cherry-picked or reverted (during a rebase, the commit being replayed). Then git_add the files.",
@@ -4372,7 +4372,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1184,
+				Line:        1189,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
@@ -4403,7 +4403,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1202,
+				Line:        1207,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "Reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -4423,12 +4423,12 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1227,
+				Line:        1232,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
 				Keywords:    []string{"what would be deleted", "dry run clean", "list untracked files", "build artifacts", "stray files", "which untracked files would be removed", "what would git clean remove"},
-				Command:     "clean --dry-run",
+				Command:     "-c core.hooksPath=/dev/null clean --dry-run",
 				Args: []config.Arg{config.Arg{
 					Name:        "directories",
 					Description: "Include untracked directories",
@@ -4454,7 +4454,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1243,
+				Line:      1248,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "Permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -4486,7 +4486,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1267,
+				Line:        1272,
 			}, config.Tool{
 				Name:        "git_bisect",
 				Description: "Find the commit that introduced a bug by binary search: start BAD GOOD, then mark each checked-out commit good or bad; reset ends.",
@@ -4513,12 +4513,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1295,
+				Line:        1300,
 			}, config.Tool{
 				Name:        "git_worktree_list",
 				Description: "List the worktrees of the repository (extra checkouts of other branches) with path, commit and branch.",
 				Keywords:    []string{"worktrees", "other checkouts", "is already checked out at", "linked worktree", "is already used by worktree at"},
-				Command:     "worktree list",
+				Command:     "-c core.hooksPath=/dev/null worktree list",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -4527,7 +4527,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1314,
+				Line:      1319,
 			}, config.Tool{
 				Name:        "git_worktree_add",
 				Description: "Check out a branch into a new directory (a worktree), to work on two branches at once.",
@@ -4557,7 +4557,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1324,
+				Line:        1329,
 			}, config.Tool{
 				Name:        "git_worktree_remove",
 				Description: "Remove a worktree and its directory; force=true even with uncommitted changes.",
@@ -4581,12 +4581,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1344,
+				Line:        1349,
 			}, config.Tool{
 				Name:        "git_config_get",
 				Description: "Print the value of one git setting (user.email, remote.origin.url...); exit code 1 when it is not set.",
 				Keywords:    []string{"git settings", "what email do I commit with", "user name", "read config value", "core.autocrlf"},
-				Command:     "config --get",
+				Command:     "-c core.hooksPath=/dev/null config --get",
 				Args: []config.Arg{config.Arg{
 					Name:        "key",
 					Description: "e.g. user.email",
@@ -4603,7 +4603,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "not set"},
 				ReadOnly:         ptr(true),
-				Line:             1360,
+				Line:             1365,
 			}, config.Tool{
 				Name:        "git_config_set",
 				Description: "Set a git setting in this repository's .git/config (user.name, user.email, core.autocrlf...).",
@@ -4630,12 +4630,12 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1376,
+				Line:        1381,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
 				Keywords:    []string{"all git settings", "show config", "gitconfig", "which settings are set", "git aliases"},
-				Command:     "config --list --show-scope",
+				Command:     "-c core.hooksPath=/dev/null config --list --show-scope",
 				Args: []config.Arg{config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -4644,7 +4644,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1400,
+				Line:      1405,
 			}},
 			Source: "bundled:git",
 		}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/climax-mcp/climax/executor"
 )
@@ -321,6 +322,29 @@ func gitCalls(sb *sandbox) []call {
 				t.Error("remote mirror still there")
 			}
 		}},
+
+		// Hooks: the repository's own (set up here, never by a clone) run
+		// for the tools that change it, as for the user, and never for a
+		// read-only tool. post-index-change runs when git status refreshes
+		// the index; commit-msg refuses a WIP commit.
+		{tool: "git_status", args: r(a{"short": true}), before: func(t *testing.T) {
+			hook := func(name, body string) {
+				path := sb.path("repo", ".git", "hooks", name)
+				write(t, path, "#!/bin/sh\necho "+name+" >> '"+sb.path("hooks.log")+"'\n"+body)
+				if err := os.Chmod(path, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			hook("post-index-change", "")
+			hook("commit-msg", "if grep -q WIP \"$1\"; then echo 'commit-msg hook: WIP commits are refused' >&2; exit 1; fi\n")
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(sb.path("repo", "README.md"), old, old); err != nil {
+				t.Fatal(err)
+			}
+		}, check: exists(sb.path("hooks.log"), false)},
+		{tool: "git_commit", args: r(a{"message": "WIP: half done", "all": true}), before: edit("README.md", "# demo\n\nHooked.\n"), exit: 1,
+			want: []string{"commit-msg hook: WIP commits are refused"}, check: fileHas(sb.path("hooks.log"), "commit-msg")},
+		{tool: "git_commit", args: r(a{"message": "hooked", "all": true}), want: []string{"hooked"}},
 	}
 }
 

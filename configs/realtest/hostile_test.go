@@ -1,6 +1,8 @@
 package realtest
 
 import (
+	"archive/tar"
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -79,7 +81,7 @@ func hostileArgs(t *testing.T, tool *config.Tool, dir string, values map[string]
 	return args
 }
 
-var hostiles = []*hostile{hostileGit, hostileGo, hostileGofmt, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude, hostileAws}
+var hostiles = []*hostile{hostileGit, hostileGo, hostileGofmt, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude, hostileAws, hostileTar, hostileFind}
 
 // hostileValues are the values of required args in default calls.
 var hostileValues = map[string]any{
@@ -96,6 +98,7 @@ var hostileValues = map[string]any{
 	"claude_ask.prompt":   "hello",
 	"aws_s3_presign.path": "s3://fixture-bucket/key",
 	"aws_logs_tail.group": "fixture-group",
+	"tar_list.archive":    "evil.tar",
 }
 
 // TestReadOnlyToolsOnHostileFiles runs every read-only tool of the configs
@@ -378,6 +381,16 @@ var hostileGit = &hostile{
 		}
 		return calls
 	},
+	// Tools that change a repository run its hooks, but never those of a
+	// bare repository committed inside a clone: git does not use it.
+	unsafe: func(dir string) []call {
+		evil := filepath.Join(dir, "clone", "evil.git")
+		return []call{
+			{tool: "git_add", args: a{"all": true, "dir": evil}, before: staleIndex(evil)},
+			{tool: "git_commit", args: a{"message": "m", "all": true, "dir": evil}, before: staleIndex(evil)},
+			{tool: "git_switch", args: a{"new_branch": "x", "dir": evil}},
+		}
+	},
 }
 
 // staleIndex returns a before hook that changes the modification time of
@@ -632,5 +645,113 @@ var hostileAws = &hostile{
 		return []control{{canary: []string{"aws-credential-process"}, dir: proj, stop: 20 * time.Second,
 			env:  []string{"AWS_CONFIG_FILE=" + filepath.Join(proj, ".aws", "config")},
 			argv: []string{"aws", "sts", "get-caller-identity"}}}
+	},
+}
+
+// The tar fixture: an archive whose members escape the directory it is
+// extracted to (an absolute name, a name with "..", a file written
+// through a symbolic link the archive itself creates), and the options
+// that would run a program if a value could become one: a checkpoint
+// action, a compression program, --to-command, and a remote shell for an
+// archive named HOST:FILE (TAR_OPTIONS names one, as an rsh or ssh setup
+// of the machine would). tar_list only lists: the escaping members are
+// names, the values stay a file name and member names (--file=, after
+// "--"), and --force-local keeps HOST:FILE a local file. tar_extract
+// (not read-only) must not write outside its destination either.
+var hostileTar = &hostile{
+	config: "tar",
+	prepare: func(t *testing.T, dir, canaries string) {
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		file := func(name string) {
+			if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: 1, Typeflag: tar.TypeReg}); err != nil {
+				t.Fatal(err)
+			}
+			tw.Write([]byte("x"))
+		}
+		link := func(name, target string) {
+			if err := tw.WriteHeader(&tar.Header{Name: name, Linkname: target, Mode: 0o777, Typeflag: tar.TypeSymlink}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		file(filepath.Join(canaries, "tar-absolute"))
+		// Extracted in dir/out/x, as the control does.
+		file("../../canaries/tar-dotdot")
+		link("link", canaries)
+		file("link/tar-symlink")
+		file("plain.txt")
+		if err := tw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, "evil.tar"), buf.String())
+		if err := os.MkdirAll(filepath.Join(dir, "out", "x"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"checkpoint", "compress", "to-command"} {
+			script(t, filepath.Join(dir, "bin", name), canaries, "tar-"+name, "cat >/dev/null")
+		}
+		rsh := script(t, filepath.Join(dir, "bin", "rsh"), canaries, "tar-rsh", "exit 1")
+		t.Setenv("TAR_OPTIONS", "--rsh-command="+rsh)
+	},
+	controls: func(dir string) []control {
+		bin := filepath.Join(dir, "bin")
+		return []control{
+			{canary: []string{"tar-absolute", "tar-dotdot", "tar-symlink"}, dir: filepath.Join(dir, "out", "x"), argv: []string{"tar", "--extract", "--absolute-names", "--file=" + filepath.Join(dir, "evil.tar")}},
+			{canary: []string{"tar-checkpoint"}, dir: dir, argv: []string{"tar", "--list", "--file=evil.tar", "--checkpoint=1", "--checkpoint-action=exec=" + filepath.Join(bin, "checkpoint")}},
+			{canary: []string{"tar-compress"}, dir: dir, argv: []string{"tar", "--list", "--file=evil.tar", "--use-compress-program=" + filepath.Join(bin, "compress")}},
+			{canary: []string{"tar-to-command"}, dir: filepath.Join(dir, "out"), argv: []string{"tar", "--extract", "--file=" + filepath.Join(dir, "evil.tar"), "--to-command=" + filepath.Join(bin, "to-command")}},
+			{canary: []string{"tar-rsh"}, dir: dir, argv: []string{"tar", "--list", "--file=localhost:evil.tar"}},
+		}
+	},
+	calls: func(dir string) []call {
+		bin := filepath.Join(dir, "bin")
+		return []call{
+			{tool: "tar_list", args: a{"archive": "evil.tar", "verbose": true, "dir": dir}, want: []string{"tar-absolute", "../../canaries/tar-dotdot", "link/tar-symlink"}},
+			{tool: "tar_list", args: a{"archive": "evil.tar", "member": []any{"--checkpoint=1", "--checkpoint-action=exec=" + filepath.Join(bin, "checkpoint"), "--to-command=" + filepath.Join(bin, "to-command")}, "dir": dir}},
+			{tool: "tar_list", args: a{"archive": "--use-compress-program=" + filepath.Join(bin, "compress"), "dir": dir}},
+			{tool: "tar_list", args: a{"archive": "-Ievil", "dir": dir}},
+			{tool: "tar_list", args: a{"archive": "localhost:evil.tar", "dir": dir}, want: []string{"Cannot open"}},
+		}
+	},
+	unsafe: func(dir string) []call {
+		bin := filepath.Join(dir, "bin")
+		return []call{
+			{tool: "tar_extract", args: a{"archive": filepath.Join(dir, "evil.tar"), "destination": "into", "dir": filepath.Join(dir, "out", "x")}},
+			{tool: "tar_extract", args: a{"archive": "evil.tar", "member": []any{"--to-command=" + filepath.Join(bin, "to-command"), "plain.txt"}, "destination": filepath.Join(dir, "out", "y"), "dir": dir}},
+		}
+	},
+}
+
+// The find fixture: a tree whose file names are find's actions and
+// operators ("-fprint", "-delete", "-exec", ";", "("). A path that is an
+// action writes a file (the control: find -fprint CANARY); find_files
+// refuses such a path and passes every other value as the value of its
+// test, so no value or name acts, and the files are all still there.
+var hostileFind = &hostile{
+	config:  "find",
+	workdir: "tree",
+	prepare: func(t *testing.T, dir, canaries string) {
+		for _, name := range []string{"-fprint", "-delete", "-exec", ";", "(", "a.txt"} {
+			write(t, filepath.Join(dir, "tree", name), "x\n")
+		}
+		if err := os.Symlink(".", filepath.Join(dir, "tree", "loop")); err != nil {
+			t.Fatal(err)
+		}
+	},
+	controls: func(dir string) []control {
+		return []control{{canary: []string{"find-fprint"}, dir: filepath.Join(dir, "tree"), argv: []string{"find", "-fprint", filepath.Join(dir, "canaries", "find-fprint")}}}
+	},
+	calls: func(dir string) []call {
+		tree := filepath.Join(dir, "tree")
+		fprint := filepath.Join(dir, "canaries", "find-fprint")
+		calls := []call{
+			{tool: "find_files", args: a{"path": "-fprint", "name": fprint, "dir": tree}, refused: "starts with '-'"},
+			{tool: "find_files", args: a{"path": "(", "dir": tree}, refused: "does not match pattern"},
+			{tool: "find_files", args: a{"newer_than": "-delete", "name": "-fprint", "path_glob": "-exec", "exclude_path": []any{"-fprint", fprint}, "exclude_name": ";", "dir": tree}},
+		}
+		for _, arg := range []string{"name", "iname", "path_glob", "size", "modified_after", "modified_days", "modified_minutes", "newer_than"} {
+			calls = append(calls, call{tool: "find_files", args: a{arg: "-fprint", "path": tree}})
+		}
+		return append(calls, call{tool: "find_files", args: a{"name": "*", "type": "f", "dir": tree}, want: []string{"./-fprint", "./-delete", "./-exec", "./;", "./("}})
 	},
 }
