@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
+	vm "github.com/VictoriaMetrics/metrics"
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index/config"
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Outcomes of a tool call, as the audit log and the metrics name them.
@@ -90,8 +90,7 @@ func (s *Server) record(ri *reqInfo, c callRecord) {
 	if rt != nil {
 		label = rt.Tool.Name
 	}
-	s.metrics.calls.WithLabelValues(label, outcome).Inc()
-	s.metrics.callDuration.WithLabelValues(label).Observe(time.Since(start).Seconds())
+	s.metrics.called(label, outcome, time.Since(start))
 	if s.cfg.audit == nil {
 		return
 	}
@@ -162,7 +161,7 @@ const (
 type auditLog struct {
 	w       io.Writer
 	log     *slog.Logger
-	dropped prometheus.Counter // nil until the server sets it
+	dropped *vm.Counter // nil until the server sets it
 
 	mu      sync.Mutex
 	queue   [][]byte

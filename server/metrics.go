@@ -1,13 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"net/http"
-	"sync"
+	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
+	vm "github.com/VictoriaMetrics/metrics"
 )
 
 // MetricsPath is where the HTTP transport serves the metrics, in the
@@ -18,76 +17,89 @@ const MetricsPath = "/metrics"
 // so that callers cannot grow the label set at will.
 const unknownToolLabel = "(unknown)"
 
-// metrics are the server's Prometheus collectors, in a registry of their
-// own.
-type metrics struct {
-	reg            *prometheus.Registry
-	calls          *prometheus.CounterVec
-	callDuration   *prometheus.HistogramVec
-	inFlight       prometheus.Gauge
-	searches       prometheus.Counter
-	searchDuration prometheus.Histogram
-	auditDropped   prometheus.Counter
+// Buckets of the duration histograms, in seconds.
+var (
+	callBuckets   = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300}
+	searchBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1}
+)
+
+// A family is one metric family: its HELP and TYPE lines and the set of
+// its series.
+type family struct {
+	name, typ, help string
+	set             *vm.Set
 }
 
-// newMetrics registers the collectors; sessions reports the live MCP
-// sessions when scraped.
+func newFamily(name, typ, help string) *family {
+	return &family{name: name, typ: typ, help: help, set: vm.NewSet()}
+}
+
+// metrics are the server's metrics. The library (VictoriaMetrics/metrics)
+// does no work at package initialisation beyond reading a few cgroup
+// files, where the Prometheus client library cost every start, stdio
+// included, more than a millisecond (README, Benchmarks).
+type metrics struct {
+	families []*family // in the order of the exposition
+
+	calls, callDuration *family // series per tool (and outcome)
+	inFlight            *vm.Gauge
+	searches            *vm.Counter
+	searchDuration      *vm.PrometheusHistogram
+	auditDropped        *vm.Counter
+}
+
+// newMetrics creates the metrics; sessions reports the live MCP sessions
+// when scraped.
 func newMetrics(sessions func() int) *metrics {
 	m := &metrics{
-		reg: prometheus.NewRegistry(),
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "climax_tool_calls_total",
-			Help: "Tool calls by tool and outcome (ok, error, refused, timeout, cancelled).",
-		}, []string{"tool", "outcome"}),
-		callDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "climax_tool_call_duration_seconds",
-			Help:    "Duration of tool calls, from the request to the result, by tool.",
-			Buckets: []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300},
-		}, []string{"tool"}),
-		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "climax_tool_calls_in_flight",
-			Help: "Tool calls being answered now (waiting for a slot or running).",
-		}),
-		searches: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "climax_searches_total",
-			Help: "climax_search calls.",
-		}),
-		searchDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "climax_search_duration_seconds",
-			Help:    "Duration of climax_search calls.",
-			Buckets: []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1},
-		}),
-		auditDropped: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "climax_audit_records_dropped_total",
-			Help: "Audit log records dropped because the log was not written as fast as calls ended.",
-		}),
+		calls:        newFamily("climax_tool_calls_total", "counter", "Tool calls by tool and outcome (ok, error, refused, timeout, cancelled)."),
+		callDuration: newFamily("climax_tool_call_duration_seconds", "histogram", "Duration of tool calls, from the request to the result, by tool."),
 	}
-	m.reg.MustRegister(m.calls, m.callDuration, m.inFlight, m.searches, m.searchDuration, m.auditDropped,
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "climax_sessions",
-			Help: "Live MCP sessions.",
-		}, func() float64 { return float64(sessions()) }),
-	)
+	inFlight := newFamily("climax_tool_calls_in_flight", "gauge", "Tool calls being answered now (waiting for a slot or running).")
+	m.inFlight = inFlight.set.NewGauge(inFlight.name, nil)
+	searches := newFamily("climax_searches_total", "counter", "climax_search calls.")
+	m.searches = searches.set.NewCounter(searches.name)
+	searchDuration := newFamily("climax_search_duration_seconds", "histogram", "Duration of climax_search calls.")
+	m.searchDuration = searchDuration.set.NewPrometheusHistogramExt(searchDuration.name, searchBuckets)
+	auditDropped := newFamily("climax_audit_records_dropped_total", "counter", "Audit log records dropped because the log was not written as fast as calls ended.")
+	m.auditDropped = auditDropped.set.NewCounter(auditDropped.name)
+	live := newFamily("climax_sessions", "gauge", "Live MCP sessions.")
+	live.set.NewGauge(live.name, func() float64 { return float64(sessions()) })
+	m.families = []*family{auditDropped, searchDuration, searches, live, m.callDuration, inFlight, m.calls} // by name
 	return m
 }
 
-// handler serves the metrics in the Prometheus text format. The Go
-// runtime and process collectors join the registry on the first scrape:
-// building them takes longer than the rest of a server's start, and a
-// server that is never scraped (stdio) does not need them.
-func (m *metrics) handler() http.Handler {
-	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
-	var once sync.Once
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		once.Do(func() {
-			m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-		})
-		h.ServeHTTP(w, r)
-	})
+// called records one finished call of tool (unknownToolLabel for a name
+// no config defines) with its outcome and duration.
+func (m *metrics) called(tool, outcome string, d time.Duration) {
+	t := labelValue(tool)
+	m.calls.set.GetOrCreateCounter(m.calls.name + `{outcome="` + labelValue(outcome) + `",tool="` + t + `"}`).Inc()
+	m.callDuration.set.GetOrCreatePrometheusHistogramExt(m.callDuration.name+`{tool="`+t+`"}`, callBuckets).Update(d.Seconds())
 }
 
 // searched records one climax_search call.
 func (m *metrics) searched(d time.Duration) {
 	m.searches.Inc()
-	m.searchDuration.Observe(d.Seconds())
+	m.searchDuration.Update(d.Seconds())
 }
+
+// handler serves the metrics in the Prometheus text format: climax's
+// families with their HELP and TYPE lines, then the Go runtime's and the
+// process's (go_*, process_*).
+func (m *metrics) handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b bytes.Buffer
+		for _, f := range m.families {
+			b.WriteString("# HELP " + f.name + " " + f.help + "\n# TYPE " + f.name + " " + f.typ + "\n")
+			f.set.WritePrometheus(&b)
+		}
+		vm.WriteProcessMetrics(&b)
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		w.Write(b.Bytes())
+	})
+}
+
+// labelEscaper escapes a label value as the text format requires.
+var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+func labelValue(s string) string { return labelEscaper.Replace(s) }

@@ -64,7 +64,14 @@ func TestMetrics(t *testing.T) {
 		"climax_searches_total 1",
 		"climax_search_duration_seconds_count 1",
 		"climax_sessions 1",
-		"go_goroutines ", // the runtime collector joins on the first scrape
+		"# TYPE climax_tool_calls_total counter",
+		"# HELP climax_tool_call_duration_seconds Duration of tool calls",
+		"# TYPE climax_tool_call_duration_seconds histogram",
+		`climax_tool_call_duration_seconds_bucket{tool="fake_echo",le="300"} 3`,
+		`climax_tool_call_duration_seconds_bucket{tool="fake_echo",le="+Inf"} 3`,
+		"# TYPE climax_sessions gauge",
+		"go_goroutines ",
+		"process_resident_memory_bytes ",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
