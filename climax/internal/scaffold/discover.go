@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -120,15 +119,15 @@ func (d *discovery) detectStyle(ctx context.Context) string {
 		return "git"
 	}
 	out, ok := d.run(ctx, "__complete", "")
-	if ok && out.ExitCode == 0 && cobraDirectiveRE.MatchString(out.Stdout) {
+	if ok && out.ExitCode == 0 && cobraDirectiveRE().MatchString(out.Stdout) {
 		return "cobra"
 	}
 	return ""
 }
 
-var fullHelpRE = regexp.MustCompile(`(?i)not the full help|--help all\b`)
+var fullHelpRE = lazyRE(`(?i)not the full help|--help all\b`)
 
-var cobraDirectiveRE = regexp.MustCompile(`(?m)^:[0-9]+\s*\z`)
+var cobraDirectiveRE = lazyRE(`(?m)^:[0-9]+\s*\z`)
 
 // explore fills node from its help and explores its children, down to the
 // depth limit. words are the node's words for usage lines.
@@ -213,7 +212,7 @@ func (d *discovery) help(ctx context.Context, node *Command) *HelpPage {
 		}
 		text := out.Text()
 		page := ParseHelp(text, words)
-		if fullHelpRE.MatchString(text) {
+		if fullHelpRE().MatchString(text) {
 			// curl: "This is not the full help ... use --help all".
 			if o2, ok := d.run(ctx, append(slices.Clone(node.Path), "--help", "all")...); ok && o2.Problem() == "" {
 				if p2 := ParseHelp(o2.Text(), words); len(p2.Flags) > len(page.Flags) {
@@ -383,14 +382,14 @@ func mergeEntries(a, b []CommandEntry) []CommandEntry {
 	return a
 }
 
-var aliasDescRE = regexp.MustCompile(`(?i)^\(?alias(?: for| of)?:?\s+([\w-]+)\)?$`)
+var aliasDescRE = lazyRE(`(?i)^\(?alias(?: for| of)?:?\s+([\w-]+)\)?$`)
 
 // foldAliases turns entries described as "alias: build" into aliases of
 // the command they name.
 func foldAliases(entries []CommandEntry) []CommandEntry {
 	var out []CommandEntry
 	for _, e := range entries {
-		m := aliasDescRE.FindStringSubmatch(strings.TrimSpace(e.Description))
+		m := aliasDescRE().FindStringSubmatch(strings.TrimSpace(e.Description))
 		if m == nil {
 			out = append(out, e)
 			continue
@@ -405,7 +404,7 @@ func foldAliases(entries []CommandEntry) []CommandEntry {
 	return out
 }
 
-var choiceWordRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+var choiceWordRE = lazyRE(`^[a-z][a-z0-9-]*$`)
 
 // usageChoices reads subcommands from a usage line that names them as a
 // choice right after the command: argparse's "{init,build}", npm's
@@ -430,7 +429,7 @@ func usageChoices(usage []string, words []string) []CommandEntry {
 			sep = ","
 		}
 		names := strings.Split(inner, sep)
-		if len(names) < 2 || slices.ContainsFunc(names, func(n string) bool { return !choiceWordRE.MatchString(n) }) {
+		if len(names) < 2 || slices.ContainsFunc(names, func(n string) bool { return !choiceWordRE().MatchString(n) }) {
 			return nil
 		}
 		var out []CommandEntry

@@ -179,7 +179,7 @@ func figFlag(o *fig.Option) *Flag {
 	// An optional value must be joined to its option (--color=always).
 	f.Joined = o.Joined || a.Optional
 	if f.Type == TypeString && !a.Open && len(a.Suggestions) >= 2 &&
-		!slices.ContainsFunc(a.Suggestions, func(s string) bool { return !enumWordRE.MatchString(s) }) {
+		!slices.ContainsFunc(a.Suggestions, func(s string) bool { return !enumWordRE().MatchString(s) }) {
 		f.Enum = slices.Clone(a.Suggestions)
 	}
 	return f

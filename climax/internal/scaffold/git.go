@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -14,9 +13,9 @@ import (
 const gitCategories = "list-mainporcelain,list-ancillarymanipulators,list-ancillaryinterrogators,list-plumbinginterrogators"
 
 var (
-	gitHelpLineRE = regexp.MustCompile(`^\s{2,}([a-z][a-z0-9-]*)\s{2,}(\S.*)$`)
-	gitWordRE     = regexp.MustCompile(`^[a-z][a-z0-9-]+$`)
-	gitFlagRE     = regexp.MustCompile(`(--?[A-Za-z0-9][A-Za-z0-9-]*)(=?<[^>]+>| <[^>]+>)?`)
+	gitHelpLineRE = lazyRE(`^\s{2,}([a-z][a-z0-9-]*)\s{2,}(\S.*)$`)
+	gitWordRE     = lazyRE(`^[a-z][a-z0-9-]+$`)
+	gitFlagRE     = lazyRE(`(--?[A-Za-z0-9][A-Za-z0-9-]*)(=?<[^>]+>| <[^>]+>)?`)
 )
 
 // prepareGit gives the sandbox's working directory the few files that make
@@ -46,14 +45,14 @@ func (d *discovery) gitChildren(ctx context.Context, node *Command, page *HelpPa
 		descs := map[string]string{}
 		if h, ok := d.run(ctx, "help", "-a"); ok && h.Problem() == "" {
 			for _, line := range strings.Split(cleanText(h.Stdout), "\n") {
-				if m := gitHelpLineRE.FindStringSubmatch(line); m != nil {
+				if m := gitHelpLineRE().FindStringSubmatch(line); m != nil {
 					descs[m[1]] = m[2]
 				}
 			}
 		}
 		var entries []CommandEntry
 		for _, name := range strings.Fields(out.Stdout) {
-			if gitWordRE.MatchString(name) {
+			if gitWordRE().MatchString(name) {
 				entries = append(entries, CommandEntry{Name: name, Description: descs[name]})
 			}
 		}
@@ -64,7 +63,7 @@ func (d *discovery) gitChildren(ctx context.Context, node *Command, page *HelpPa
 	}
 	var entries []CommandEntry
 	add := func(name string) {
-		if gitWordRE.MatchString(name) && !slices.ContainsFunc(entries, func(e CommandEntry) bool { return e.Name == name }) {
+		if gitWordRE().MatchString(name) && !slices.ContainsFunc(entries, func(e CommandEntry) bool { return e.Name == name }) {
 			entries = append(entries, CommandEntry{Name: name})
 		}
 	}
@@ -81,14 +80,14 @@ func (d *discovery) gitChildren(ctx context.Context, node *Command, page *HelpPa
 			inner := strings.Trim(t, "[]()")
 			if strings.Contains(inner, "|") {
 				words := strings.Split(inner, "|")
-				if len(words) >= 3 && !slices.ContainsFunc(words, func(w string) bool { return !gitWordRE.MatchString(w) }) {
+				if len(words) >= 3 && !slices.ContainsFunc(words, func(w string) bool { return !gitWordRE().MatchString(w) }) {
 					for _, w := range words {
 						add(w)
 					}
 				}
 				break
 			}
-			if gitWordRE.MatchString(inner) && !strings.HasPrefix(t, "<") {
+			if gitWordRE().MatchString(inner) && !strings.HasPrefix(t, "<") {
 				add(inner)
 			}
 			break
@@ -115,7 +114,7 @@ func gitSubcommandPage(page *HelpPage, path []string) *HelpPage {
 		}
 		sub := &HelpPage{Usage: []string{u}}
 		sub.Positionals = positionals(sub.Usage, append([]string{"git"}, path...), nil)
-		for _, m := range gitFlagRE.FindAllStringSubmatch(u[len(prefix):], -1) {
+		for _, m := range gitFlagRE().FindAllStringSubmatch(u[len(prefix):], -1) {
 			name := m[1]
 			i := slices.IndexFunc(page.Flags, func(f *Flag) bool { return f.Long == name || f.Short == name })
 			if i >= 0 {

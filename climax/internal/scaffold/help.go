@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A HelpPage is what [ParseHelp] reads from one help text.
@@ -27,27 +28,27 @@ type CommandEntry struct {
 }
 
 var (
-	ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07`)
+	ansiRE = lazyRE(`\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07`)
 	// An option line starts with a dash and a letter, digit or "[" (for
 	// --[no-]name) after any indentation.
-	optionLineRE = regexp.MustCompile(`^(\s*)(-{1,2}[A-Za-z0-9\[][^\s]*.*)$`)
+	optionLineRE = lazyRE(`^(\s*)(-{1,2}[A-Za-z0-9\[][^\s]*.*)$`)
 	// One form of an option: the name, then what follows it up to the next
 	// form.
-	flagNameRE = regexp.MustCompile(`^(-{1,2})(\[no-\])?([A-Za-z0-9][A-Za-z0-9_.:-]*)(.*)$`)
+	flagNameRE = lazyRE(`^(-{1,2})(\[no-\])?([A-Za-z0-9][A-Za-z0-9_.:-]*)(.*)$`)
 	// A command entry: name (and aliases) then two spaces and a
 	// description, or the name alone.
-	commandLineRE = regexp.MustCompile(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*)\*?(?:\s{2,}|\t|\s+-\s+|:\s+)(\S.*)$`)
-	commandOnlyRE = regexp.MustCompile(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*),?\s*$`)
-	listHintRE    = regexp.MustCompile(`(?i)(all|more|installed) commands with --list|--list\s+list (all |installed )?(sub)?commands`)
-	usageRE       = regexp.MustCompile(`(?i)^\s*(?:usage|or)\s*:\s*(.*)$`)
-	headingRE     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9 ()/,'_-]{0,60}:\s*$`)
-	upperHeadRE   = regexp.MustCompile(`^[A-Z][A-Z ]{2,40}$`)
+	commandLineRE = lazyRE(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*)\*?(?:\s{2,}|\t|\s+-\s+|:\s+)(\S.*)$`)
+	commandOnlyRE = lazyRE(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*),?\s*$`)
+	listHintRE    = lazyRE(`(?i)(all|more|installed) commands with --list|--list\s+list (all |installed )?(sub)?commands`)
+	usageRE       = lazyRE(`(?i)^\s*(?:usage|or)\s*:\s*(.*)$`)
+	headingRE     = lazyRE(`^[A-Za-z][A-Za-z0-9 ()/,'_-]{0,60}:\s*$`)
+	upperHeadRE   = lazyRE(`^[A-Z][A-Z ]{2,40}$`)
 )
 
 // cleanText removes terminal escapes and overstrike, and expands tabs to
 // stops of 8 so that columns line up as printed.
 func cleanText(s string) string {
-	s = ansiRE.ReplaceAllString(s, "")
+	s = ansiRE().ReplaceAllString(s, "")
 	if strings.Contains(s, "\b") {
 		var b []rune
 		for _, r := range s {
@@ -119,13 +120,13 @@ func isHeading(line string) (string, bool) {
 	if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "-") {
 		// Indented headings of up to 2 spaces ending in ":" occur too.
 		t := strings.TrimSpace(line)
-		if indentOf(line) <= 2 && headingRE.MatchString(t) && !strings.HasPrefix(t, "-") && strings.Count(t, " ") < 5 {
+		if indentOf(line) <= 2 && headingRE().MatchString(t) && !strings.HasPrefix(t, "-") && strings.Count(t, " ") < 5 {
 			return strings.TrimSuffix(t, ":"), true
 		}
 		return "", false
 	}
 	t := strings.TrimSpace(line)
-	if (headingRE.MatchString(t) || upperHeadRE.MatchString(t)) && (len(strings.Fields(t)) <= 6 || kindOf(firstWords(t, 2)) != sectionOther) {
+	if (headingRE().MatchString(t) || upperHeadRE().MatchString(t)) && (len(strings.Fields(t)) <= 6 || kindOf(firstWords(t, 2)) != sectionOther) {
 		return strings.TrimSuffix(t, ":"), true
 	}
 	return "", false
@@ -154,7 +155,7 @@ func ParseHelp(text string, words []string) *HelpPage {
 	}
 	for _, line := range lines {
 		trimmed := strings.TrimSpace(line)
-		if listHintRE.MatchString(line) {
+		if listHintRE().MatchString(line) {
 			p.ListsCommands = true
 		}
 		if trimmed == "" {
@@ -162,7 +163,7 @@ func ParseHelp(text string, words []string) *HelpPage {
 			flushPara()
 			continue
 		}
-		if m := usageRE.FindStringSubmatch(line); m != nil {
+		if m := usageRE().FindStringSubmatch(line); m != nil {
 			flushPara()
 			cur, curCmd = nil, nil
 			if m[1] != "" {
@@ -172,7 +173,7 @@ func ParseHelp(text string, words []string) *HelpPage {
 			kind = sectionOther
 			continue
 		}
-		if inUsage && indentOf(line) > 0 && !optionLineRE.MatchString(line) || inUsage && len(p.Usage) == 0 {
+		if inUsage && indentOf(line) > 0 && !optionLineRE().MatchString(line) || inUsage && len(p.Usage) == 0 {
 			if len(p.Usage) == 0 {
 				p.Usage = append(p.Usage, trimmed)
 			} else {
@@ -189,7 +190,7 @@ func ParseHelp(text string, words []string) *HelpPage {
 		// Continuation of the previous option's or command's description:
 		// deeper than the option, and not an option itself unless it
 		// starts in the description's column (a wrapped "--flag" mention).
-		if cur != nil && indentOf(line) > curIndent && (!optionLineRE.MatchString(line) || descCol > 0 && indentOf(line) >= descCol-1) {
+		if cur != nil && indentOf(line) > curIndent && (!optionLineRE().MatchString(line) || descCol > 0 && indentOf(line) >= descCol-1) {
 			cur.Description = joinText(cur.Description, trimmed)
 			continue
 		}
@@ -198,7 +199,7 @@ func ParseHelp(text string, words []string) *HelpPage {
 			continue
 		}
 		cur, curCmd = nil, nil
-		if m := optionLineRE.FindStringSubmatch(line); m != nil {
+		if m := optionLineRE().FindStringSubmatch(line); m != nil {
 			if fs := packedOptions(m[2]); fs != nil {
 				// find's "-amin N -anewer FILE -atime N": one option each.
 				for _, f := range fs {
@@ -219,12 +220,12 @@ func ParseHelp(text string, words []string) *HelpPage {
 		}
 		switch kind {
 		case sectionCommands:
-			if m := commandLineRE.FindStringSubmatch(line); m != nil {
+			if m := commandLineRE().FindStringSubmatch(line); m != nil {
 				p.Commands = append(p.Commands, CommandEntry{Name: m[1], Aliases: splitAliases(m[2]), Description: m[3]})
 				curCmd, curIndent = &p.Commands[len(p.Commands)-1], indentOf(line)
 				continue
 			}
-			if strings.Contains(trimmed, ",") && commandOnlyRE.MatchString(line) && strings.Count(trimmed, ",") >= 2 {
+			if strings.Contains(trimmed, ",") && commandOnlyRE().MatchString(line) && strings.Count(trimmed, ",") >= 2 {
 				// npm's "All commands:" paragraph of names.
 				for _, n := range strings.Split(trimmed, ",") {
 					if n = strings.TrimSpace(n); n != "" {
@@ -233,7 +234,7 @@ func ParseHelp(text string, words []string) *HelpPage {
 				}
 				continue
 			}
-			if m := commandOnlyRE.FindStringSubmatch(line); m != nil {
+			if m := commandOnlyRE().FindStringSubmatch(line); m != nil {
 				p.Commands = append(p.Commands, CommandEntry{Name: m[1], Aliases: splitAliases(m[2])})
 				curCmd, curIndent = &p.Commands[len(p.Commands)-1], indentOf(line)
 				continue
@@ -291,7 +292,7 @@ func parseOptionLine(s string) *Flag {
 	spec = strings.TrimSuffix(spec, ":")
 	parts := splitForms(spec)
 	for _, part := range parts {
-		m := flagNameRE.FindStringSubmatch(part)
+		m := flagNameRE().FindStringSubmatch(part)
 		if m == nil {
 			if f.Long == "" && f.Short == "" {
 				return nil
@@ -331,7 +332,7 @@ func packedOptions(s string) []*Flag {
 	}
 	var out []*Flag
 	for _, form := range forms {
-		m := flagNameRE.FindStringSubmatch(form)
+		m := flagNameRE().FindStringSubmatch(form)
 		if m == nil || len(m[3]) < 2 {
 			return nil
 		}
@@ -578,4 +579,12 @@ func firstWords(s string, n int) string {
 
 func startsWithLetter(s string) bool {
 	return s != "" && (s[0] >= 'A' && s[0] <= 'Z' || s[0] >= 'a' && s[0] <= 'z')
+}
+
+// lazyRE returns a function that compiles expr on its first call and
+// returns the same expression afterwards. The package is linked into
+// every climax command, run included: compiling its expressions at
+// package initialisation cost each start about 1 ms of CPU.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -1,17 +1,16 @@
 package scaffold
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
 
 var (
-	possibleRE = regexp.MustCompile(`\[possible values: ([^\]]+)\]`)
-	oneOfRE    = regexp.MustCompile(`(?i)\b(?:one of|must be|allowed values?(?: are)?|valid values? (?:are|is)|choices?(?: are)?)[:\s]+\(?['"]?([\w.-]+['"]?(?:\s*(?:[|,/]|,? or)\s*['"]?[\w.-]+['"]?)+)`)
-	defaultRE  = regexp.MustCompile(`(?i)[\[(]default(?::\s*|\s+)("[^"]*"|'[^']*'|[^)\]\s]+)[)\]]`)
-	choiceRE   = regexp.MustCompile(`^[{(]?([\w.-]+(?:[,|][\w.-]+)+)[})]?$`)
-	enumWordRE = regexp.MustCompile(`^[A-Za-z0-9][\w.-]*$`)
+	possibleRE = lazyRE(`\[possible values: ([^\]]+)\]`)
+	oneOfRE    = lazyRE(`(?i)\b(?:one of|must be|allowed values?(?: are)?|valid values? (?:are|is)|choices?(?: are)?)[:\s]+\(?['"]?([\w.-]+['"]?(?:\s*(?:[|,/]|,? or)\s*['"]?[\w.-]+['"]?)+)`)
+	defaultRE  = lazyRE(`(?i)[\[(]default(?::\s*|\s+)("[^"]*"|'[^']*'|[^)\]\s]+)[)\]]`)
+	choiceRE   = lazyRE(`^[{(]?([\w.-]+(?:[,|][\w.-]+)+)[})]?$`)
+	enumWordRE = lazyRE(`^[A-Za-z0-9][\w.-]*$`)
 )
 
 // finishFlag derives a flag's type, items, choices and default from its
@@ -21,18 +20,18 @@ func finishFlag(f *Flag) {
 	variadic := strings.HasSuffix(v, "...") || strings.HasSuffix(v, "…")
 	v = strings.TrimSuffix(strings.TrimSuffix(v, "..."), "…")
 	inner := strings.TrimSpace(strings.Trim(v, "<>[]"))
-	if m := choiceRE.FindStringSubmatch(inner); m != nil && !strings.ContainsAny(inner, " ") {
+	if m := choiceRE().FindStringSubmatch(inner); m != nil && !strings.ContainsAny(inner, " ") {
 		f.Enum = splitChoices(m[1])
 	}
 	if f.Default == "" {
-		if m := defaultRE.FindStringSubmatch(f.Description); m != nil {
+		if m := defaultRE().FindStringSubmatch(f.Description); m != nil {
 			f.Default = trimQuotes(strings.TrimSpace(m[1]))
 		}
 	}
 	if f.Enum == nil {
-		if m := possibleRE.FindStringSubmatch(f.Description); m != nil {
+		if m := possibleRE().FindStringSubmatch(f.Description); m != nil {
 			f.Enum = splitChoices(m[1])
-		} else if m := oneOfRE.FindStringSubmatch(f.Description); m != nil && v != "" {
+		} else if m := oneOfRE().FindStringSubmatch(f.Description); m != nil && v != "" {
 			f.Enum = splitChoices(m[1])
 		}
 	}
@@ -64,7 +63,7 @@ func splitChoices(s string) []string {
 	var out []string
 	for _, f := range fields {
 		f = strings.Trim(strings.TrimSpace(f), `'"`+"`")
-		if !enumWordRE.MatchString(f) {
+		if !enumWordRE().MatchString(f) {
 			return nil
 		}
 		if !slices.Contains(out, f) {

@@ -3,7 +3,6 @@ package scaffold
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -57,7 +56,7 @@ const bogusFlag = "--climax-no-such-flag"
 
 // rejectionRE matches the messages with which argument parsers refuse an
 // unknown option (cobra, GNU getopt, clap, Go's flag, argparse, git).
-var rejectionRE = regexp.MustCompile(`(?i)(unknown (long |shorthand )?(option|flag|switch|argument)|unrecognized (option|argument)|flag provided but not defined|invalid option|illegal option|no such option|unexpected argument|not a valid option|unknown command line (flag|option)|option .{0,40} not recognized|option .{0,40} is unknown|does not take an? |doesn't allow an argument|requires an argument|option requires an argument|needs a value|missing argument|unknown cli config)`)
+var rejectionRE = lazyRE(`(?i)(unknown (long |shorthand )?(option|flag|switch|argument)|unrecognized (option|argument)|flag provided but not defined|invalid option|illegal option|no such option|unexpected argument|not a valid option|unknown command line (flag|option)|option .{0,40} not recognized|option .{0,40} is unknown|does not take an? |doesn't allow an argument|requires an argument|option requires an argument|needs a value|missing argument|unknown cli config)`)
 
 // Verify probes every flag arg of every tool of tools: the tool's command
 // words, the flag (with a sample value of its type) and the help flag, in
@@ -226,7 +225,7 @@ func flagWords(argv, plain []string) []string {
 // in the way a refused option does: a refusal message, or another exit
 // status.
 func refused(out, baseline Output) bool {
-	return rejectionRE.MatchString(out.Text()) && !rejectionRE.MatchString(baseline.Text()) || out.ExitCode != baseline.ExitCode
+	return rejectionRE().MatchString(out.Text()) && !rejectionRE().MatchString(baseline.Text()) || out.ExitCode != baseline.ExitCode
 }
 
 // judge gives the verdict on one flag probe against the plain help.
@@ -234,7 +233,7 @@ func judge(out, baseline Output) (Verdict, string) {
 	if p := out.Problem(); p != "" {
 		return Uninformative, p
 	}
-	if m := rejectionRE.FindString(out.Text()); m != "" && !rejectionRE.MatchString(baseline.Text()) {
+	if m := rejectionRE().FindString(out.Text()); m != "" && !rejectionRE().MatchString(baseline.Text()) {
 		return Rejected, firstLineWith(out.Text(), m)
 	}
 	if out.ExitCode != baseline.ExitCode {
