@@ -2384,7 +2384,7 @@ var compiledBundled = map[string]func() *config.Config{
 	"gh": func() *config.Config {
 		return &config.Config{
 			Name:        "gh",
-			Description: "GitHub CLI (gh): list, view and create issues and pull requests, check PR status checks and diffs, follow GitHub Actions runs and logs, view releases and repositories.",
+			Description: "GitHub CLI (gh): list, view, create and comment on issues and pull requests, check PR status checks and diffs, follow GitHub Actions runs and logs, view releases and repositories, read any REST API endpoint.",
 			Command:     "gh",
 			Env:         map[string]string{"GH_NO_UPDATE_NOTIFIER": "1", "GH_PAGER": "cat", "GH_PROMPT_DISABLED": "1", "GH_SPINNER_DISABLED": "1", "NO_COLOR": "1"},
 			Category:    "vcs",
@@ -2437,7 +2437,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      25,
+				Line:      28,
 			}, config.Tool{
 				Name:        "gh_issue_view",
 				Description: "Show a GitHub issue: title, state, labels, body, and with comments=true its comments.",
@@ -2467,7 +2467,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      58,
+				Line:      61,
 			}, config.Tool{
 				Name:        "gh_issue_create",
 				Description: "Open a new GitHub issue with a title and body, optionally with labels and assignees.",
@@ -2508,7 +2508,38 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        79,
+				Line:        82,
+			}, config.Tool{
+				Name:        "gh_issue_comment",
+				Description: "Add a comment (Markdown) to a GitHub issue.",
+				Keywords:    []string{"comment on an issue", "reply to issue", "post an update on the ticket", "answer an issue", "add a comment to the issue"},
+				Command:     "issue comment --body-file -",
+				Args: []config.Arg{config.Arg{
+					Name:        "issue",
+					Description: "Number or URL",
+					Type:        config.ArgType("string"),
+					Required:    true,
+					Positional:  true,
+				}, config.Arg{
+					Name:        "body",
+					Description: "Markdown",
+					Type:        config.ArgType("string"),
+					Required:    true,
+					Stdin:       true,
+				}, config.Arg{
+					Name:        "repo",
+					Description: "OWNER/REPO",
+					Type:        config.ArgType("string"),
+					Flag:        "--repo=",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:   float64(60),
+				MaxOutput: 65536,
+				OpenWorld: ptr(true),
+				Line:      109,
 			}, config.Tool{
 				Name:        "gh_pr_list",
 				Description: "List a GitHub repository's pull requests (open by default, 30 at most by default), by state, base or head branch, author, label or search.",
@@ -2562,7 +2593,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      106,
+				Line:      131,
 			}, config.Tool{
 				Name:        "gh_pr_view",
 				Description: "Show a GitHub pull request: title, state, branches, reviewers, body, and with comments=true its comments.",
@@ -2591,7 +2622,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      142,
+				Line:      167,
 			}, config.Tool{
 				Name:        "gh_pr_checks",
 				Description: "Show the CI status checks of a GitHub pull request (pass, fail, pending); exit code 8 means some are still pending.",
@@ -2623,7 +2654,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{8: "checks still pending"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             163,
+				Line:             188,
 			}, config.Tool{
 				Name:        "gh_pr_diff",
 				Description: "Show the diff of a GitHub pull request, or only its changed file names.",
@@ -2652,7 +2683,37 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      187,
+				Line:      212,
+			}, config.Tool{
+				Name:        "gh_pr_comment",
+				Description: "Add a comment (Markdown) to a GitHub pull request's conversation.",
+				Keywords:    []string{"comment on a PR", "reply to pull request", "post review summary", "answer a PR comment", "add a comment to the pull request"},
+				Command:     "pr comment --body-file -",
+				Args: []config.Arg{config.Arg{
+					Name:        "pr",
+					Description: "Number, URL or branch (default: the current branch's)",
+					Type:        config.ArgType("string"),
+					Positional:  true,
+				}, config.Arg{
+					Name:        "body",
+					Description: "Markdown",
+					Type:        config.ArgType("string"),
+					Required:    true,
+					Stdin:       true,
+				}, config.Arg{
+					Name:        "repo",
+					Description: "OWNER/REPO",
+					Type:        config.ArgType("string"),
+					Flag:        "--repo=",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:   float64(60),
+				MaxOutput: 65536,
+				OpenWorld: ptr(true),
+				Line:      232,
 			}, config.Tool{
 				Name:        "gh_pr_create",
 				Description: "Open a GitHub pull request for a branch already on GitHub, with a title and body (draft=true for a draft).",
@@ -2707,7 +2768,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        207,
+				Line:        253,
 			}, config.Tool{
 				Name:        "gh_run_list",
 				Description: "List recent GitHub Actions workflow runs (20 by default) with status, branch and event; run IDs for gh_run_view.",
@@ -2741,7 +2802,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      243,
+				Line:      289,
 			}, config.Tool{
 				Name:        "gh_run_view",
 				Description: "Show a GitHub Actions run: jobs and steps, and with log_failed=true the log of its failed steps.",
@@ -2782,7 +2843,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      267,
+				Line:      313,
 			}, config.Tool{
 				Name:        "gh_release_list",
 				Description: "List a GitHub repository's releases (30 by default), newest first, with tag, date and whether latest, draft or prerelease.",
@@ -2811,7 +2872,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      296,
+				Line:      342,
 			}, config.Tool{
 				Name:        "gh_release_view",
 				Description: "Show a GitHub release (the latest by default): notes, assets and date.",
@@ -2836,7 +2897,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      318,
+				Line:      364,
 			}, config.Tool{
 				Name:        "gh_repo_view",
 				Description: "Show a GitHub repository's description, stars, default branch and README.",
@@ -2861,7 +2922,45 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      335,
+				Line:      381,
+			}, config.Tool{
+				Name:        "gh_api",
+				Description: "Read any GitHub REST API endpoint (GET only) as JSON, for what the other gh tools do not show: a pull request's review comments (repos/OWNER/REPO/pulls/N/comments), a file's content, commit statuses. {owner} and {repo} stand for the repository of dir.",
+				Keywords:    []string{"github api", "review comments", "inline comments on a PR", "rest api", "raw json from github", "gh api", "list pull request review comments", "get file contents from github"},
+				Command:     "api --method=GET",
+				Args: []config.Arg{config.Arg{
+					Name:        "endpoint",
+					Description: "Path, e.g. repos/{owner}/{repo}/pulls/12/comments",
+					Type:        config.ArgType("string"),
+					Required:    true,
+					Positional:  true,
+					Pattern:     "/?(repos|orgs|users|user|search|gists|notifications|rate_limit|licenses|teams|repositories|events|meta|emojis|codes_of_conduct|gitignore)(/[^:]*|\\?[^:]*)?",
+				}, config.Arg{
+					Name:        "field",
+					Description: "KEY=VALUE query parameters, e.g. per_page=100",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Flag:        "--raw-field=",
+				}, config.Arg{
+					Name:        "paginate",
+					Description: "Fetch every page",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--paginate",
+				}, config.Arg{
+					Name:        "jq",
+					Description: "Filter the JSON with gh's built-in jq, e.g. '.[] | .body'",
+					Type:        config.ArgType("string"),
+					Flag:        "--jq=",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:   float64(60),
+				MaxOutput: 65536,
+				ReadOnly:  ptr(true),
+				OpenWorld: ptr(true),
+				Line:      400,
 			}},
 			Source: "bundled:gh",
 		}

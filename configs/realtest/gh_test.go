@@ -96,6 +96,18 @@ func ghCalls(sb *sandbox) []call {
 		{tool: "gh_release_view", args: a{"repo": repo}, want: []string{"v1.0.0", "First release."}, check: sent("/releases/latest")},
 		{tool: "gh_release_view", args: a{"tag": "v1.0.0", "repo": repo}, want: []string{"First release."}, check: sent("/releases/tags/v1.0.0")},
 		{tool: "gh_repo_view", args: a{"repo": "-R"}, refused: "starts with '-'"},
+		{tool: "gh_issue_comment", args: a{"issue": "7", "repo": repo, "body": "Fixed in #12.\n\nThanks!"}, want: []string{"/acme/widgets/issues/7#issuecomment-1"},
+			check: sent("/api/graphql", "CommentCreate", `"subjectId":"I_7"`, `"body":"Fixed in #12.\n\nThanks!"`)},
+		{tool: "gh_pr_comment", args: a{"pr": "12", "repo": repo, "body": "LGTM"}, want: []string{"/acme/widgets/pull/12#issuecomment-1"},
+			check: sent("/api/graphql", "CommentCreate", `"subjectId":"PR_12"`, `"body":"LGTM"`)},
+		{tool: "gh_api", args: a{"endpoint": "repos/acme/widgets/pulls/12/comments", "field": []any{"per_page=50", "sort=created"}, "jq": ".[] | .path + \": \" + .body"}, want: []string{"style.css: Use a variable here."},
+			check: sent("/repos/acme/widgets/pulls/12/comments", "per_page=50", "sort=created")},
+		{tool: "gh_api", args: a{"endpoint": "/repos/acme/widgets/pulls/12/comments", "paginate": true}, want: []string{`"path":"style.css"`}},
+		// GET only, and only the REST API: no GraphQL (which can change
+		// data), no other host's URL, no field read from a file.
+		{tool: "gh_api", args: a{"endpoint": "graphql", "field": "query=mutation{x}"}, refused: "does not match pattern"},
+		{tool: "gh_api", args: a{"endpoint": "https://example.invalid/repos/x"}, refused: "does not match pattern"},
+		{tool: "gh_api", args: a{"endpoint": "repos/acme/widgets/pulls/12/comments", "field": "body=@/etc/passwd"}, check: sent("/repos/acme/widgets/pulls/12/comments", "body=%40%2Fetc%2Fpasswd")},
 	}
 }
 
@@ -124,6 +136,8 @@ func fakeGitHub(rec *recorder) http.Handler {
 			return
 		}
 		switch {
+		case p == "/repos/acme/widgets/pulls/12/comments" && r.Method == "GET":
+			js(200, `[{"id":1,"path":"style.css","line":1,"body":"Use a variable here.","user":{"login":"linus"}}]`)
 		case p == "/repos/acme/widgets/readme":
 			js(200, `{"name":"README.md","path":"README.md","content":"IyBXaWRnZXRzCg==","encoding":"base64"}`)
 		case p == "/repos/acme/widgets/pulls/12" && strings.Contains(r.Header.Get("Accept"), "diff"):
@@ -230,6 +244,12 @@ func ghGraphQL(query string, vars map[string]any) string {
 			labels = append(labels, fmt.Sprintf(`%q:{"id":"L_%s","name":%q}`, m[1], m[2], m[2]))
 		}
 		return `{"data":{` + strings.Join(append(users, `"repository":{`+strings.Join(labels, ",")+`}`), ",") + `}}`
+	case "CommentCreate":
+		kind := "issues/7"
+		if input, _ := vars["input"].(map[string]any); input != nil && input["subjectId"] == "PR_12" {
+			kind = "pull/12"
+		}
+		return `{"data":{"addComment":{"commentEdge":{"node":{"url":"https://example.invalid/acme/widgets/` + kind + `#issuecomment-1"}}}}}`
 	case "IssueCreate":
 		return `{"data":{"createIssue":{"issue":{"id":"I_8","url":"https://example.invalid/acme/widgets/issues/8"}}}}`
 	case "PullRequestCreate":
