@@ -910,7 +910,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tags:        []string{"claude-code", "anthropic", "coding-agent", "llm"},
 			Tools: []config.Tool{config.Tool{
 				Name:        "claude_ask",
-				Description: "Ask Claude Code a question about the project in dir and get its answer; it may read and search files but changes nothing.",
+				Description: "Ask Claude Code a question about the project in dir and get its answer; it reads and searches files and edits none, but starts the project's own Claude Code hooks and MCP servers.",
 				Keywords:    []string{"second opinion", "ask another model", "explain this code", "review code", "summarize repository", "delegate question", "sub-agent", "Credit balance is too low", "Invalid API key"},
 				Command:     "--print --permission-mode plan",
 				Args: []config.Arg{config.Arg{
