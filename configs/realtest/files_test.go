@@ -34,6 +34,9 @@ func init() {
 				// Rust regex syntax: alternation and \d need no backslash before | or +.
 				{tool: "rg_search", args: a{"pattern": `print\('hello'\)|^# Guide$`, "dir": tree}, want: []string{"main.py:3:", "docs/guide.md:1:"}},
 				{tool: "rg_search", args: a{"pattern": []any{"hello", "Guide"}, "glob": []any{"*.py", "*.md"}, "path": []any{"main.py", "docs", "-missing"}, "dir": tree}, exit: 2, want: []string{"main.py:3:", "docs/guide.md:1:", "-missing: No such file"}},
+				{tool: "rg_search", args: a{"pattern": "TODO", "count": true, "dir": tree}, want: []string{"main.py:1", "docs/guide.md:1"}},
+				{tool: "rg_search", args: a{"pattern": "print", "files_without_match": true, "dir": tree}, want: []string{"docs/guide.md"}, check: lacks("main.py")},
+				{tool: "rg_search", args: a{"pattern": "TODO", "invert_match": true, "path": "main.py", "dir": tree}, want: []string{"def main():", "print('hello')"}, check: lacks("TODO")},
 				{tool: "rg_files", args: a{"dir": tree}, want: []string{"main.py", "docs/guide.md"}, check: lacks("out.py")},
 				{tool: "rg_files", args: a{"glob": "*.md", "file_type": "markdown", "hidden": true, "path": tree}, want: []string{"guide.md"}, check: lacks("main.py")},
 				{tool: "rg_files", args: a{"glob": []any{"*.py", "!build/*"}, "path": []any{"docs", "."}, "dir": tree}, want: []string{"main.py"}, check: lacks("guide.md")},

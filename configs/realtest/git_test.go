@@ -57,6 +57,7 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_status", args: r(a{"short": true}), before: edit("README.md", "# demo\n\nUsage, changed.\n"), check: textStarts(" M README.md")},
 		{tool: "git_status", args: r(a{"untracked": "all"}), want: []string{"On branch main", "README.md"}},
 		{tool: "git_log", args: r(a{"oneline": true}), want: []string{"document usage", "add greet", "initial commit"}},
+		{tool: "git_log", args: r(a{"format": "%an|%s", "first_parent": true, "max_count": 2}), want: []string{"Real Test|document usage\nReal Test|add greet"}},
 		{tool: "git_log", args: r(a{"max_count": 1, "stat": true, "author": "Real Test", "grep": "greet", "since": "1 year ago", "path": "greet.go"}), want: []string{"add greet", "greet.go"}},
 		{tool: "git_log", args: r(a{"revision": "main..feature", "patch": true}), want: []string{"feature work", "+feature work"}},
 		{tool: "git_log", args: r(a{"all": true, "oneline": true}), want: []string{"feature work", "document usage"}},
