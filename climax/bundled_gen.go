@@ -1283,7 +1283,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      19,
+				Line:      22,
 			}, config.Tool{
 				Name:        "docker_logs",
 				Description: "Fetch a container's logs (stdout/stderr), last 100 lines by default. Use to debug a crashing container.",
@@ -1314,7 +1314,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      45,
+				Line:      48,
 			}, config.Tool{
 				Name:        "docker_inspect",
 				Description: "Show low-level JSON details of a container, image, volume or network: config, env, mounts, IPs, health.",
@@ -1341,7 +1341,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      69,
+				Line:      72,
 			}, config.Tool{
 				Name:        "docker_stats",
 				Description: "Snapshot of container resource usage: CPU, memory, network and block I/O.",
@@ -1366,7 +1366,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      92,
+				Line:      95,
 			}, config.Tool{
 				Name:        "docker_top",
 				Description: "List the processes running inside a container.",
@@ -1382,7 +1382,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      112,
+				Line:      115,
 			}, config.Tool{
 				Name:        "docker_port",
 				Description: "List a container's published port mappings (host to container).",
@@ -1398,10 +1398,10 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      124,
+				Line:      127,
 			}, config.Tool{
 				Name:        "docker_exec",
-				Description: "Run a shell command inside a running container, e.g. to inspect files or run migrations.",
+				Description: "Run a shell command inside a running container (in workdir, else the image's working directory), e.g. to inspect files or run migrations.",
 				Keywords:    []string{"shell into container", "bash in container", "ssh into container", "run command in container", "attach shell", "exec -it", "get inside container", "open a shell in a container", "debug inside the container", "OCI runtime exec failed", "run a command in a running container", "executable file not found in $PATH", "the input device is not a TTY"},
 				Command:     "exec",
 				Args: []config.Arg{config.Arg{
@@ -1415,6 +1415,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--env=",
+					Pattern:     "[^=]+=(?s:.*)",
 				}, config.Arg{
 					Name:        "user",
 					Description: "User or UID[:GID]",
@@ -1445,7 +1446,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				ExitCodes:   map[int]string{125: "docker itself failed (bad option, image or container)", 126: "the command could not be run in the container", 127: "the command was not found in the container"},
 				Destructive: ptr(true),
-				Line:        139,
+				Line:        142,
 			}, config.Tool{
 				Name:        "docker_run",
 				Description: "Run a shell command in a new throwaway container and return its output (removed afterwards). The image needs /bin/sh.",
@@ -1457,6 +1458,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--env=",
+					Pattern:     "[^=]+=(?s:.*)",
 				}, config.Arg{
 					Name:        "volume",
 					Description: "HOST:CONTAINER[:ro]",
@@ -1496,7 +1498,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:   map[int]string{125: "docker itself failed (bad option, image or container)", 126: "the command could not be run in the container", 127: "the command was not found in the container"},
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        175,
+				Line:        181,
 			}, config.Tool{
 				Name:        "docker_run_detached",
 				Description: "Start a long-running container in the background (e.g. a database or web server) and print its ID.",
@@ -1518,6 +1520,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--env=",
+					Pattern:     "[^=]+=(?s:.*)",
 				}, config.Arg{
 					Name:        "volume",
 					Description: "SOURCE:PATH[:ro]",
@@ -1538,7 +1541,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        212,
+				Line:        221,
 			}, config.Tool{
 				Name:        "docker_start",
 				Description: "Start a stopped container.",
@@ -1555,7 +1558,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        243,
+				Line:        255,
 			}, config.Tool{
 				Name:        "docker_stop",
 				Description: "Stop a running container gracefully (SIGTERM, then SIGKILL after a timeout).",
@@ -1578,7 +1581,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        259,
+				Line:        271,
 			}, config.Tool{
 				Name:        "docker_kill",
 				Description: "Kill running containers at once (SIGKILL, or another signal), e.g. when docker_stop hangs.",
@@ -1600,7 +1603,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        279,
+				Line:        291,
 			}, config.Tool{
 				Name:        "docker_restart",
 				Description: "Restart a container (stop then start).",
@@ -1616,7 +1619,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        295,
+				Line:        307,
 			}, config.Tool{
 				Name:        "docker_rm",
 				Description: "Remove containers (data outside volumes is lost); force=true also kills running ones.",
@@ -1643,7 +1646,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        308,
+				Line:        320,
 			}, config.Tool{
 				Name:        "docker_cp",
 				Description: "Copy files between a container (CONTAINER:PATH) and the local filesystem.",
@@ -1665,7 +1668,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        331,
+				Line:        343,
 			}, config.Tool{
 				Name:        "docker_images",
 				Description: "List local images with repository, tag, ID, age and size.",
@@ -1694,7 +1697,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      351,
+				Line:      363,
 			}, config.Tool{
 				Name:        "docker_pull",
 				Description: "Download an image from a registry (Docker Hub or another).",
@@ -1721,7 +1724,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        371,
+				Line:        383,
 			}, config.Tool{
 				Name:        "docker_build",
 				Description: "Build an image from a Dockerfile and a context directory, optionally tagging it.",
@@ -1749,6 +1752,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--build-arg=",
+					Pattern:     "[^=]+=(?s:.*)",
 				}, config.Arg{
 					Name:        "target",
 					Description: "Stage to build",
@@ -1771,7 +1775,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        397,
+				Line:        409,
 			}, config.Tool{
 				Name:        "docker_tag",
 				Description: "Give an image an additional name:tag, e.g. before pushing it to a registry.",
@@ -1794,7 +1798,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        436,
+				Line:        451,
 			}, config.Tool{
 				Name:        "docker_push",
 				Description: "Upload an image to a registry (needs docker login first).",
@@ -1815,7 +1819,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        455,
+				Line:        470,
 			}, config.Tool{
 				Name:        "docker_rmi",
 				Description: "Delete local images (untag them, remove unused layers).",
@@ -1837,7 +1841,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        475,
+				Line:        490,
 			}, config.Tool{
 				Name:        "docker_compose_ps",
 				Description: "List a Docker Compose project's services (containers) with state and ports.",
@@ -1865,7 +1869,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      496,
+				Line:      511,
 			}, config.Tool{
 				Name:        "docker_compose_up",
 				Description: "Create and start a Docker Compose project's services in the background; build=true rebuilds images first.",
@@ -1905,7 +1909,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        516,
+				Line:        531,
 			}, config.Tool{
 				Name:        "docker_compose_down",
 				Description: "Stop and remove a Docker Compose project's containers and networks; volumes=true also deletes its volumes.",
@@ -1929,7 +1933,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        550,
+				Line:        565,
 			}, config.Tool{
 				Name:        "docker_compose_logs",
 				Description: "Show recent logs of a Docker Compose project's services (last 100 lines each).",
@@ -1963,7 +1967,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      570,
+				Line:      585,
 			}, config.Tool{
 				Name:        "docker_compose_build",
 				Description: "Build or rebuild the images of a Docker Compose project.",
@@ -1992,7 +1996,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        595,
+				Line:        610,
 			}, config.Tool{
 				Name:        "docker_compose_restart",
 				Description: "Restart a Docker Compose project's services (all, or one).",
@@ -2011,7 +2015,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        618,
+				Line:        633,
 			}, config.Tool{
 				Name:        "docker_compose_stop",
 				Description: "Stop a Docker Compose project's services; docker_compose_up starts them again.",
@@ -2032,7 +2036,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        632,
+				Line:        647,
 			}, config.Tool{
 				Name:        "docker_compose_exec",
 				Description: "Run a shell command inside a started service container of a Docker Compose project.",
@@ -2049,6 +2053,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
 					Flag:        "--env=",
+					Pattern:     "[^=]+=(?s:.*)",
 				}, config.Arg{
 					Name:        "user",
 					Description: "User or UID[:GID]",
@@ -2081,7 +2086,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        647,
+				Line:        662,
 			}, config.Tool{
 				Name:        "docker_compose_run",
 				Description: "Run a one-off shell command in a throwaway container of a Compose service; it needs /bin/sh.",
@@ -2106,7 +2111,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        681,
+				Line:        699,
 			}, config.Tool{
 				Name:        "docker_volume_ls",
 				Description: "List Docker volumes (persistent data storage).",
@@ -2126,7 +2131,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      699,
+				Line:      717,
 			}, config.Tool{
 				Name:        "docker_volume_create",
 				Description: "Create a named Docker volume for persistent data.",
@@ -2142,7 +2147,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        714,
+				Line:        732,
 			}, config.Tool{
 				Name:        "docker_volume_rm",
 				Description: "Remove Docker volumes and all the data in them.",
@@ -2163,7 +2168,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        725,
+				Line:        743,
 			}, config.Tool{
 				Name:        "docker_network_ls",
 				Description: "List Docker networks (bridge, host, compose networks).",
@@ -2183,7 +2188,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      740,
+				Line:      758,
 			}, config.Tool{
 				Name:        "docker_network_create",
 				Description: "Create a user-defined Docker network for containers to join.",
@@ -2203,7 +2208,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        755,
+				Line:        773,
 			}, config.Tool{
 				Name:        "docker_network_rm",
 				Description: "Remove Docker networks not in use.",
@@ -2220,7 +2225,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        769,
+				Line:        787,
 			}, config.Tool{
 				Name:        "docker_system_df",
 				Description: "Show Docker disk space used by images, containers, volumes and build cache.",
@@ -2235,7 +2240,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      781,
+				Line:      799,
 			}, config.Tool{
 				Name:        "docker_info",
 				Description: "Show Docker daemon info (version, storage driver, resources); check that Docker is running.",
@@ -2250,7 +2255,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      794,
+				Line:      812,
 			}, config.Tool{
 				Name:        "docker_system_prune",
 				Description: "Delete stopped containers, unused networks, dangling images and build cache to free disk space.",
@@ -2270,7 +2275,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        809,
+				Line:        827,
 			}},
 			Source: "bundled:docker",
 		}
@@ -3647,7 +3652,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:        527,
 			}, config.Tool{
 				Name:        "git_commit",
-				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one.",
+				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one. The repository's pre-commit and commit-msg hooks run and may refuse it.",
 				Keywords:    []string{"save changes", "commit my changes", "check in", "amend", "commit message", "record work", "fix last commit message", "snapshot", "Aborting commit due to empty commit message", "All conflicts fixed but you are still merging", "conclude the merge", "forgot a file in the last commit", "commit all changes", "fix the last commit", "does not have any commits yet", "bad default revision 'HEAD'"},
 				Command:     "commit",
 				Args: []config.Arg{config.Arg{

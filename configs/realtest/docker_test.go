@@ -75,6 +75,10 @@ func dockerCalls(sb *sandbox) []call {
 		// they come first, the container and its command after a "--".
 		{tool: "docker_exec", args: a{"container": "web", "shell": "bash", "command": "ls -l", "workdir": "/app", "env": []any{"A=1", "B=2"}, "user": "1000:1000"}, want: []string{"fake output"},
 			check: sent("POST", "/containers/web/exec", `"Cmd":["bash","-c","ls -l"]`, `"WorkingDir":"/app"`, `"Env":["A=1","B=2"]`, `"User":"1000:1000"`)},
+		// KEY alone would copy this machine's value of KEY into the container.
+		{tool: "docker_exec", args: a{"container": "web", "shell": "sh", "command": "env", "env": []any{"A=1", "HOME"}}, refused: "does not match pattern"},
+		{tool: "docker_run", args: a{"image": "alpine", "command": "env", "env": "PATH"}, refused: "does not match pattern"},
+		{tool: "docker_build", args: a{"context": ".", "build_arg": "HOME", "dir": sb.path("ctx")}, refused: "does not match pattern"},
 		// After the "--", a name starting with "-" is a container's (one
 		// the fake daemon does not know), not an option.
 		{tool: "docker_exec", args: a{"container": "-web", "shell": "sh", "command": "--version"}, exit: 1, want: []string{"GET /containers/-web/json"}},
