@@ -174,6 +174,7 @@ func (b *builder) addTool(d int32, t *config.ResolvedTool) {
 			b.count(d, fieldArgs, b.terms(e))
 		}
 	}
+	b.count(d, fieldFlags, b.flagTerms(t.Tool))
 	b.occStart[d+1] = len(b.occs)
 	for f := range numFields {
 		b.totalLen[f] += float64(b.fieldLen[d][f])
@@ -209,6 +210,32 @@ func (b *builder) terms(s string) []int32 {
 		}
 		ids = append(ids, id)
 	})
+	b.termBuf = ids
+	return ids
+}
+
+// flagTerms returns the term IDs of the options of tool: the flags of its
+// args and the options of its command and of the keywords that are
+// command lines ("make -n") (see eachFlag). The result
+// is valid until the next call.
+func (b *builder) flagTerms(tool *config.Tool) []int32 {
+	ids := b.termBuf[:0]
+	add := func(f string) {
+		id, ok := b.rawTerm[f]
+		if !ok {
+			id = b.addWord([]byte(f))
+		}
+		ids = append(ids, id)
+	}
+	eachFlag(tool.Command, add)
+	for _, kw := range tool.Keywords {
+		if isCommandLine(kw) {
+			eachFlag(kw, add)
+		}
+	}
+	for _, a := range tool.Args {
+		eachFlag(a.Flag, add)
+	}
 	b.termBuf = ids
 	return ids
 }

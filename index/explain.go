@@ -231,6 +231,19 @@ func (r *ranker) fieldsOf(d int32, id int32) []string {
 		args = append(append(args, a.Name, a.Description), a.Enum...)
 	}
 	add(fieldArgs, args...)
+	flags := false
+	eachFlag(t.Tool.Command, func(f string) { flags = flags || f == term })
+	for _, kw := range t.Tool.Keywords {
+		if isCommandLine(kw) {
+			eachFlag(kw, func(f string) { flags = flags || f == term })
+		}
+	}
+	for _, a := range t.Tool.Args {
+		eachFlag(a.Flag, func(f string) { flags = flags || f == term })
+	}
+	if flags {
+		out = append(out, fieldFlags.String())
+	}
 	return slices.Clip(out)
 }
 

@@ -17,9 +17,11 @@ const (
 	viaShorter // a shorter form: "config" for "configuration"
 	viaTypo    // a word a typo away
 	viaAbbrev  // a word of the tools' names it abbreviates: "worktree" for "wt"
+	viaFlag     // one of combined short flags: "-d" for "-fdx"
+	viaLongFlag // a long flag for a short one: "--create" for "-c"
 )
 
-var variantKindNames = [...]string{"exact", "synonym", "longer form", "shorter form", "typo", "abbreviation"}
+var variantKindNames = [...]string{"exact", "synonym", "longer form", "shorter form", "typo", "abbreviation", "one of the flags", "long flag"}
 
 func (k variantKind) String() string { return variantKindNames[k] }
 
@@ -122,6 +124,9 @@ func isNumber(t string) bool {
 // the exact term first. typoOK allows typo corrections when the index
 // lacks the word.
 func (r *ranker) variants(vs []variant, s *scratch, t queryTerm, typoOK bool) []variant {
+	if isFlag(t.term) {
+		return r.flagVariants(vs, t.term)
+	}
 	exact, ok := r.termID[t.term]
 	if ok {
 		vs = append(vs, variant{exact, 1, 1, viaExact})

@@ -858,3 +858,38 @@ func TestCLINameRarity(t *testing.T) {
 		t.Errorf("idf of a CLI's name: %v with 2 tools, %v with 40; want equal", few, many)
 	}
 }
+
+// A query's options match the tools that pass them: exactly, and a short
+// flag also as the long flags that begin with its letter; combined short
+// flags stand for each letter.
+func TestRankFlags(t *testing.T) {
+	// Each pair has the same words; the second, which would lose the tie
+	// by load order, passes the query's option.
+	tools := []config.Tool{
+		{Name: "vcs_go", Description: "Switch to a branch", Command: "switch --detach"},
+		{Name: "vcs_go_new", Description: "Switch to a branch", Command: "switch --create"},
+		{Name: "vcs_purge_quiet", Description: "Purge untracked files", Command: "clean --quiet"},
+		{Name: "vcs_purge_force", Description: "Purge untracked files", Command: "clean --force",
+			Args: []config.Arg{{Name: "directories", Type: "boolean", Flag: "-d"}}},
+		{Name: "vcs_make_rules", Description: "Make a target", Command: "make --no-builtin-rules", Keywords: []string{"vcs make all"}},
+		{Name: "vcs_make_preview", Description: "Make a target", Command: "make --quiet-builtin-rules", Keywords: []string{"vcs make -n"}},
+	}
+	ix := rankFixture(t, &config.Config{Name: "vcs", Tools: tools})
+	for _, tt := range []struct{ query, first string }{
+		{"switch branch -c topic", "vcs_go_new"},          // -c for --create
+		{"purge untracked files -fdx", "vcs_purge_force"}, // -d of -fdx, exactly
+		{"make target -n", "vcs_make_preview"},            // a keyword's option beats a long flag's letter
+	} {
+		if got := entryNames(ix.Search(tt.query, "", "", 3)); len(got) == 0 || got[0] != tt.first {
+			t.Errorf("Search(%q) = %q, want %s first", tt.query, got, tt.first)
+		}
+	}
+}
+
+func TestEachFlag(t *testing.T) {
+	var got []string
+	eachFlag(`git tag -l 'v1.*' --sort=-v:refname -N1 x-y - -- -1k --9`, func(f string) { got = append(got, f) })
+	if want := []string{"-l", "--sort", "-n1"}; !slices.Equal(got, want) {
+		t.Errorf("eachFlag = %q, want %q", got, want)
+	}
+}
