@@ -13,10 +13,10 @@ type variantKind uint8
 const (
 	viaExact variantKind = iota
 	viaSynonym
-	viaLonger  // a longer form: "config" for "conf"
-	viaShorter // a shorter form: "config" for "configuration"
-	viaTypo    // a word a typo away
-	viaAbbrev  // a word of the tools' names it abbreviates: "worktree" for "wt"
+	viaLonger   // a longer form: "config" for "conf"
+	viaShorter  // a shorter form: "config" for "configuration"
+	viaTypo     // a word a typo away
+	viaAbbrev   // a word of the tools' names it abbreviates: "worktree" for "wt"
 	viaFlag     // one of combined short flags: "-d" for "-fdx"
 	viaLongFlag // a long flag for a short one: "--create" for "-c"
 )
