@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"time"
+	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -141,13 +142,96 @@ func DecodeArgs(raw json.RawMessage) (map[string]any, error) {
 	if raw[0] != '{' {
 		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments must be a JSON object (got %s)", jsonKind(raw[0]))}}
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var args map[string]any
-	if err := dec.Decode(&args); err != nil {
+	args, err := decodeValue(raw, 0)
+	if err != nil {
 		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments are not valid JSON: %v", err)}}
 	}
-	return args, nil
+	return args.(map[string]any), nil
+}
+
+// directDepth is how many levels of objects and arrays decodeValue
+// decodes from slices of the arguments: climax_call's arguments hold the
+// tool's arguments, which hold an argument's array or object.
+const directDepth = 4
+
+// rawValue is a JSON value as encoding/json hands it to UnmarshalJSON: a
+// slice of the text being decoded, not a copy.
+type rawValue []byte
+
+func (v *rawValue) UnmarshalJSON(b []byte) error {
+	*v = b
+	return nil
+}
+
+// decodeValue decodes the JSON value b as a json.Decoder with UseNumber
+// does (objects as map[string]any, arrays as []any, numbers as
+// json.Number), without first copying b into a Decoder's buffer, which
+// grows to twice the size of a large value on the way (a 10 MiB string
+// argument made it allocate 32 MiB). Objects and arrays are decoded a
+// level at a time from slices of b, each level validating its text
+// again; below depth directDepth a Decoder decodes the rest, so that the
+// text is read a bounded number of times however deep it nests.
+func decodeValue(b []byte, depth int) (any, error) {
+	switch {
+	case depth > directDepth:
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		var v any
+		err := dec.Decode(&v)
+		return v, err
+	case b[0] == '{':
+		var members map[string]rawValue
+		if err := json.Unmarshal(b, &members); err != nil {
+			return nil, err
+		}
+		m := make(map[string]any, len(members))
+		for k, raw := range members {
+			v, err := decodeValue(raw, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+		}
+		return m, nil
+	case b[0] == '[':
+		var items []rawValue
+		if err := json.Unmarshal(b, &items); err != nil {
+			return nil, err
+		}
+		a := make([]any, len(items))
+		for i, raw := range items {
+			v, err := decodeValue(raw, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			a[i] = v
+		}
+		return a, nil
+	}
+	return decodeLeaf(b)
+}
+
+// decodeLeaf decodes a string, number, true, false or null that
+// encoding/json has found valid in the value holding it: without
+// decoding it again when its text says what it is (a string without
+// escapes is its own text), which keeps an array of 100,000 strings from
+// costing 100,000 decodings.
+func decodeLeaf(b []byte) (any, error) {
+	switch {
+	case b[0] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b):
+		return string(b[1 : len(b)-1]), nil
+	case b[0] == '-' || b[0] >= '0' && b[0] <= '9':
+		return json.Number(b), nil
+	case string(b) == "true":
+		return true, nil
+	case string(b) == "false":
+		return false, nil
+	case string(b) == "null":
+		return nil, nil
+	}
+	var v any // a string with escapes (or invalid UTF-8, made U+FFFD)
+	err := json.Unmarshal(b, &v)
+	return v, err
 }
 
 // jsonKind names the JSON type of a value from its first byte.

@@ -162,7 +162,7 @@ func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
 	if r.Body == nil || r.Body == http.NoBody {
 		return true
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r.Body, r.ContentLength)
 	r.Body.Close()
 	if err != nil {
 		if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
@@ -189,6 +189,18 @@ func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return true
+}
+
+// readBody reads a request body of size bytes (-1: unknown) whole: into
+// one slice of that size when it is known, where io.ReadAll would gather
+// it in pieces and copy them into another.
+func readBody(body io.Reader, size int64) ([]byte, error) {
+	if size <= 0 {
+		return io.ReadAll(body)
+	}
+	b := make([]byte, size)
+	_, err := io.ReadFull(body, b)
+	return b, err
 }
 
 // reject answers a request with an error at once and closes its

@@ -28,7 +28,7 @@ import (
 // before, against the bytes sent (docs/security.md, "Memory per
 // message"). Each reports peak-MB (the growth) and peak/sent:
 //
-//	go test -run '^$' -bench Hostile -benchtime 3x ./server/
+//	go test -run '^$' -bench Hostile -benchtime 5x ./server/
 //
 // Before the message caps, one stdio message of 4 million empty arrays
 // (11 MiB) and four HTTP bodies of 3.7 MiB at once grew the server by
@@ -85,17 +85,23 @@ func benchIndexServer(b *testing.B) *server.Server {
 	if _, err := exec.LookPath("echo"); err != nil {
 		b.Skip("no echo on PATH")
 	}
-	ix := parseIndex(b, "name: bench\ncommand: echo\ntools:\n  - name: echo_hello\n    description: Print hello\n    command: hello\n")
+	if _, err := exec.LookPath("wc"); err != nil {
+		b.Skip("no wc on PATH")
+	}
+	ix := parseIndex(b, "name: bench\ncommand: echo\ntools:\n  - name: echo_hello\n    description: Print hello\n    command: hello\n",
+		"name: wc\ncommand: wc\ntools:\n  - name: wc_bytes\n    description: Count the bytes of the input\n    args:\n      - name: bytes\n        type: boolean\n        flag: -c\n        default: true\n      - name: input\n        type: string\n        stdin: true\n")
 	return server.New(ix, executor.New())
 }
 
 // BenchmarkHostileStdio sends one 11 MiB message over stdio and waits
-// for its answer: 4 million empty arrays (refused), one string (served),
-// and 99,000 strings of 100 bytes, just within the item limit (served).
+// for its answer: 4 million empty arrays (refused), one string, ignored
+// (served) or the standard input of wc -c (run), and 99,000 strings of
+// 100 bytes, just within the item limit (served).
 func BenchmarkHostileStdio(b *testing.B) {
 	for _, tc := range []struct{ name, args string }{
 		{"empty_arrays", hostileArgs(11 << 20)},
 		{"one_string", `{"tool_name":"echo_hello","args":{"x":"` + strings.Repeat("x", 11<<20) + `"}}`},
+		{"stdin_string", `{"tool_name":"wc_bytes","args":{"input":"` + strings.Repeat("x", 11<<20) + `"}}`},
 		{"items_at_limit", `{"tool_name":"echo_hello","args":{"x":[` + strings.Repeat(`"`+strings.Repeat("x", 108)+`",`, 99_000) + `""]}}`},
 	} {
 		b.Run(tc.name, func(b *testing.B) { benchStdio(b, tc.args) })
@@ -104,7 +110,9 @@ func BenchmarkHostileStdio(b *testing.B) {
 
 func benchStdio(b *testing.B, args string) {
 	srv := benchIndexServer(b)
-	msg := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"climax_call","arguments":` + args + "}}\n"
+	// As bytes: io.WriteString would copy a string into bytes for the
+	// pipe, counted against the server.
+	msg := []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"climax_call","arguments":` + args + "}}\n")
 	for b.Loop() {
 		base := resetPeak(b)
 		inR, inW := io.Pipe()
@@ -124,7 +132,7 @@ func benchStdio(b *testing.B, args string) {
 		}()
 		io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`+"\n")
 		io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-		io.WriteString(inW, msg)
+		inW.Write(msg)
 		reply := <-answered
 		inW.Close()
 		<-done
@@ -132,16 +140,20 @@ func benchStdio(b *testing.B, args string) {
 		if reply == "" {
 			b.Fatal("no answer")
 		}
+		if strings.Contains(args, "wc_bytes") && !strings.Contains(reply, strconv.Itoa(11<<20)) {
+			b.Fatalf("wc did not count the string: %.300s", reply)
+		}
 	}
 }
 
 // BenchmarkHostileHTTP posts four 3.7 MiB bodies at once over stateless
-// streamable HTTP: of empty arrays (refused), and of one string each
-// (served).
+// streamable HTTP: of empty arrays (refused), and of one string each,
+// ignored (served) or the standard input of wc -c (run).
 func BenchmarkHostileHTTP(b *testing.B) {
 	for _, tc := range []struct{ name, args string }{
 		{"empty_arrays", hostileArgs(3700 << 10)},
 		{"one_string", `{"tool_name":"echo_hello","args":{"x":"` + strings.Repeat("x", 3700<<10) + `"}}`},
+		{"stdin_string", `{"tool_name":"wc_bytes","args":{"input":"` + strings.Repeat("x", 3700<<10) + `"}}`},
 	} {
 		b.Run(tc.name, func(b *testing.B) { benchHTTP(b, tc.args) })
 	}

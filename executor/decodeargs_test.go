@@ -1,0 +1,44 @@
+package executor_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/executor"
+)
+
+// DecodeArgs decodes as a json.Decoder with UseNumber does, at every
+// depth (it decodes the first levels without the Decoder, to spare a
+// large argument the Decoder's copies).
+func TestDecodeArgsLikeDecoder(t *testing.T) {
+	deep := strings.Repeat(`{"a":[`, 12) + `1.50, "s", null` + strings.Repeat(`]}`, 12)
+	for _, raw := range []string{
+		`{}`,
+		`{"n":12345678901234567890,"f":-1.5e3,"s":"a\u00e9\ud800","b":true,"z":null}`,
+		`{"dup":1,"dup":"last"}`,
+		`{"args":{"x":[[],{},[1,"2",{"y":0}]],"e":[]}}`,
+		`{"deep":` + deep + `}`,
+		` {"spaced" : [ 1 , 2 ] } `,
+		"{\"bad\":\"a\xffb\",\"esc\":\"\\\"q\\\" \\n\",\"plain\":[\"x\",\"\"]}",
+	} {
+		got, err := executor.DecodeArgs(json.RawMessage(raw))
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
+		dec.UseNumber()
+		var want map[string]any
+		if err := dec.Decode(&want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\ngot  %#v\nwant %#v", raw, got, want)
+		}
+	}
+	if _, err := executor.DecodeArgs(json.RawMessage(`{"a":`)); err == nil || !strings.Contains(err.Error(), "Arguments are not valid JSON") {
+		t.Errorf("truncated arguments: %v", err)
+	}
+}
