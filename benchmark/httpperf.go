@@ -90,17 +90,17 @@ func runLoad(calls, conc int, do func(worker int) error) (perSecond float64, lat
 }
 
 // httpRounds is how many rounds compareHTTP splits its calls into: the
-// machine's speed drifts over seconds, and alternating the two sides in
-// short rounds exposes both to the same drift.
-const httpRounds = 6
+// machine's speed drifts over seconds, and rotating the sides in short
+// rounds exposes all of them to the same drift.
+const httpRounds = 8
 
 // A throughputComparison is what compareHTTP measured: each side's
 // throughput (the median of its rounds' calls per second, and the
-// latency percentiles of all its calls) and the median of the rounds'
-// ratios of the two.
+// latency percentiles of all its calls) and, for each side, the median of
+// the rounds' ratios of its calls per second to the first side's.
 type throughputComparison struct {
-	viaHTTP, direct throughput
-	ratio           float64
+	sides  []throughput
+	ratios []float64 // ratios[0] is 1
 }
 
 // An httpServer is a server to measure over streamable HTTP: its command
@@ -125,27 +125,31 @@ func minimalHTTP(bin string) httpServer {
 	return httpServer{command{bin, []string{"-http", "127.0.0.1:0"}}, "echo_hello", nil}
 }
 
-// compareHTTP measures the echo call of srv over streamable HTTP with conc
-// client sessions calling at once against conc goroutines running `echo
-// hello` directly: calls of each, in httpRounds rounds that alternate
-// which side goes first.
-func compareHTTP(ctx context.Context, calls, conc int, srv httpServer) (throughputComparison, error) {
-	c := srv.command
-	var cmp throughputComparison
-	url, stop, err := startHTTP(ctx, c)
+// caller starts srv and connects conc client sessions to it; the returned
+// function makes one echo call from session w. stop stops the server and
+// closes the sessions.
+func caller(ctx context.Context, srv httpServer, conc int) (call func(w int) error, stop func(), err error) {
+	url, stopServer, err := startHTTP(ctx, srv.command)
 	if err != nil {
-		return cmp, err
+		return nil, nil, err
 	}
-	defer stop()
-	sessions := make([]*mcp.ClientSession, conc)
-	for i := range sessions {
-		client := mcp.NewClient(&mcp.Implementation{Name: "climax-benchmark", Version: "1"}, nil)
-		if sessions[i], err = client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil); err != nil {
-			return cmp, fmt.Errorf("connect to %s: %w", url, err)
+	sessions := make([]*mcp.ClientSession, 0, conc)
+	stop = func() {
+		for _, s := range sessions {
+			s.Close()
 		}
-		defer sessions[i].Close()
+		stopServer()
 	}
-	call := func(w int) error {
+	for range conc {
+		client := mcp.NewClient(&mcp.Implementation{Name: "climax-benchmark", Version: "1"}, nil)
+		s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		if err != nil {
+			stop()
+			return nil, nil, fmt.Errorf("connect to %s: %w", url, err)
+		}
+		sessions = append(sessions, s)
+	}
+	call = func(w int) error {
 		res, err := sessions[w].CallTool(ctx, &mcp.CallToolParams{Name: srv.tool, Arguments: srv.args})
 		if err != nil {
 			return err
@@ -155,40 +159,62 @@ func compareHTTP(ctx context.Context, calls, conc int, srv httpServer) (throughp
 		}
 		return nil
 	}
-	exe := func(int) error { return exec.Command("echo", "hello").Run() }
-	// Warm up both, then measure them in alternating rounds.
-	for _, do := range []func(int) error{call, exe} {
+	return call, stop, nil
+}
+
+// execEcho runs `echo hello` directly: the work each call does, without
+// a server.
+func execEcho(int) error { return exec.Command("echo", "hello").Run() }
+
+// compareHTTP measures the echo call of each server over streamable HTTP,
+// with conc client sessions calling each at once, and conc goroutines
+// running `echo hello` directly as the last side: calls calls of each, in
+// httpRounds rounds that rotate which side goes first. The first server
+// is the one the ratios are taken against.
+func compareHTTP(ctx context.Context, calls, conc int, servers ...httpServer) (throughputComparison, error) {
+	var cmp throughputComparison
+	var sides []func(int) error
+	for _, srv := range servers {
+		call, stop, err := caller(ctx, srv, conc)
+		if err != nil {
+			return cmp, err
+		}
+		defer stop()
+		sides = append(sides, call)
+	}
+	sides = append(sides, execEcho)
+	// Warm up every side, then measure them in rotating rounds.
+	for _, do := range sides {
 		if _, _, err := runLoad(conc*5, conc, do); err != nil {
 			return cmp, err
 		}
 	}
 	perRound := max(calls/httpRounds, conc)
-	var rates [2][]float64
-	var lats [2][]time.Duration
-	var ratios []float64
+	rates := make([][]float64, len(sides))
+	lats := make([][]time.Duration, len(sides))
+	ratios := make([][]float64, len(sides))
 	for round := range httpRounds {
-		var rate [2]float64
-		for k := range 2 {
-			side := (k + round) % 2 // 0: HTTP, 1: direct
-			do := call
-			if side == 1 {
-				do = exe
-			}
-			r, lat, err := runLoad(perRound, conc, do)
+		rate := make([]float64, len(sides))
+		for k := range sides {
+			i := (k + round) % len(sides)
+			r, lat, err := runLoad(perRound, conc, sides[i])
 			if err != nil {
 				return cmp, err
 			}
-			rate[side] = r
-			rates[side] = append(rates[side], r)
-			lats[side] = append(lats[side], lat...)
+			rate[i] = r
+			rates[i] = append(rates[i], r)
+			lats[i] = append(lats[i], lat...)
 		}
-		ratios = append(ratios, rate[0]/rate[1])
+		for i := range sides {
+			ratios[i] = append(ratios[i], rate[i]/rate[0])
+		}
 	}
-	side := func(k int) throughput {
-		slices.Sort(lats[k])
-		return throughput{perSecond: medianFloat(rates[k]), p50: percentile(lats[k], 50), p99: percentile(lats[k], 99)}
+	for i := range sides {
+		slices.Sort(lats[i])
+		cmp.sides = append(cmp.sides, throughput{perSecond: medianFloat(rates[i]), p50: percentile(lats[i], 50), p99: percentile(lats[i], 99)})
+		cmp.ratios = append(cmp.ratios, medianFloat(ratios[i]))
 	}
-	return throughputComparison{viaHTTP: side(0), direct: side(1), ratio: medianFloat(ratios)}, nil
+	return cmp, nil
 }
 
 // medianFloat returns the median of xs (which it sorts).
