@@ -28,8 +28,6 @@ var known = []string{
 	"climax/internal/scaffold/help.go:ParseHelp",    // scaffold work under way
 	"climax/internal/scaffold/verify.go:verifyTool", // scaffold work under way
 	"climax/scaffold.go:Run",                        // scaffold work under way
-	"tools/release/release.go:release",              // release tool work under way
-	"tools/release/main.go:run",                     // release tool work under way
 }
 
 func main() {

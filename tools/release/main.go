@@ -48,20 +48,24 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run is the whole command, testable: it returns the exit code.
-func run(args []string, stdout, stderr io.Writer) int {
+// flags is the command line.
+type flags struct {
+	version, proxy, modcache, dir string
+	dryRun, current, cand, tidy   bool
+}
+
+// parseFlags parses args; ok false means exit with code.
+func parseFlags(args []string, stderr io.Writer) (f flags, code int, ok bool) {
 	fs := flag.NewFlagSet("release", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var (
-		version  = fs.String("version", "", "the version to release, e.g. v0.2.0 (tags index/v0.2.0, ...)")
-		dryRun   = fs.Bool("dry-run", false, "print the plan and run the checks without changing the repository")
-		proxy    = fs.String("proxy", "", "write a file-system module proxy serving the tree at -version to this directory (for GOPROXY=file://DIR), change nothing")
-		modcache = fs.String("modcache", "", "module cache for the checks, kept between runs to save time: the project's own modules are removed from it first (default: a temporary one)")
-		current  = fs.Bool("current", false, "print the version the go.mod files require their siblings at, and exit")
-		cand     = fs.Bool("candidate", false, "print a candidate version for -proxy: the current version with a pre-release suffix naming the tree's contents (v0.1.0-ci-0123456789ab), and exit")
-		tidy     = fs.Bool("tidy", false, "run go mod tidy in every module against the tree served at the current version (go mod tidy itself cannot fetch unpublished siblings)")
-		dir      = fs.String("C", ".", "a directory inside the repository")
-	)
+	fs.StringVar(&f.version, "version", "", "the version to release, e.g. v0.2.0 (tags index/v0.2.0, ...)")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print the plan and run the checks without changing the repository")
+	fs.StringVar(&f.proxy, "proxy", "", "write a file-system module proxy serving the tree at -version to this directory (for GOPROXY=file://DIR), change nothing")
+	fs.StringVar(&f.modcache, "modcache", "", "module cache for the checks, kept between runs to save time: the project's own modules are removed from it first (default: a temporary one)")
+	fs.BoolVar(&f.current, "current", false, "print the version the go.mod files require their siblings at, and exit")
+	fs.BoolVar(&f.cand, "candidate", false, "print a candidate version for -proxy: the current version with a pre-release suffix naming the tree's contents (v0.1.0-ci-0123456789ab), and exit")
+	fs.BoolVar(&f.tidy, "tidy", false, "run go mod tidy in every module against the tree served at the current version (go mod tidy itself cannot fetch unpublished siblings)")
+	fs.StringVar(&f.dir, "C", ".", "a directory inside the repository")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage:
   go -C tools/release run . -version vX.Y.Z [-dry-run]
@@ -73,66 +77,63 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return f, 0, false
 		}
-		return 2
+		return f, 2, false
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "release: unexpected argument %q\n", fs.Arg(0))
 		fs.Usage()
-		return 2
+		return f, 2, false
 	}
-	root, err := repoRoot(*dir)
-	if err != nil {
+	return f, 0, true
+}
+
+// run is the whole command, testable: it returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	f, code, ok := parseFlags(args, stderr)
+	if !ok {
+		return code
+	}
+	fail := func(err error) int {
 		fmt.Fprintf(stderr, "release: %v\n", err)
 		return 1
+	}
+	root, err := repoRoot(f.dir)
+	if err != nil {
+		return fail(err)
 	}
 	ws, err := loadWorkspace(root, climaxLayout)
 	if err != nil {
-		fmt.Fprintf(stderr, "release: %v\n", err)
-		return 1
+		return fail(err)
 	}
-	if *current {
-		v, err := ws.wiredVersion()
+	switch {
+	case f.current || f.cand:
+		version := ws.wiredVersion
+		if !f.current {
+			version = ws.candidateVersion
+		}
+		v, err := version()
 		if err != nil {
-			fmt.Fprintf(stderr, "release: %v\n", err)
-			return 1
+			return fail(err)
 		}
 		fmt.Fprintln(stdout, v)
 		return 0
-	}
-	if *cand {
-		v, err := ws.candidateVersion()
-		if err != nil {
-			fmt.Fprintf(stderr, "release: %v\n", err)
-			return 1
-		}
-		fmt.Fprintln(stdout, v)
-		return 0
-	}
-	if *tidy {
-		if err := tidyTree(ws, *modcache, stdout); err != nil {
-			fmt.Fprintf(stderr, "release: %v\n", err)
-			return 1
+	case f.tidy:
+		if err := tidyTree(ws, f.modcache, stdout); err != nil {
+			return fail(err)
 		}
 		return 0
-	}
-	if *version == "" {
+	case f.version == "":
 		fmt.Fprintln(stderr, "release: -version is required, e.g. -version v0.2.0")
 		return 2
-	}
-	if *proxy != "" && *dryRun {
+	case f.proxy != "" && f.dryRun:
 		fmt.Fprintln(stderr, "release: -proxy and -dry-run do not go together: -proxy never changes the repository")
 		return 2
 	}
-	opts := options{
-		version:  *version,
-		dryRun:   *dryRun,
-		modcache: *modcache,
-		out:      stdout,
-	}
-	if *proxy != "" {
-		opts.proxyDir, err = filepath.Abs(*proxy)
+	opts := options{version: f.version, dryRun: f.dryRun, modcache: f.modcache, out: stdout}
+	if f.proxy != "" {
+		opts.proxyDir, err = filepath.Abs(f.proxy)
 		if err == nil {
 			err = candidate(ws, opts)
 		}
@@ -140,8 +141,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = release(ws, opts)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "release: %v\n", err)
-		return 1
+		return fail(err)
 	}
 	return 0
 }

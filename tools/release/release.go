@@ -60,24 +60,9 @@ func release(ws *workspace, opts options) error {
 		return err
 	}
 	w := opts.out
-	var problems []string
-	if status, err := git(ws.root, "status", "--porcelain"); err != nil {
+	problems, err := releaseProblems(ws, opts.version)
+	if err != nil {
 		return err
-	} else if status != "" {
-		problems = append(problems, "the work tree is not clean (commit or stash first):\n"+indent(status))
-	}
-	problems = append(problems, checkLegalFiles(ws.files)...)
-	for _, prefix := range tagPrefixes(ws) {
-		tags, err := git(ws.root, "tag", "--list", prefix+"v*")
-		if err != nil {
-			return err
-		}
-		for tag := range strings.FieldsSeq(tags) {
-			v := strings.TrimPrefix(tag, prefix)
-			if semver.IsValid(v) && semver.Compare(v, opts.version) >= 0 {
-				problems = append(problems, fmt.Sprintf("tag %s exists: %s must be above every released version", tag, opts.version))
-			}
-		}
 	}
 	if !opts.dryRun && len(problems) > 0 {
 		return errors.New(strings.Join(problems, "\n"))
@@ -92,35 +77,7 @@ func release(ws *workspace, opts options) error {
 	if err != nil {
 		return err
 	}
-
-	head, _ := git(ws.root, "rev-parse", "--short", "HEAD")
-	fmt.Fprintf(w, "release %s of %s (HEAD %s)\n\nmodules, in dependency order:\n", opts.version, ws.layout.prefix, strings.TrimSpace(head))
-	for _, m := range ws.modules {
-		var deps []string
-		for _, p := range ws.layout.siblings(m) {
-			deps = append(deps, strings.TrimPrefix(p, ws.layout.prefix+"/"))
-		}
-		what := "tag " + m.dir + "/" + opts.version
-		if !m.released {
-			what = "not tagged (internal)"
-		}
-		fmt.Fprintf(w, "  %-14s %-26s requires %s\n", m.dir, what, orNothing(strings.Join(deps, ", ")))
-	}
-	changed := ws.files.changed(stamped)
-	fmt.Fprintln(w, "\nfile changes:")
-	if len(changed) == 0 {
-		fmt.Fprintln(w, "  none: the tree is already at", opts.version)
-	}
-	for _, name := range changed {
-		fmt.Fprintf(w, "  %s\n", name)
-		removed, added := lineDiff(ws.files.data[name], stamped.data[name])
-		for _, l := range removed {
-			fmt.Fprintf(w, "    - %s\n", l)
-		}
-		for _, l := range added {
-			fmt.Fprintf(w, "    + %s\n", l)
-		}
-	}
+	changed := printPlan(w, ws, stamped, opts.version)
 	fmt.Fprintln(w, "\nchecks:")
 	if err := checkTidy(ws, stamped, options{modcache: opts.modcache, proxyDir: proxyDir, out: indentWriter{w}}); err != nil {
 		problems = append(problems, err.Error())
@@ -139,7 +96,77 @@ func release(ws *workspace, opts options) error {
 		fmt.Fprintf(w, "\ndry run: would commit %q and tag, in this order: %s\nthen publish with: %s\n", "release: "+opts.version, strings.Join(tags, " "), push)
 		return nil
 	}
+	if err := commitAndTag(ws, stamped, changed, tags, opts.version); err != nil {
+		return err
+	}
+	head, _ := git(ws.root, "rev-parse", "--short", "HEAD")
+	fmt.Fprintf(w, "\ncommitted %s and tagged it: %s\npublish with: %s\n", strings.TrimSpace(head), strings.Join(tags, " "), push)
+	return nil
+}
 
+// releaseProblems returns what stops a release of version: a work tree
+// that is not clean, missing legal files, a tag at or above version.
+func releaseProblems(ws *workspace, version string) ([]string, error) {
+	var problems []string
+	if status, err := git(ws.root, "status", "--porcelain"); err != nil {
+		return nil, err
+	} else if status != "" {
+		problems = append(problems, "the work tree is not clean (commit or stash first):\n"+indent(status))
+	}
+	problems = append(problems, checkLegalFiles(ws.files)...)
+	for _, prefix := range tagPrefixes(ws) {
+		tags, err := git(ws.root, "tag", "--list", prefix+"v*")
+		if err != nil {
+			return nil, err
+		}
+		for tag := range strings.FieldsSeq(tags) {
+			v := strings.TrimPrefix(tag, prefix)
+			if semver.IsValid(v) && semver.Compare(v, version) >= 0 {
+				problems = append(problems, fmt.Sprintf("tag %s exists: %s must be above every released version", tag, version))
+			}
+		}
+	}
+	return problems, nil
+}
+
+// printPlan prints the modules in dependency order with what a release of
+// version does to each, and the file changes of stamped; it returns the
+// names of the changed files.
+func printPlan(w io.Writer, ws *workspace, stamped *tree, version string) (changed []string) {
+	head, _ := git(ws.root, "rev-parse", "--short", "HEAD")
+	fmt.Fprintf(w, "release %s of %s (HEAD %s)\n\nmodules, in dependency order:\n", version, ws.layout.prefix, strings.TrimSpace(head))
+	for _, m := range ws.modules {
+		var deps []string
+		for _, p := range ws.layout.siblings(m) {
+			deps = append(deps, strings.TrimPrefix(p, ws.layout.prefix+"/"))
+		}
+		what := "tag " + m.dir + "/" + version
+		if !m.released {
+			what = "not tagged (internal)"
+		}
+		fmt.Fprintf(w, "  %-14s %-26s requires %s\n", m.dir, what, orNothing(strings.Join(deps, ", ")))
+	}
+	changed = ws.files.changed(stamped)
+	fmt.Fprintln(w, "\nfile changes:")
+	if len(changed) == 0 {
+		fmt.Fprintln(w, "  none: the tree is already at", version)
+	}
+	for _, name := range changed {
+		fmt.Fprintf(w, "  %s\n", name)
+		removed, added := lineDiff(ws.files.data[name], stamped.data[name])
+		for _, l := range removed {
+			fmt.Fprintf(w, "    - %s\n", l)
+		}
+		for _, l := range added {
+			fmt.Fprintf(w, "    + %s\n", l)
+		}
+	}
+	return changed
+}
+
+// commitAndTag writes the changed files of stamped, commits them and
+// makes the annotated tags, in order.
+func commitAndTag(ws *workspace, stamped *tree, changed, tags []string, version string) error {
 	for _, name := range changed {
 		p := filepath.Join(ws.root, filepath.FromSlash(name))
 		if err := os.WriteFile(p, stamped.data[name], stamped.mode[name]); err != nil {
@@ -150,18 +177,16 @@ func release(ws *workspace, opts options) error {
 		if _, err := git(ws.root, append([]string{"add", "--"}, changed...)...); err != nil {
 			return err
 		}
-		if _, err := git(ws.root, "commit", "-q", "-m", "release: "+opts.version); err != nil {
+		if _, err := git(ws.root, "commit", "-q", "-m", "release: "+version); err != nil {
 			return err
 		}
 	}
 	for i, tag := range tags {
-		msg := ws.released()[i].path + " " + opts.version
+		msg := ws.released()[i].path + " " + version
 		if _, err := git(ws.root, "tag", "-a", tag, "-m", msg); err != nil {
 			return fmt.Errorf("%w (tags made so far: %s; delete them with git tag -d before trying again)", err, strings.Join(tags[:i], " "))
 		}
 	}
-	head, _ = git(ws.root, "rev-parse", "--short", "HEAD")
-	fmt.Fprintf(w, "\ncommitted %s and tagged it: %s\npublish with: %s\n", strings.TrimSpace(head), strings.Join(tags, " "), push)
 	return nil
 }
 
