@@ -355,8 +355,8 @@ func TestWatchNothingToWatch(t *testing.T) {
 }
 
 // A file written in place by a writer that pauses is not reloaded half
-// written (issue 19, break 8: a policy served without its pattern line):
-// only once it has read the same for the settle time.
+// written (a policy served without its pattern line would loosen it): only
+// once it has read the same for the settle time.
 func TestWatchSettles(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "w.yaml")
@@ -399,8 +399,8 @@ func TestWatchRenameNeedsNoSettle(t *testing.T) {
 }
 
 // A watched file over the size limit is refused from its size, without
-// being read (issue 19, break 12: 512 MiB read whole); the served set
-// stays, and a file of a sound size later reloads.
+// being read (a 512 MiB file is not read whole); the served set stays, and
+// a file of a sound size later reloads.
 func TestWatchTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "w.yaml")
