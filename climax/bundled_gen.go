@@ -2850,6 +2850,40 @@ var compiledBundled = map[string]func() *config.Config{
 				OpenWorld: ptr(true),
 				Line:      313,
 			}, config.Tool{
+				Name:        "gh_run_rerun",
+				Description: "Re-run a GitHub Actions run, only its failed jobs with failed=true (e.g. after a flaky failure), or one job; gh_run_view follows it.",
+				Keywords:    []string{"rerun ci", "retry failed jobs", "flaky test rerun", "restart workflow", "re-run github actions"},
+				Command:     "run rerun",
+				Args: []config.Arg{config.Arg{
+					Name:        "run_id",
+					Description: "From gh_run_list (not needed with job)",
+					Type:        config.ArgType("string"),
+					Positional:  true,
+				}, config.Arg{
+					Name:        "failed",
+					Description: "Only the failed jobs (and what they need)",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--failed",
+				}, config.Arg{
+					Name:        "job",
+					Description: "Only this job ID (from gh_run_view)",
+					Type:        config.ArgType("string"),
+					Flag:        "--job=",
+				}, config.Arg{
+					Name:        "repo",
+					Description: "OWNER/REPO",
+					Type:        config.ArgType("string"),
+					Flag:        "--repo=",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:   float64(60),
+				MaxOutput: 65536,
+				OpenWorld: ptr(true),
+				Line:      342,
+			}, config.Tool{
 				Name:        "gh_release_list",
 				Description: "List a GitHub repository's releases (30 by default), newest first, with tag, date and whether latest, draft or prerelease.",
 				Keywords:    []string{"published releases", "latest version", "release tags", "changelog", "release not found"},
@@ -2877,7 +2911,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      342,
+				Line:      365,
 			}, config.Tool{
 				Name:        "gh_release_view",
 				Description: "Show a GitHub release (the latest by default): notes, assets and date.",
@@ -2902,7 +2936,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      364,
+				Line:      387,
 			}, config.Tool{
 				Name:        "gh_repo_view",
 				Description: "Show a GitHub repository's description, stars, default branch and README.",
@@ -2927,7 +2961,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      381,
+				Line:      404,
 			}, config.Tool{
 				Name:        "gh_api",
 				Description: "Read any GitHub REST API endpoint (GET only) as JSON, for what the other gh tools do not show: a pull request's review comments (repos/OWNER/REPO/pulls/N/comments), a file's content, commit statuses. {owner} and {repo} stand for the repository of dir.",
@@ -2965,7 +2999,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      400,
+				Line:      423,
 			}},
 			Source: "bundled:gh",
 		}

@@ -92,6 +92,8 @@ func ghCalls(sb *sandbox) []call {
 		{tool: "gh_run_view", args: a{"run_id": "101", "repo": repo, "steps": true}, want: []string{"build", "Run tests"}, check: sent("/actions/runs/101/jobs")},
 		{tool: "gh_run_view", args: a{"run_id": "101", "repo": repo, "job": "201"}, want: []string{"build"}, check: sent("/actions/jobs/201")},
 		{tool: "gh_run_view", args: a{"run_id": "101", "repo": repo, "log_failed": true}, exit: failed, check: sent("/actions/runs/101/logs")},
+		{tool: "gh_run_rerun", args: a{"run_id": "101", "failed": true, "repo": repo}, want: []string{"(no output)"}, check: sent("/actions/runs/101/rerun-failed-jobs")},
+		{tool: "gh_run_rerun", args: a{"job": "201", "repo": repo}, want: []string{"(no output)"}, check: sent("/actions/jobs/201/rerun")},
 		{tool: "gh_release_list", args: a{"repo": repo, "exclude_drafts": true, "limit": 5}, want: []string{"v1.0.0", "Latest"}, check: sent("/api/graphql", `"perPage":5`)},
 		{tool: "gh_release_view", args: a{"repo": repo}, want: []string{"v1.0.0", "First release."}, check: sent("/releases/latest")},
 		{tool: "gh_release_view", args: a{"tag": "v1.0.0", "repo": repo}, want: []string{"First release."}, check: sent("/releases/tags/v1.0.0")},
@@ -136,6 +138,8 @@ func fakeGitHub(rec *recorder) http.Handler {
 			return
 		}
 		switch {
+		case r.Method == "POST" && (p == "/repos/acme/widgets/actions/runs/101/rerun-failed-jobs" || p == "/repos/acme/widgets/actions/jobs/201/rerun"):
+			js(201, `{}`)
 		case p == "/repos/acme/widgets/pulls/12/comments" && r.Method == "GET":
 			js(200, `[{"id":1,"path":"style.css","line":1,"body":"Use a variable here.","user":{"login":"linus"}}]`)
 		case p == "/repos/acme/widgets/readme":
