@@ -6357,15 +6357,24 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:      42,
 			}, config.Tool{
 				Name:        "kubectl_logs",
-				Description: "Print the logs of a pod's container (last 100 lines by default).",
+				Description: "Print the logs of a pod's container, or of every pod a label selector matches (last 100 lines by default).",
 				Keywords:    []string{"pod logs", "container logs", "crash logs", "tail", "previous container", "application output", "k8s logs", "stack trace", "logs of the crashed container", "previous logs", "application error", "Back-off restarting failed container", "follow logs", "exit code 1", "CrashLoopBackOff", "a container name must be specified for pod", "previous terminated container not found", "is not valid for pod"},
 				Command:     "logs",
 				Args: []config.Arg{config.Arg{
 					Name:        "pod",
-					Description: "Pod or TYPE/NAME",
+					Description: "Pod or TYPE/NAME, e.g. deployment/web (or give selector)",
 					Type:        config.ArgType("string"),
-					Required:    true,
 					Positional:  true,
+				}, config.Arg{
+					Name:        "selector",
+					Description: "Label selector instead of pod, e.g. app=web",
+					Type:        config.ArgType("string"),
+					Flag:        "--selector=",
+				}, config.Arg{
+					Name:        "prefix",
+					Description: "Start each line with its pod and container",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--prefix",
 				}, config.Arg{
 					Name: "namespace",
 					Type: config.ArgType("string"),
@@ -6437,7 +6446,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        106,
+				Line:        112,
 			}, config.Tool{
 				Name:        "kubectl_cp",
 				Description: "Copy files between a pod (POD:PATH or NAMESPACE/POD:PATH) and the local filesystem; needs tar in the container.",
@@ -6469,7 +6478,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        134,
+				Line:        140,
 			}, config.Tool{
 				Name:        "kubectl_apply",
 				Description: "Create or update resources from a manifest file, directory or URL (kubectl apply -f).",
@@ -6502,7 +6511,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        157,
+				Line:        163,
 			}, config.Tool{
 				Name:        "kubectl_apply_manifest",
 				Description: "Create or update resources from YAML/JSON manifest text given directly.",
@@ -6529,7 +6538,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        187,
+				Line:        193,
 			}, config.Tool{
 				Name:        "kubectl_diff",
 				Description: "Show what applying a manifest would change in the cluster (live vs. desired); exit code 1 means there are differences.",
@@ -6553,7 +6562,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "differences found"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             207,
+				Line:             213,
 			}, config.Tool{
 				Name:        "kubectl_delete",
 				Description: "Delete Kubernetes resources by type and name, by label selector, or from a manifest file.",
@@ -6594,7 +6603,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        227,
+				Line:        233,
 			}, config.Tool{
 				Name:        "kubectl_scale",
 				Description: "Set the replica count of a deployment, statefulset or replicaset (scale up or down; 0 stops it).",
@@ -6621,7 +6630,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        258,
+				Line:        264,
 			}, config.Tool{
 				Name:        "kubectl_set_image",
 				Description: "Point a deployment (or other workload) at another container image, which starts a rollout.",
@@ -6650,7 +6659,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        278,
+				Line:        284,
 			}, config.Tool{
 				Name:        "kubectl_rollout_status",
 				Description: "Wait for a deployment rollout to finish and report success or failure.",
@@ -6677,7 +6686,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      298,
+				Line:      304,
 			}, config.Tool{
 				Name:        "kubectl_rollout_history",
 				Description: "List the earlier revisions of a rollout (to pick one for kubectl_rollout_undo).",
@@ -6703,7 +6712,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      321,
+				Line:      327,
 			}, config.Tool{
 				Name:        "kubectl_rollout_restart",
 				Description: "Rolling restart of a deployment's pods (e.g. to pick up a changed ConfigMap).",
@@ -6724,7 +6733,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        339,
+				Line:        345,
 			}, config.Tool{
 				Name:        "kubectl_rollout_undo",
 				Description: "Roll a deployment back to its previous (or a given) revision after a bad release.",
@@ -6750,7 +6759,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        355,
+				Line:        361,
 			}, config.Tool{
 				Name:        "kubectl_events",
 				Description: "List recent cluster events (scheduling failures, image pull errors, OOM kills, restarts).",
@@ -6779,7 +6788,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      375,
+				Line:      381,
 			}, config.Tool{
 				Name:        "kubectl_top_pods",
 				Description: "Show CPU and memory usage of pods (requires metrics-server).",
@@ -6808,7 +6817,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      397,
+				Line:      403,
 			}, config.Tool{
 				Name:        "kubectl_top_nodes",
 				Description: "Show CPU and memory usage of cluster nodes (requires metrics-server).",
@@ -6818,7 +6827,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        420,
+				Line:        426,
 			}, config.Tool{
 				Name:        "kubectl_explain",
 				Description: "Show the documentation of a resource type or field path. Use when writing manifests.",
@@ -6840,7 +6849,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      428,
+				Line:      434,
 			}, config.Tool{
 				Name:        "kubectl_auth_can_i",
 				Description: "Check whether the current user may perform an action (verb on a resource); answers yes or no (exit code 1).",
@@ -6873,7 +6882,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "no"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             449,
+				Line:             455,
 			}, config.Tool{
 				Name:        "kubectl_wait",
 				Description: "Wait until resources reach a condition (e.g. pods Ready, a job complete, deleted), up to a timeout.",
@@ -6916,7 +6925,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      474,
+				Line:      480,
 			}, config.Tool{
 				Name:        "kubectl_config_get_contexts",
 				Description: "List the kubeconfig contexts (clusters, users, namespaces), marking the current one.",
@@ -6925,7 +6934,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        505,
+				Line:        511,
 			}, config.Tool{
 				Name:        "kubectl_config_use_context",
 				Description: "Switch the current kubeconfig context (which cluster later kubectl tools talk to).",
@@ -6942,7 +6951,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        516,
+				Line:        522,
 			}},
 			Source: "bundled:kubectl",
 		}

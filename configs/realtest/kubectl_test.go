@@ -81,6 +81,14 @@ current-context: fake
 				{tool: "kubectl_describe", args: a{"resource": "pods", "selector": "app=web"}, want: []string{"web-1"}},
 				{tool: "kubectl_logs", args: a{"pod": "web-1", "container": "web", "since": "1h", "previous": true}, want: []string{"fake log line"}, check: sent("GET", "/pods/web-1/log", "tailLines=100", "sinceSeconds=3600", "previous=true", "container=web")},
 				{tool: "kubectl_logs", args: a{"pod": "web-1", "all_containers": true, "tail": -1, "namespace": "default"}, want: []string{"fake log line"}},
+				{tool: "kubectl_logs", args: a{"selector": "app=web", "prefix": true}, want: []string{"[pod/web-1/web] fake log line"}, check: func(t *testing.T, _ outcome) {
+					for _, q := range sb.rec.since(0) {
+						if strings.HasSuffix(q.Path, "/pods") && strings.Contains(q.Query, "labelSelector=app%3Dweb") {
+							return
+						}
+					}
+					t.Error("kubectl listed no pods by the selector app=web")
+				}},
 				{tool: "kubectl_exec", args: a{"pod": "web-1", "container": "web", "command": "cat /etc/hostname", "namespace": "default"}, want: []string{"fake exec output"},
 					check: sent("GET", "/pods/web-1/exec", "command=sh", "command=-c", "command=cat+%2Fetc%2Fhostname", "container=web")},
 				{tool: "kubectl_apply", args: a{"file": sb.path("manifests", "cm.yaml"), "dry_run": "server"}, want: []string{"configmap/settings created (server dry run)"}, check: sent("POST", "/configmaps", "dryRun=All")},
