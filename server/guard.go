@@ -187,9 +187,29 @@ func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
 		w.Write(reply)
 		return false
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.Body = &readOnce{b: body}
 	return true
 }
+
+// readOnce is a request body read from a slice that it lets go as it is
+// read: go-sdk reads a body into a copy of its own and keeps the request
+// until the response is sent, which would keep this slice too.
+type readOnce struct{ b []byte }
+
+func (r *readOnce) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		r.b = nil
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	if len(r.b) == 0 {
+		r.b = nil
+	}
+	return n, nil
+}
+
+func (r *readOnce) Close() error { return nil }
 
 // readBody reads a request body of size bytes (-1: unknown) whole: into
 // one slice of that size when it is known, where io.ReadAll would gather
