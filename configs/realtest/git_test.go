@@ -62,6 +62,8 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_log", args: r(a{"revision": "main..feature", "patch": true}), want: []string{"feature work", "+feature work"}},
 		{tool: "git_log", args: r(a{"all": true, "oneline": true}), want: []string{"feature work", "document usage"}},
 		{tool: "git_diff", args: r(a{}), want: []string{"+Usage, changed."}},
+		// No context: the hunk holds the changed line alone, not "# demo".
+		{tool: "git_diff", args: r(a{"context": 0}), want: []string{"@@ -3 +3 @@", "+Usage, changed."}, check: lacks(" # demo")},
 		{tool: "git_diff", args: r(a{"revision": "v0.1.0", "stat": true, "path": "greet.go"}), want: []string{"greet.go"}},
 		{tool: "git_diff", args: r(a{"revision": "main...feature", "name_only": true, "ignore_whitespace": true}), want: []string{"feature.txt"}},
 		{tool: "git_diff", args: r(a{"staged": true}), want: []string{"(no output)"}},
@@ -345,7 +347,11 @@ func gitCalls(sb *sandbox) []call {
 		}, check: exists(sb.path("hooks.log"), false)},
 		{tool: "git_commit", args: r(a{"message": "WIP: half done", "all": true}), before: edit("README.md", "# demo\n\nHooked.\n"), exit: 1,
 			want: []string{"commit-msg hook: WIP commits are refused"}, check: fileHas(sb.path("hooks.log"), "commit-msg")},
-		{tool: "git_commit", args: r(a{"message": "hooked", "all": true}), want: []string{"hooked"}},
+		{tool: "git_commit", args: r(a{"message": "hooked", "all": true, "signoff": true}), want: []string{"hooked"}, check: func(t *testing.T, _ outcome) {
+			if msg := run(t, repo, "git", "log", "-1", "--format=%B"); !strings.Contains(msg, "Signed-off-by: Real Test <real@test.invalid>") {
+				t.Errorf("no sign-off in the commit message:\n%s", msg)
+			}
+		}},
 	}
 }
 
