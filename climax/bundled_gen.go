@@ -3057,12 +3057,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag: "--oneline",
 				}, config.Arg{
 					Name:        "format",
-					Description: "e.g. '%h %an %ad %s' (hash, author, date, subject)",
+					Description: "e.g. '%h %an %ad %s'",
 					Type:        config.ArgType("string"),
 					Flag:        "--format=",
 				}, config.Arg{
 					Name:        "first_parent",
-					Description: "Follow only the first parent of merges (a branch's own commits)",
+					Description: "Only the branch's own commits, not merged ones",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--first-parent",
 				}, config.Arg{
@@ -3153,7 +3153,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag: "--ignore-all-space",
 				}, config.Arg{
 					Name:        "context",
-					Description: "Lines of context around changes (default 3)",
+					Description: "Context lines (default 3)",
 					Type:        config.ArgType("integer"),
 					Flag:        "--unified=",
 				}, config.Arg{
@@ -3691,7 +3691,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:        531,
 			}, config.Tool{
 				Name:        "git_commit",
-				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one. The repository's pre-commit and commit-msg hooks run and may refuse it.",
+				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one. Its hooks run and may refuse it.",
 				Keywords:    []string{"save changes", "commit my changes", "check in", "amend", "commit message", "record work", "fix last commit message", "snapshot", "Aborting commit due to empty commit message", "All conflicts fixed but you are still merging", "conclude the merge", "forgot a file in the last commit", "commit all changes", "fix the last commit", "does not have any commits yet", "bad default revision 'HEAD'"},
 				Command:     "commit",
 				Args: []config.Arg{config.Arg{
@@ -3711,7 +3711,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Flag:        "--amend",
 				}, config.Arg{
 					Name:        "signoff",
-					Description: "Add a Signed-off-by line (projects that require a DCO)",
+					Description: "Add Signed-off-by (DCO)",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--signoff",
 				}, config.Arg{
@@ -6367,22 +6367,22 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:      42,
 			}, config.Tool{
 				Name:        "kubectl_logs",
-				Description: "Print the logs of a pod's container, or of every pod a label selector matches (last 100 lines by default).",
+				Description: "Print the logs of a pod's container, or of the pods a selector matches (last 100 lines by default).",
 				Keywords:    []string{"pod logs", "container logs", "crash logs", "tail", "previous container", "application output", "k8s logs", "stack trace", "logs of the crashed container", "previous logs", "application error", "Back-off restarting failed container", "follow logs", "exit code 1", "CrashLoopBackOff", "a container name must be specified for pod", "previous terminated container not found", "is not valid for pod"},
 				Command:     "logs",
 				Args: []config.Arg{config.Arg{
 					Name:        "pod",
-					Description: "Pod or TYPE/NAME, e.g. deployment/web (or give selector)",
+					Description: "Pod or TYPE/NAME",
 					Type:        config.ArgType("string"),
 					Positional:  true,
 				}, config.Arg{
 					Name:        "selector",
-					Description: "Label selector instead of pod, e.g. app=web",
+					Description: "Instead of pod, e.g. app=web",
 					Type:        config.ArgType("string"),
 					Flag:        "--selector=",
 				}, config.Arg{
 					Name:        "prefix",
-					Description: "Start each line with its pod and container",
+					Description: "Name the pod on each line",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--prefix",
 				}, config.Arg{
