@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -376,6 +377,48 @@ func TestConfirmViaDefault(t *testing.T) {
 		c.Transport = tc.transport
 		if got := c.confirmVia(); got != tc.want {
 			t.Errorf("transport %s, --confirm-via %q: %q, want %q", tc.transport, tc.via, got, tc.want)
+		}
+	}
+}
+
+// A server's command line parsed with runOnly gives run the same flags
+// and configs as the whole command line; anything else goes to the whole
+// command line.
+func TestRunOnlyParse(t *testing.T) {
+	for _, args := range [][]string{
+		{"git"},
+		{"run", "git", "gh"},
+		{"--classic", "git"},
+		{"git", "--transport", "http", "--addr", "127.0.0.1:0", "--max-sessions", "3"},
+		{"-c", "x.yaml", "--read-only", "--log-level", "debug", "--confirm", "write", "git"},
+		{"git", "--limit", "-1"}, // not a run flag: the whole command line reports it
+	} {
+		var whole cli
+		parser, err := newParser(&whole, &env{stdout: io.Discard, stderr: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, wantErr := parser.Parse(args)
+		if !runOnlyApplies(args) {
+			t.Errorf("%q: runOnly does not apply", args)
+			continue
+		}
+		var alone runOnly
+		ro, err := newParser(&alone, &env{stdout: io.Discard, stderr: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, gotErr := ro.Parse(args)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("%q: runOnly error %v, the whole command line's %v", args, gotErr, wantErr)
+		}
+		if gotErr == nil && !reflect.DeepEqual(alone.Run, whole.Run) {
+			t.Errorf("%q: runOnly gives\n%+v\nthe whole command line\n%+v", args, alone.Run, whole.Run)
+		}
+	}
+	for _, args := range [][]string{nil, {"--help"}, {"git", "-h"}, {"--version"}, {"validate", "git"}, {"list"}, {"scaffold", "git"}, {"test-dialog"}} {
+		if runOnlyApplies(args) {
+			t.Errorf("%q: runOnly applies", args)
 		}
 	}
 }

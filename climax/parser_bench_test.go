@@ -17,3 +17,16 @@ func BenchmarkNewParser(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseRun measures parsing a server's command line, `climax
+// git` (with [runOnly]), against building the whole parser
+// (BenchmarkNewParser):
+//
+//	go test -run XXX -bench 'NewParser|ParseRun' -benchmem ./climax/
+func BenchmarkParseRun(b *testing.B) {
+	for b.Loop() {
+		if _, err := parse([]string{"git"}, &env{stdout: io.Discard, stderr: io.Discard}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
