@@ -124,6 +124,9 @@ func (o *outsiders) signal(sig syscall.Signal, groupSignalled bool) {
 	if o.pid == 0 {
 		return
 	}
+	if o.exited && len(o.known) == 0 && !mayHaveOrphans() {
+		return // the usual end of a call: nothing of it outside its group
+	}
 	if subreaper.enabled.Load() {
 		calls.starting.Lock()
 		defer calls.starting.Unlock()
@@ -189,6 +192,31 @@ const (
 	reapPoll     = 10 * time.Millisecond
 	reapPatience = 5 * time.Second
 )
+
+// mayHaveOrphans reports whether this process may hold orphans of a call:
+// it is a subreaper with a child that is not a running command. It takes
+// no lock, so that a call that ends does not stop others from starting
+// (signal looks for orphans holding calls.starting exclusively): a command
+// being started, not registered yet, counts as a possible orphan and
+// sends the caller the slow way.
+func mayHaveOrphans() bool {
+	if !subreaper.enabled.Load() || !hasChildren() {
+		return false
+	}
+	children := childrenOfSelf()
+	calls.mu.Lock()
+	defer calls.mu.Unlock()
+	commands := make(map[int]bool, len(calls.live))
+	for c := range calls.live {
+		commands[c.pid] = true
+	}
+	for _, pid := range children {
+		if !commands[pid] {
+			return true
+		}
+	}
+	return false
+}
 
 // orphans returns the children of this process (a subreaper) that are
 // orphans of this call: not a command, started after this call's command
