@@ -139,7 +139,7 @@ const CwdDescription = "Working directory (~ is home)"
 // the required ones listed under "required". Global args are not part of
 // it: they are set by the config, not by the caller.
 func (t *Tool) InputSchema() Schema {
-	s := Schema{Type: "object", Properties: Properties{}}
+	s := Schema{Type: "object", Properties: make(Properties, 0, len(t.Args))}
 	for _, a := range t.Args {
 		typ := a.Type
 		if typ == "" {
