@@ -2973,7 +2973,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Required:    true,
 					Positional:  true,
-					Pattern:     "/?(repos|orgs|users|user|search|gists|notifications|rate_limit|licenses|teams|repositories|events|meta|emojis|codes_of_conduct|gitignore)(/[^:]*|\\?[^:]*)?",
+					Pattern:     "/?(repos|orgs|users|user|search|gists|notifications|rate_limit|licenses|teams|repositories|events|meta|emojis|codes_of_conduct|gitignore)([/?]([^:.]|\\.[^:.])*\\.?)?",
 				}, config.Arg{
 					Name:        "field",
 					Description: "KEY=VALUE query parameters, e.g. per_page=100",

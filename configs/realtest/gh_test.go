@@ -109,6 +109,8 @@ func ghCalls(sb *sandbox) []call {
 		// data), no other host's URL, no field read from a file.
 		{tool: "gh_api", args: a{"endpoint": "graphql", "field": "query=mutation{x}"}, refused: "does not match pattern"},
 		{tool: "gh_api", args: a{"endpoint": "https://example.invalid/repos/x"}, refused: "does not match pattern"},
+		{tool: "gh_api", args: a{"endpoint": "repos/../graphql"}, refused: "does not match pattern"},
+		{tool: "gh_api", args: a{"endpoint": "repos/acme/widgets/contents/docs/a.v2.md?ref=main"}, exit: 1, want: []string{"no handler for GET /api/v3/repos/acme/widgets/contents/docs/a.v2.md"}},
 		{tool: "gh_api", args: a{"endpoint": "repos/acme/widgets/pulls/12/comments", "field": "body=@/etc/passwd"}, check: sent("/repos/acme/widgets/pulls/12/comments", "body=%40%2Fetc%2Fpasswd")},
 	}
 }
