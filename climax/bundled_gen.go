@@ -2294,9 +2294,10 @@ var compiledBundled = map[string]func() *config.Config{
 				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today", "files modified in the last day", "files older than 30 days", "modified in the last hour", "stale files", "newer than a file", "paths must precede expression", "unknown predicate", "Argument list too long", "exclude node_modules", "skip the .git directory", "find -not -path"},
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
-					Description: "Where to start (default: dir)",
-					Type:        config.ArgType("string"),
-					Default:     ".",
+					Description: "Where to start, one or more (default: dir)",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Default:     []interface{}{"."},
 					Positional:  true,
 					Pattern:     "(?s).{2,}|[^!(),]",
 				}, config.Arg{

@@ -76,6 +76,8 @@ func init() {
 				// A value is only ever a glob: "-delete" deletes nothing.
 				{tool: "find_files", args: a{"exclude_path": "-delete", "exclude_name": "-fprint", "name": "*.py", "dir": tree}, want: []string{"./main.py", "./build/out.py"}, check: exists(sb.path("tree", "main.py"), true)},
 				{tool: "find_files", args: a{"min_depth": 1, "max_depth": 1, "type": "d", "exclude_name": ".git", "dir": tree}, want: []string{"./docs", "./build"}, check: lacks("./.git", ".\n")},
+				{tool: "find_files", args: a{"path": []any{"docs", "build"}, "type": "f", "dir": tree}, want: []string{"docs/guide.md", "build/out.py"}, check: lacks("main.py")},
+				{tool: "find_files", args: a{"path": []any{"docs", "-delete"}, "dir": tree}, refused: "-delete"},
 				{tool: "find_files", args: a{"path": "-delete", "dir": tree}, refused: "-delete"},
 				{tool: "find_files", args: a{"path": "!", "name": "*.py", "dir": tree}, refused: "does not match pattern"},
 			}
