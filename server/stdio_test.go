@@ -512,3 +512,24 @@ func TestServeStdioRefusesTooManyItems(t *testing.T) {
 		t.Errorf("items within the limit: %+v", r)
 	}
 }
+
+// A response (to a request of the server's) that go-sdk would misread is
+// dropped without a reply, and the session goes on: go-sdk v1.8.0 ends
+// the session on an "error" that is not an error object.
+func TestServeStdioDropsMisreadResponses(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New())
+	var out syncBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), stdioTimeout)
+	defer cancel()
+	input := strings.Join([]string{initialize, initialized,
+		`{"jsonrpc":"2.0","id":30,"error":5}`,
+		`{"jsonrpc":"2.0","id":1.5,"result":{}}`,
+		`{"jsonrpc":"2.0","id":31,"method":"ping"}`}, "\n") + "\n"
+	if err := srv.ServeStdio(ctx, strings.NewReader(input), &out); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	if got := out.String(); strings.Count(got, "\n") != 2 || !strings.Contains(got, `{"jsonrpc":"2.0","id":31,"result":{}}`) {
+		t.Errorf("want the answers to initialize and ping only, got:\n%s", got)
+	}
+}
