@@ -43,26 +43,13 @@ func (c *scaffoldCmd) Run(e *env) error {
 	if len(c.Program) == 0 {
 		return usagef("name the program to draft a config for: climax scaffold PROGRAM [SUBCOMMAND...]")
 	}
-	switch {
-	case c.Depth < 1:
-		return usagef("--depth must be at least 1, got %d", c.Depth)
-	case c.MaxTools < 1:
-		return usagef("--max-tools must be at least 1, got %d", c.MaxTools)
-	case c.MaxFlags < 0:
-		return usagef("--max-flags must not be negative, got %d", c.MaxFlags)
-	case c.Timeout <= 0:
-		return usagef("--timeout must be more than 0, got %s", c.Timeout)
-	}
-	if c.Output != "" && !c.Force {
-		if _, err := os.Lstat(c.Output); err == nil {
-			return usagef("%s exists: use --force to replace it, or another -o FILE", c.Output)
-		}
+	if err := c.checkFlags(); err != nil {
+		return err
 	}
 	name, prefix := c.Program[0], c.Program[1:]
 	if _, err := scaffold.ResolveProgram(name); err != nil && !c.NoExec {
 		return err
 	}
-	errOut := controlEscaper{e.stderr}
 	maxFlags := c.MaxFlags
 	if maxFlags == 0 {
 		maxFlags = -1 // none, not the default
@@ -86,6 +73,40 @@ func (c *scaffoldCmd) Run(e *env) error {
 	if err := c.write(e, res.YAML); err != nil {
 		return err
 	}
+	c.report(e, res, ix, time.Since(start))
+	if err != nil {
+		fmt.Fprintf(controlEscaper{e.stderr}, "climax: the draft is partial: %v\n", err)
+		return &exitCodeError{exitError}
+	}
+	fmt.Fprintln(controlEscaper{e.stderr}, "climax: review the draft (read_only/destructive are guesses), then check it: climax scaffold --verify FILE")
+	return nil
+}
+
+// checkFlags refuses bounds out of range, and -o onto an existing file
+// without --force.
+func (c *scaffoldCmd) checkFlags() error {
+	switch {
+	case c.Depth < 1:
+		return usagef("--depth must be at least 1, got %d", c.Depth)
+	case c.MaxTools < 1:
+		return usagef("--max-tools must be at least 1, got %d", c.MaxTools)
+	case c.MaxFlags < 0:
+		return usagef("--max-flags must not be negative, got %d", c.MaxFlags)
+	case c.Timeout <= 0:
+		return usagef("--timeout must be more than 0, got %s", c.Timeout)
+	}
+	if c.Output != "" && !c.Force {
+		if _, err := os.Lstat(c.Output); err == nil {
+			return usagef("%s exists: use --force to replace it, or another -o FILE", c.Output)
+		}
+	}
+	return nil
+}
+
+// report prints on stderr what the draft holds, what it costs a client's
+// model, and the problems met.
+func (c *scaffoldCmd) report(e *env, res *scaffold.Result, ix *index.Index, took time.Duration) {
+	errOut := controlEscaper{e.stderr}
 	classic := metatools.EstimateTokens(metatools.ClassicDefinitions(ix))
 	discovery := metatools.EstimateTokens(metatools.DefinitionsFor(ix))
 	perTool := 0
@@ -94,7 +115,7 @@ func (c *scaffoldCmd) Run(e *env) error {
 	}
 	fmt.Fprintf(errOut, "climax: drafted %d %s (%d flags, %d operands) for %s in %.1fs",
 		res.Stats.Tools, plural(res.Stats.Tools, "tool", "tools"), res.Stats.Flags, res.Stats.Positionals,
-		strings.Join(c.Program, " "), time.Since(start).Seconds())
+		strings.Join(c.Program, " "), took.Seconds())
 	if c.Output != "" {
 		fmt.Fprintf(errOut, " into %s", c.Output)
 	}
@@ -106,12 +127,6 @@ func (c *scaffoldCmd) Run(e *env) error {
 	for _, n := range res.Notes {
 		fmt.Fprintf(errOut, "climax: warning: %s\n", n)
 	}
-	if err != nil {
-		fmt.Fprintf(errOut, "climax: the draft is partial: %v\n", err)
-		return &exitCodeError{exitError}
-	}
-	fmt.Fprintln(errOut, "climax: review the draft (read_only/destructive are guesses), then check it: climax scaffold --verify FILE")
-	return nil
 }
 
 // write puts the draft on stdout, or into -o FILE through a temporary file

@@ -138,131 +138,187 @@ func isHeading(line string) (string, bool) {
 // defaults) and the operands of its usage line. words are the program name
 // and subcommand words the usage line starts with.
 func ParseHelp(text string, words []string) *HelpPage {
-	lines := strings.Split(cleanText(text), "\n")
-	p := &HelpPage{}
-	kind := sectionOther
-	var cur *Flag // the option whose description continues
-	curIndent, descCol := 0, 0
-	var curCmd *CommandEntry
-	var argSection []string // names listed under "Arguments:"
-	inUsage := false
-	var para []string
-	flushPara := func() {
-		if p.Description == "" && len(para) > 0 {
-			p.Description = strings.Join(para, " ")
-		}
-		para = nil
+	hp := &helpParser{p: &HelpPage{}, words: words, kind: sectionOther}
+	for _, line := range strings.Split(cleanText(text), "\n") {
+		hp.line(line)
 	}
-	for _, line := range lines {
-		trimmed := strings.TrimSpace(line)
-		if listHintRE().MatchString(line) {
-			p.ListsCommands = true
-		}
-		if trimmed == "" {
-			cur, curCmd, inUsage = nil, nil, false
-			flushPara()
-			continue
-		}
-		if m := usageRE().FindStringSubmatch(line); m != nil {
-			flushPara()
-			cur, curCmd = nil, nil
-			if m[1] != "" {
-				p.Usage = append(p.Usage, m[1])
-			}
-			inUsage = true
-			kind = sectionOther
-			continue
-		}
-		if inUsage && indentOf(line) > 0 && !optionLineRE().MatchString(line) || inUsage && len(p.Usage) == 0 {
-			if len(p.Usage) == 0 {
-				p.Usage = append(p.Usage, trimmed)
-			} else {
-				p.Usage[len(p.Usage)-1] += " " + trimmed
-			}
-			continue
-		}
-		inUsage = false
-		if h, ok := isHeading(line); ok {
-			flushPara()
-			kind, cur, curCmd = kindOf(h), nil, nil
-			continue
-		}
-		// Continuation of the previous option's or command's description:
-		// deeper than the option, and not an option itself unless it
-		// starts in the description's column (a wrapped "--flag" mention).
-		if cur != nil && indentOf(line) > curIndent && (!optionLineRE().MatchString(line) || descCol > 0 && indentOf(line) >= descCol-1) {
-			cur.Description = joinText(cur.Description, trimmed)
-			continue
-		}
-		if curCmd != nil && indentOf(line) > curIndent+2 && kind == sectionCommands {
-			curCmd.Description = joinText(curCmd.Description, trimmed)
-			continue
-		}
-		cur, curCmd = nil, nil
-		if m := optionLineRE().FindStringSubmatch(line); m != nil {
-			if fs := packedOptions(m[2]); fs != nil {
-				// find's "-amin N -anewer FILE -atime N": one option each.
-				for _, f := range fs {
-					f.Global = kind == sectionGlobalFlags
-				}
-				p.Flags = append(p.Flags, fs...)
-				continue
-			}
-			if f := parseOptionLine(m[2]); f != nil {
-				f.Global = kind == sectionGlobalFlags
-				p.Flags = append(p.Flags, f)
-				cur, curIndent, descCol = f, len(m[1]), 0
-				if f.Description != "" {
-					descCol = strings.Index(line, f.Description)
-				}
-				continue
-			}
-		}
-		switch kind {
-		case sectionCommands:
-			if m := commandLineRE().FindStringSubmatch(line); m != nil {
-				p.Commands = append(p.Commands, CommandEntry{Name: m[1], Aliases: splitAliases(m[2]), Description: m[3]})
-				curCmd, curIndent = &p.Commands[len(p.Commands)-1], indentOf(line)
-				continue
-			}
-			if strings.Contains(trimmed, ",") && commandOnlyRE().MatchString(line) && strings.Count(trimmed, ",") >= 2 {
-				// npm's "All commands:" paragraph of names.
-				for _, n := range strings.Split(trimmed, ",") {
-					if n = strings.TrimSpace(n); n != "" {
-						p.Commands = append(p.Commands, CommandEntry{Name: n})
-					}
-				}
-				continue
-			}
-			if m := commandOnlyRE().FindStringSubmatch(line); m != nil {
-				p.Commands = append(p.Commands, CommandEntry{Name: m[1], Aliases: splitAliases(m[2])})
-				curCmd, curIndent = &p.Commands[len(p.Commands)-1], indentOf(line)
-				continue
-			}
-		case sectionAliases:
-			for i, a := range splitAliases(trimmed) {
-				if i > 0 || len(words) == 0 || a != words[len(words)-1] {
-					p.Aliases = append(p.Aliases, a)
-				}
-			}
-			continue
-		case sectionArguments:
-			if f := strings.Fields(trimmed); len(f) > 0 && indentOf(line) > 0 {
-				argSection = append(argSection, f[0])
-				continue
-			}
-		case sectionOther:
-			if indentOf(line) <= 2 && p.Description == "" && startsWithLetter(trimmed) {
-				para = append(para, trimmed)
-			}
-		}
-	}
-	flushPara()
-	for _, f := range p.Flags {
+	hp.flushPara()
+	for _, f := range hp.p.Flags {
 		finishFlag(f)
 	}
-	p.Positionals = positionals(p.Usage, words, argSection)
-	return p
+	hp.p.Positionals = positionals(hp.p.Usage, words, hp.argSection)
+	return hp.p
+}
+
+// A helpParser is the state of [ParseHelp] between lines.
+type helpParser struct {
+	p     *HelpPage
+	words []string
+	kind  sectionKind // of the section the line is in
+	// cur is the option whose description may continue on the next
+	// line, curCmd the command; curIndent is the indent of its line and
+	// descCol the column its description starts in.
+	cur                *Flag
+	curCmd             *CommandEntry
+	curIndent, descCol int
+	argSection         []string // names listed under "Arguments:"
+	inUsage            bool     // the line may continue the usage line
+	para               []string // the paragraph that may describe the command
+}
+
+// flushPara ends a paragraph: the first one outside any section is the
+// command's description.
+func (hp *helpParser) flushPara() {
+	if hp.p.Description == "" && len(hp.para) > 0 {
+		hp.p.Description = strings.Join(hp.para, " ")
+	}
+	hp.para = nil
+}
+
+// line reads one line of the help.
+func (hp *helpParser) line(line string) {
+	trimmed := strings.TrimSpace(line)
+	if listHintRE().MatchString(line) {
+		hp.p.ListsCommands = true
+	}
+	if trimmed == "" {
+		hp.cur, hp.curCmd, hp.inUsage = nil, nil, false
+		hp.flushPara()
+		return
+	}
+	if hp.usageLine(line, trimmed) {
+		return
+	}
+	if h, ok := isHeading(line); ok {
+		hp.flushPara()
+		hp.kind, hp.cur, hp.curCmd = kindOf(h), nil, nil
+		return
+	}
+	if hp.continuation(line, trimmed) {
+		return
+	}
+	hp.cur, hp.curCmd = nil, nil
+	if hp.optionLine(line) {
+		return
+	}
+	hp.sectionLine(line, trimmed)
+}
+
+// usageLine reads a "usage:" line and the lines that continue it.
+func (hp *helpParser) usageLine(line, trimmed string) bool {
+	p := hp.p
+	if m := usageRE().FindStringSubmatch(line); m != nil {
+		hp.flushPara()
+		hp.cur, hp.curCmd = nil, nil
+		if m[1] != "" {
+			p.Usage = append(p.Usage, m[1])
+		}
+		hp.inUsage = true
+		hp.kind = sectionOther
+		return true
+	}
+	if hp.inUsage && indentOf(line) > 0 && !optionLineRE().MatchString(line) || hp.inUsage && len(p.Usage) == 0 {
+		if len(p.Usage) == 0 {
+			p.Usage = append(p.Usage, trimmed)
+		} else {
+			p.Usage[len(p.Usage)-1] += " " + trimmed
+		}
+		return true
+	}
+	hp.inUsage = false
+	return false
+}
+
+// continuation reads the continuation of the previous option's or
+// command's description: deeper than the option, and not an option itself
+// unless it starts in the description's column (a wrapped "--flag"
+// mention).
+func (hp *helpParser) continuation(line, trimmed string) bool {
+	if hp.cur != nil && indentOf(line) > hp.curIndent && (!optionLineRE().MatchString(line) || hp.descCol > 0 && indentOf(line) >= hp.descCol-1) {
+		hp.cur.Description = joinText(hp.cur.Description, trimmed)
+		return true
+	}
+	if hp.curCmd != nil && indentOf(line) > hp.curIndent+2 && hp.kind == sectionCommands {
+		hp.curCmd.Description = joinText(hp.curCmd.Description, trimmed)
+		return true
+	}
+	return false
+}
+
+// optionLine reads a line that describes an option (or several packed on
+// one line).
+func (hp *helpParser) optionLine(line string) bool {
+	m := optionLineRE().FindStringSubmatch(line)
+	if m == nil {
+		return false
+	}
+	global := hp.kind == sectionGlobalFlags
+	if fs := packedOptions(m[2]); fs != nil {
+		// find's "-amin N -anewer FILE -atime N": one option each.
+		for _, f := range fs {
+			f.Global = global
+		}
+		hp.p.Flags = append(hp.p.Flags, fs...)
+		return true
+	}
+	f := parseOptionLine(m[2])
+	if f == nil {
+		return false
+	}
+	f.Global = global
+	hp.p.Flags = append(hp.p.Flags, f)
+	hp.cur, hp.curIndent, hp.descCol = f, len(m[1]), 0
+	if f.Description != "" {
+		hp.descCol = strings.Index(line, f.Description)
+	}
+	return true
+}
+
+// sectionLine reads a line that is no option by the kind of its section.
+func (hp *helpParser) sectionLine(line, trimmed string) {
+	p := hp.p
+	switch hp.kind {
+	case sectionCommands:
+		hp.commandLine(line, trimmed)
+	case sectionAliases:
+		for i, a := range splitAliases(trimmed) {
+			if i > 0 || len(hp.words) == 0 || a != hp.words[len(hp.words)-1] {
+				p.Aliases = append(p.Aliases, a)
+			}
+		}
+	case sectionArguments:
+		if f := strings.Fields(trimmed); len(f) > 0 && indentOf(line) > 0 {
+			hp.argSection = append(hp.argSection, f[0])
+		}
+	case sectionOther:
+		if indentOf(line) <= 2 && p.Description == "" && startsWithLetter(trimmed) {
+			hp.para = append(hp.para, trimmed)
+		}
+	}
+}
+
+// commandLine reads a line of a commands section: a command and its
+// description, a bare command, or npm's paragraph of names.
+func (hp *helpParser) commandLine(line, trimmed string) {
+	p := hp.p
+	if m := commandLineRE().FindStringSubmatch(line); m != nil {
+		p.Commands = append(p.Commands, CommandEntry{Name: m[1], Aliases: splitAliases(m[2]), Description: m[3]})
+		hp.curCmd, hp.curIndent = &p.Commands[len(p.Commands)-1], indentOf(line)
+		return
+	}
+	if strings.Contains(trimmed, ",") && commandOnlyRE().MatchString(line) && strings.Count(trimmed, ",") >= 2 {
+		// npm's "All commands:" paragraph of names.
+		for _, n := range strings.Split(trimmed, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				p.Commands = append(p.Commands, CommandEntry{Name: n})
+			}
+		}
+		return
+	}
+	if m := commandOnlyRE().FindStringSubmatch(line); m != nil {
+		p.Commands = append(p.Commands, CommandEntry{Name: m[1], Aliases: splitAliases(m[2])})
+		hp.curCmd, hp.curIndent = &p.Commands[len(p.Commands)-1], indentOf(line)
+	}
 }
 
 func joinText(a, b string) string {

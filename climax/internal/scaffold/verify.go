@@ -122,47 +122,12 @@ func verifyTool(rt *config.ResolvedTool, help, rootHelp string, run func([]strin
 		return tc
 	}
 	words := base.Argv[1:]
-	baseline := run(append(slices.Clone(words), help))
-	if p := baseline.Problem(); p != "" {
-		tc.Control = p
+	baseline, control, probe := controlTool(rt, programName(base.Argv[0]), words, help, rootHelp, run)
+	tc.Control = control
+	if !probe {
 		return tc
 	}
-	if rt.Tool.Command != "" && rootHelp != "" && baseline.Text() == rootHelp {
-		tc.Control = fmt.Sprintf("%s %s answers with the program's own help: the program does not know the command %q (a plugin missing?)", programName(base.Argv[0]), help, rt.Tool.Command)
-		return tc
-	}
-	control := run(append(append(slices.Clone(words), bogusFlag), help))
-	if p := control.Problem(); p != "" {
-		tc.Control = p
-		return tc
-	}
-	if !refused(control, baseline) {
-		tc.Control = fmt.Sprintf("the program accepts the bogus flag %s here (exit %d, as with %s alone): its flags cannot be checked", bogusFlag, control.ExitCode, help)
-	}
-	// In a call the operands come before the flags; a program that stops
-	// reading its own options at the first operand (docker exec) reads
-	// the flags that follow as another program's.
-	operandFirst := slices.ContainsFunc(rt.Tool.Args, func(a config.Arg) bool { return a.Positional && a.Required && !a.AfterDoubleDash })
-	type probe struct {
-		check FlagCheck
-		words []string // the flag and its value
-	}
-	var probes []probe
-	for i := range rt.Tool.Args {
-		a := &rt.Tool.Args[i]
-		if a.Positional || a.Stdin || a.Cwd || a.AfterDoubleDash || !isOption(flagOf(a)) {
-			// Operands, values after a "--" flag and options after the
-			// "--" (another program's): with them the program would do
-			// its work instead of printing its help.
-			continue
-		}
-		cmd, err := executor.Build(rt, map[string]any{a.Name: sampleValue(a)})
-		if err != nil {
-			continue
-		}
-		args := append(slices.Clone(cmd.Argv[1:]), help)
-		probes = append(probes, probe{FlagCheck{Arg: a.Name, Argv: args}, flagWords(cmd.Argv[1:], base.Argv[1:])})
-	}
+	probes := flagProbes(rt, words, help)
 	if tc.Control != "" {
 		for _, p := range probes {
 			p.check.Verdict, p.check.Reason = Uninformative, "the control was not refused"
@@ -186,6 +151,68 @@ func verifyTool(rt *config.ResolvedTool, help, rootHelp string, run func([]strin
 			return tc
 		}
 	}
+	// In a call the operands come before the flags; a program that stops
+	// reading its own options at the first operand (docker exec) reads
+	// the flags that follow as another program's.
+	operandFirst := slices.ContainsFunc(rt.Tool.Args, func(a config.Arg) bool { return a.Positional && a.Required && !a.AfterDoubleDash })
+	tc.Flags = judgeEach(rt, probes, baseline, operandFirst, run)
+	return tc
+}
+
+// controlTool runs a tool's plain help (the baseline) and the control with
+// the bogus flag. control says why the tool's flags cannot be judged, ""
+// when the program refused the bogus flag; probe is false when the flags
+// are not even worth probing (the help failed, or the program does not
+// know the command).
+func controlTool(rt *config.ResolvedTool, prog string, words []string, help, rootHelp string, run func([]string) Output) (baseline Output, control string, probe bool) {
+	baseline = run(append(slices.Clone(words), help))
+	if p := baseline.Problem(); p != "" {
+		return baseline, p, false
+	}
+	if rt.Tool.Command != "" && rootHelp != "" && baseline.Text() == rootHelp {
+		return baseline, fmt.Sprintf("%s %s answers with the program's own help: the program does not know the command %q (a plugin missing?)", prog, help, rt.Tool.Command), false
+	}
+	out := run(append(append(slices.Clone(words), bogusFlag), help))
+	if p := out.Problem(); p != "" {
+		return baseline, p, false
+	}
+	if !refused(out, baseline) {
+		return baseline, fmt.Sprintf("the program accepts the bogus flag %s here (exit %d, as with %s alone): its flags cannot be checked", bogusFlag, out.ExitCode, help), true
+	}
+	return baseline, "", true
+}
+
+// A flagProbe is the probe of one flag arg.
+type flagProbe struct {
+	check FlagCheck
+	words []string // the flag and its value
+}
+
+// flagProbes are the probes of a tool's flag args, each with a sample
+// value. Operands, values after a "--" flag and options after the "--"
+// (another program's) are not probed: with them the program would do its
+// work instead of printing its help.
+func flagProbes(rt *config.ResolvedTool, words []string, help string) []flagProbe {
+	var probes []flagProbe
+	for i := range rt.Tool.Args {
+		a := &rt.Tool.Args[i]
+		if a.Positional || a.Stdin || a.Cwd || a.AfterDoubleDash || !isOption(flagOf(a)) {
+			continue
+		}
+		cmd, err := executor.Build(rt, map[string]any{a.Name: sampleValue(a)})
+		if err != nil {
+			continue
+		}
+		args := append(slices.Clone(cmd.Argv[1:]), help)
+		probes = append(probes, flagProbe{FlagCheck{Arg: a.Name, Argv: args}, flagWords(cmd.Argv[1:], words)})
+	}
+	return probes
+}
+
+// judgeEach runs each probe alone and judges it against the plain help;
+// the checks come back in the order of the tool's args.
+func judgeEach(rt *config.ResolvedTool, probes []flagProbe, baseline Output, operandFirst bool, run func([]string) Output) []FlagCheck {
+	var checks []FlagCheck
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for _, p := range probes {
@@ -197,7 +224,7 @@ func verifyTool(rt *config.ResolvedTool, help, rootHelp string, run func([]strin
 				fc.Reason = "refused without the operands that come before it in a real call (" + fc.Reason + "): check by hand"
 			}
 			mu.Lock()
-			tc.Flags = append(tc.Flags, fc)
+			checks = append(checks, fc)
 			mu.Unlock()
 		})
 	}
@@ -206,8 +233,8 @@ func verifyTool(rt *config.ResolvedTool, help, rootHelp string, run func([]strin
 	for i, a := range rt.Tool.Args {
 		order[a.Name] = i
 	}
-	slices.SortFunc(tc.Flags, func(a, b FlagCheck) int { return order[a.Arg] - order[b.Arg] })
-	return tc
+	slices.SortFunc(checks, func(a, b FlagCheck) int { return order[a.Arg] - order[b.Arg] })
+	return checks
 }
 
 // flagWords are the words a probe's command line has beyond the tool's
