@@ -62,16 +62,9 @@ func (c *scaffoldCmd) Run(e *env) error {
 	if res == nil {
 		return err
 	}
-	cfg, verr := config.Parse(res.YAML, "draft")
-	var ix *index.Index
-	if verr == nil {
-		ix, _, verr = index.New([]*config.Config{cfg}, nil)
-	}
-	if verr != nil {
-		return fmt.Errorf("the draft does not validate, which is a bug in climax scaffold (please report it): %w", verr)
-	}
-	if err := c.write(e, res.YAML); err != nil {
-		return err
+	ix, werr := c.writeValidated(e, res.YAML)
+	if werr != nil {
+		return werr
 	}
 	c.report(e, res, ix, time.Since(start))
 	if err != nil {
@@ -127,6 +120,21 @@ func (c *scaffoldCmd) report(e *env, res *scaffold.Result, ix *index.Index, took
 	for _, n := range res.Notes {
 		fmt.Fprintf(errOut, "climax: warning: %s\n", n)
 	}
+}
+
+// writeValidated loads the draft as climax validate does and writes it
+// only when it validates: a draft that does not is a bug of climax, and
+// -o FILE is then left as it was.
+func (c *scaffoldCmd) writeValidated(e *env, data []byte) (*index.Index, error) {
+	cfg, err := config.Parse(data, "draft")
+	var ix *index.Index
+	if err == nil {
+		ix, _, err = index.New([]*config.Config{cfg}, nil)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the draft does not validate, which is a bug in climax scaffold (please report it): %w", err)
+	}
+	return ix, c.write(e, data)
 }
 
 // write puts the draft on stdout, or into -o FILE through a temporary file

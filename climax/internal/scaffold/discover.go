@@ -67,6 +67,11 @@ func Discover(ctx context.Context, sb *Sandbox, opts Options) (*Command, []strin
 	d.style = d.detectStyle(ctx)
 	root := &Command{Path: slices.Clone(opts.Prefix)}
 	d.explore(ctx, root, 0, nil, "")
+	if len(root.Problems) == 0 && root.lastAnswer != "" && len(root.Flags)+len(root.Children)+len(root.Positionals) == 0 {
+		// No option, subcommand or operand, and a failure: whatever it
+		// printed (a prompt, an error) was no help.
+		root.Problems = append(root.Problems, root.lastAnswer)
+	}
 	if len(root.Flags) == 0 && len(root.Children) == 0 && len(root.Problems) > 0 {
 		return root, d.notes, fmt.Errorf("%s gave no usable help: %s", strings.Join(append([]string{d.prog}, opts.Prefix...), " "), root.Problems[0])
 	}
@@ -211,6 +216,10 @@ func (d *discovery) help(ctx context.Context, node *Command) *HelpPage {
 			continue
 		}
 		text := out.Text()
+		node.lastAnswer = ""
+		if out.ExitCode != 0 {
+			node.lastAnswer = fmt.Sprintf("%s: printed no help (exit %d%s)", strings.Join(out.Args, " "), out.ExitCode, firstLineNote(text))
+		}
 		page := ParseHelp(text, words)
 		if fullHelpRE().MatchString(text) {
 			// curl: "This is not the full help ... use --help all".
@@ -260,6 +269,15 @@ func (d *discovery) help(ctx context.Context, node *Command) *HelpPage {
 		d.gitCompletionFlags(ctx, node, best)
 	}
 	return best
+}
+
+// firstLineNote is ": " and the first line of a text, cut short, or "".
+func firstLineNote(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if line == "" {
+		return ""
+	}
+	return ": " + truncate(oneLine(line), 80)
 }
 
 func (p *HelpPage) flagsOrNil() []*Flag {

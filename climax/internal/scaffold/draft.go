@@ -62,11 +62,8 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 		cliName = "cli"
 	}
 	var st Stats
-	nodes := toolNodes(root)
-	if len(nodes) > o.MaxTools {
-		st.Dropped = len(nodes) - o.MaxTools
-		nodes = nodes[:o.MaxTools]
-	}
+	nodes, dropped := selectTools(root, o.MaxTools)
+	st.Dropped = dropped
 	names := map[string]bool{}
 	var tools []draftTool
 	for _, n := range nodes {

@@ -59,6 +59,16 @@ func TestMain(m *testing.M) {
 				os.Exit(1)
 			}
 		}
+	case "slowstart":
+		// Answers, but later than the tests' time limit.
+		time.Sleep(2 * time.Second)
+		fmt.Print("Usage: slowstart [-q]\n  -q, --quiet  say less\n")
+		os.Exit(0)
+	case "grumpy":
+		// Prints its help on stderr and exits 2, as many programs do
+		// for -h or a usage error.
+		fmt.Fprint(os.Stderr, "usage: grumpy [-v] <file>\n\noptions:\n  -v, --verbose   say more\n  --level N       how hard\n")
+		os.Exit(2)
 	case "mute":
 		os.Exit(3)
 	case "parrot":

@@ -18,6 +18,7 @@ type Command struct {
 
 	helpText   string // the help text the node's facts come from
 	notCommand bool   // its help was its parent's: the word is no subcommand
+	lastAnswer string // what the last help probe printed, for a problem
 }
 
 // Type is an arg type of the config language.

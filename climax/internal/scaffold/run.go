@@ -92,6 +92,12 @@ func Run(ctx context.Context, r Request) (*Result, error) {
 		notes = append(notes, figErr.Error())
 	case figNote != "":
 		notes = append(notes, figNote)
+		if runErr != nil && (len(root.Flags) > 0 || len(root.Children) > 0) {
+			// The spec gave what the program's help did not: a
+			// draft from data, not a partial one.
+			notes = append(notes, runErr.Error()+": the draft comes from the Fig spec")
+			runErr = nil
+		}
 	}
 	yaml, st := Draft(root, DraftOptions{Name: command, MaxTools: r.MaxTools, MaxFlags: r.MaxFlags, Version: r.Version, Notes: notes})
 	return &Result{YAML: yaml, Stats: st, Notes: notes}, runErr

@@ -296,3 +296,69 @@ func TestVerifyStopsAfterHangs(t *testing.T) {
 		t.Errorf("%d tools hung, %d skipped: the program kept being run", hung, skipped)
 	}
 }
+
+// A program that prints its help on stderr and exits non-zero still gets
+// a draft from that help.
+func TestDraftHelpWithNonZeroExit(t *testing.T) {
+	cfg, _ := draftOf(t, Request{Program: fake(t, "grumpy"), Timeout: 5 * time.Second})
+	tool := toolNamed(t, cfg, "grumpy")
+	if a := argNamed(t, tool, "level"); a.Type != "integer" || a.Flag != "--level" {
+		t.Errorf("level: %+v", a)
+	}
+	argNamed(t, tool, "verbose")
+	if a := argNamed(t, tool, "file"); !a.Positional || !a.Required {
+		t.Errorf("file: %+v", a)
+	}
+}
+
+// A program that waits for input reads end of input at once: the draft
+// is partial (no help), never a hang, and still loads.
+func TestDraftProgramAskingForInput(t *testing.T) {
+	start := time.Now()
+	res, err := Run(context.Background(), Request{Program: fake(t, "asks"), Timeout: time.Minute})
+	if time.Since(start) > 30*time.Second {
+		t.Errorf("took %s: the program waited for input", time.Since(start))
+	}
+	if err == nil || !strings.Contains(err.Error(), "gave no usable help") {
+		t.Fatalf("err = %v, want no usable help", err)
+	}
+	if _, perr := config.Parse(res.YAML, "asks.yaml"); perr != nil {
+		t.Errorf("partial draft does not load: %v\n%s", perr, res.YAML)
+	}
+}
+
+// A program that answers the help of every command with its own (parrot,
+// as aws answers "aws CMD --help" with its usage) is not run for every
+// tool: after maxRootLike such answers the rest are reported unchecked.
+func TestVerifyStopsWhenCommandsTakeNoHelp(t *testing.T) {
+	prog := fake(t, "parrot")
+	src := "name: parrot\ncommand: \"" + prog + "\"\ntools:\n"
+	for i := range 30 {
+		src += fmt.Sprintf("  - name: parrot_%d\n    description: Say.\n    command: c%d\n    args:\n      - {name: loud, type: boolean, flag: --loud}\n", i, i)
+	}
+	cfg, err := config.Parse([]byte(src), "parrot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.New([]*config.Config{cfg}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := newTestSandbox(t, prog)
+	checks := Verify(context.Background(), sb, ix.Tools(), 2)
+	own, skipped := 0, 0
+	for _, c := range checks {
+		switch {
+		case strings.Contains(c.Control, "answers with the program's own help"):
+			own++
+		case strings.Contains(c.Control, "not run: the program answered --help after each of"):
+			skipped++
+		default:
+			t.Errorf("%s: control %q", c.Tool, c.Control)
+		}
+	}
+	// With 2 tools under way at once, at most maxRootLike+1 are run.
+	if own > maxRootLike+1 || skipped < len(checks)-maxRootLike-1 {
+		t.Errorf("%d tools run, %d skipped: the program kept being run", own, skipped)
+	}
+}

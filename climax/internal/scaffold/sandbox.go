@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,6 +20,9 @@ import (
 const (
 	DefaultTimeout   = 5 * time.Second
 	DefaultOutputCap = 1 << 20 // bytes of stdout and stderr together
+	// slowStartFactor multiplies the time limit of the one retry of the
+	// first probe that timed out.
+	slowStartFactor = 3
 )
 
 // A Sandbox runs a program in read-only forms (--help, completion
@@ -35,7 +39,8 @@ type Sandbox struct {
 	// OutputCap limits the bytes kept of each probe (DefaultOutputCap when 0).
 	OutputCap int
 
-	dir string // the temporary directory: cwd and HOME live in it
+	dir     string      // the temporary directory: cwd and HOME live in it
+	retried atomic.Bool // a probe that timed out was run again
 }
 
 // An Output is what one probe printed and how it ended.
@@ -68,7 +73,7 @@ func (o Output) Problem() string {
 	case o.Err != nil:
 		return fmt.Sprintf("%s: %v", cmd, o.Err)
 	case o.TimedOut:
-		return fmt.Sprintf("%s: no answer within the time limit (it may wait for input or hang): killed", cmd)
+		return fmt.Sprintf("%s: no answer within the time limit (it may wait for input or hang; a slow program needs a longer --timeout): killed", cmd)
 	case o.Flooded:
 		return fmt.Sprintf("%s: printed more than the output cap: killed", cmd)
 	}
@@ -232,11 +237,25 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // Run runs the program with args and returns what it printed. It never
 // returns before the program's process group is gone or abandoned.
+//
+// The first probe that times out is run once more with three times the
+// limit: an interpreter's cold start (python behind a pyenv shim, node) on
+// a loaded machine can take longer than the limit once, while a program
+// that hangs hangs again. Later timeouts are final.
 func (s *Sandbox) Run(ctx context.Context, args ...string) Output {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
+	out := s.run(ctx, timeout, args)
+	if out.TimedOut && ctx.Err() == nil && s.retried.CompareAndSwap(false, true) {
+		out = s.run(ctx, slowStartFactor*timeout, args)
+	}
+	return out
+}
+
+// run runs one probe with the time limit timeout.
+func (s *Sandbox) run(ctx context.Context, timeout time.Duration, args []string) Output {
 	capBytes := s.OutputCap
 	if capBytes <= 0 {
 		capBytes = DefaultOutputCap

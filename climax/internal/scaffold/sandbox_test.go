@@ -35,6 +35,19 @@ func TestSandboxHangIsKilled(t *testing.T) {
 	}
 }
 
+func TestSandboxSlowStartIsRetriedOnce(t *testing.T) {
+	sb := newTestSandbox(t, fake(t, "slowstart"))
+	sb.Timeout = time.Second
+	// The first timeout is tried again with three times the limit.
+	if out := sb.Run(context.Background(), "--help"); out.TimedOut || !strings.Contains(out.Stdout, "--quiet") {
+		t.Fatalf("first probe: got %+v, want the help after one retry", out)
+	}
+	// Later ones are final: a program that is slow every time is cut off.
+	if out := sb.Run(context.Background(), "--help"); !out.TimedOut {
+		t.Fatalf("second probe: got %+v, want a timeout", out)
+	}
+}
+
 func TestSandboxFloodIsCutOff(t *testing.T) {
 	sb := newTestSandbox(t, fake(t, "flood"))
 	sb.OutputCap = 10000

@@ -98,12 +98,37 @@ func Verify(ctx context.Context, sb *Sandbox, tools []*config.ResolvedTool, work
 	}
 	checks := make([]ToolCheck, len(tools))
 	var wg sync.WaitGroup
+	var rootLike, answered atomic.Int32
+	toolSem := make(chan struct{}, workers) // tools under way, so the counts above are read as they grow
 	for i, rt := range tools {
-		wg.Go(func() { checks[i] = verifyTool(rt, help, rootHelp, run) })
+		wg.Go(func() {
+			toolSem <- struct{}{}
+			defer func() { <-toolSem }()
+			if n := rootLike.Load(); n >= maxRootLike && answered.Load() == 0 {
+				checks[i] = ToolCheck{Tool: rt.Tool.Name, Control: fmt.Sprintf("not run: the program answered %s after each of %d commands with its own help (it takes no %s there)", help, n, help)}
+				return
+			}
+			checks[i] = verifyTool(rt, help, rootHelp, run)
+			if strings.Contains(checks[i].Control, ownHelpProblem) {
+				rootLike.Add(1)
+			} else {
+				answered.Add(1)
+			}
+		})
 	}
 	wg.Wait()
 	return checks
 }
+
+// ownHelpProblem is the control's problem when a command's help is the
+// program's own.
+const ownHelpProblem = "answers with the program's own help"
+
+// maxRootLike is how many commands may answer their help with the
+// program's own before the rest are not run: a program that takes no help
+// flag after its commands (aws, whose commands take a "help" word) would
+// otherwise cost two probes for each of hundreds of tools, for nothing.
+const maxRootLike = 8
 
 // helpFlagFor is the help flag the probes add: git's commands answer -h
 // (git CMD --help opens the manual).
@@ -170,7 +195,7 @@ func controlTool(rt *config.ResolvedTool, prog string, words []string, help, roo
 		return baseline, p, false
 	}
 	if rt.Tool.Command != "" && rootHelp != "" && baseline.Text() == rootHelp {
-		return baseline, fmt.Sprintf("%s %s answers with the program's own help: the program does not know the command %q (a plugin missing?)", prog, help, rt.Tool.Command), false
+		return baseline, fmt.Sprintf("%s %s %s: the program does not know the command %q (a plugin missing?)", prog, help, ownHelpProblem, rt.Tool.Command), false
 	}
 	out := run(append(append(slices.Clone(words), bogusFlag), help))
 	if p := out.Problem(); p != "" {
