@@ -110,13 +110,14 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 }
 
 // toolNodes are the commands that become tools, in tree order: every leaf,
-// and every inner command that has options of its own (git remote lists
-// remotes, git remote add adds one).
+// every inner command that has options of its own (git remote lists
+// remotes, git remote add adds one), and the program itself when it takes
+// operands besides its subcommands (claude's prompt).
 func toolNodes(root *Command) []*Command {
 	var out []*Command
 	var walk func(n *Command)
 	walk = func(n *Command) {
-		if len(n.Children) == 0 || ownFlags(n) > 0 && n != root || n == root && len(n.Children) == 0 {
+		if len(n.Children) == 0 || ownFlags(n) > 0 && n != root || n == root && takesOperands(n) {
 			out = append(out, n)
 		}
 		for _, c := range n.Children {
@@ -125,6 +126,13 @@ func toolNodes(root *Command) []*Command {
 	}
 	walk(root)
 	return out
+}
+
+// takesOperands reports whether a program with subcommands is a tool of
+// its own too: it takes operands (claude PROMPT). Its options are then
+// that tool's, not global ones.
+func takesOperands(root *Command) bool {
+	return len(root.Children) > 0 && len(root.Positionals) > 0
 }
 
 func ownFlags(n *Command) int {
@@ -190,7 +198,7 @@ func writeGlobals(b *bytes.Buffer, root *Command, maxFlags int) {
 		seen[f.Name()] = true
 		globals = append(globals, f)
 	}
-	if len(root.Children) > 0 {
+	if len(root.Children) > 0 && !takesOperands(root) {
 		for _, f := range root.Flags {
 			add(f)
 		}
@@ -260,7 +268,7 @@ func writeTool(b *bytes.Buffer, t draftTool, prog string, root *Command, maxFlag
 	}
 	flags := toolFlags(n, maxFlags)
 	var pos []*Positional
-	if len(n.Children) == 0 {
+	if len(n.Children) == 0 || n == root && takesOperands(n) {
 		pos = n.Positionals
 	}
 	if len(flags) == 0 && len(pos) == 0 {

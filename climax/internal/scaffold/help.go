@@ -37,7 +37,10 @@ var (
 	flagNameRE = lazyRE(`^(-{1,2})(\[no-\])?([A-Za-z0-9][A-Za-z0-9_.:-]*)(.*)$`)
 	// A command entry: name (and aliases) then two spaces and a
 	// description, or the name alone.
-	commandLineRE = lazyRE(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*)\*?(?:\s{2,}|\t|\s+-\s+|:\s+)(\S.*)$`)
+	// A command line: its name, aliases after "," or "|", its operands
+	// as commander.js lists them ("add [options] <name>"), then its
+	// description.
+	commandLineRE = lazyRE(`^\s+([a-zA-Z][\w.:-]*)((?:(?:,\s*|\|)[a-zA-Z][\w.:-]*)*)\*?(?:\s+(?:\[[^\]\s]*\]|<[^>\s]*>)(?:\.\.\.)?)*(?:\s{2,}|\t|\s+-\s+|:\s+)(\S.*)$`)
 	commandOnlyRE = lazyRE(`^\s+([a-zA-Z][\w.:-]*)((?:,\s*[a-zA-Z][\w.:-]*)*),?\s*$`)
 	listHintRE    = lazyRE(`(?i)(all|more|installed) commands with --list|--list\s+list (all |installed )?(sub)?commands`)
 	usageRE       = lazyRE(`(?i)^\s*(?:usage|or)\s*:\s*(.*)$`)
@@ -138,7 +141,7 @@ func isHeading(line string) (string, bool) {
 // defaults) and the operands of its usage line. words are the program name
 // and subcommand words the usage line starts with.
 func ParseHelp(text string, words []string) *HelpPage {
-	hp := &helpParser{p: &HelpPage{}, words: words, kind: sectionOther}
+	hp := &helpParser{p: &HelpPage{}, words: words, kind: sectionOther, skipIndent: -1}
 	for _, line := range strings.Split(cleanText(text), "\n") {
 		hp.line(line)
 	}
@@ -164,6 +167,9 @@ type helpParser struct {
 	argSection         []string // names listed under "Arguments:"
 	inUsage            bool     // the line may continue the usage line
 	para               []string // the paragraph that may describe the command
+	// skipIndent is the indent of an example block inside a command
+	// list whose deeper lines are skipped; -1 outside one.
+	skipIndent int
 }
 
 // flushPara ends a paragraph: the first one outside any section is the
@@ -189,8 +195,20 @@ func (hp *helpParser) line(line string) {
 	if hp.usageLine(line, trimmed) {
 		return
 	}
+	if hp.skipIndent >= 0 {
+		if indentOf(line) > hp.skipIndent {
+			return
+		}
+		hp.skipIndent = -1
+	}
 	if h, ok := isHeading(line); ok {
 		hp.flushPara()
+		if k := kindOf(h); k == sectionOther && hp.kind == sectionCommands && indentOf(line) > 0 {
+			// "  Examples:" inside a command's entry (claude mcp):
+			// skip its lines, the list goes on after them.
+			hp.skipIndent, hp.cur, hp.curCmd = indentOf(line), nil, nil
+			return
+		}
 		hp.kind, hp.cur, hp.curCmd = kindOf(h), nil, nil
 		return
 	}
@@ -330,7 +348,7 @@ func joinText(a, b string) string {
 
 func splitAliases(s string) []string {
 	var out []string
-	for _, a := range strings.Split(s, ",") {
+	for _, a := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '|' }) {
 		if a = strings.TrimSpace(a); a != "" {
 			out = append(out, a)
 		}

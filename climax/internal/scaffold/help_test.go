@@ -245,3 +245,27 @@ func TestUsageChoices(t *testing.T) {
 		}
 	}
 }
+
+// commander.js (node programs such as claude): operands between a
+// command's name and its description, "|" between aliases, and an
+// indented "Examples:" block inside the list that does not end it.
+func TestParseHelpCommander(t *testing.T) {
+	p := parseFile(t, "commander.txt", "crate")
+	var names []string
+	for _, c := range p.Commands {
+		names = append(names, c.Name)
+	}
+	if !slices.Equal(names, []string{"add", "list", "move", "help"}) {
+		t.Errorf("commands %q", names)
+	}
+	if c := p.Commands[1]; !slices.Equal(c.Aliases, []string{"ls"}) || c.Description != "List the crates" {
+		t.Errorf("list: %+v", c)
+	}
+	if c := p.Commands[2]; c.Description != "Move a note between crates, keeping its tags" {
+		t.Errorf("move: %+v", c)
+	}
+	if len(p.Positionals) != 1 || p.Positionals[0].Name != "note" || p.Positionals[0].Required {
+		t.Errorf("operands %+v, want an optional note", p.Positionals)
+	}
+	checkFlag(t, p, want{long: "--quiet", short: "-q", typ: TypeBoolean})
+}
