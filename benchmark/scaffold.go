@@ -122,6 +122,8 @@ func runScaffold(o options, stdout, stderr io.Writer) error {
 	return writeScaffold(stdout, rows, keyRows, o.encoding)
 }
 
+var partialRE = regexp.MustCompile(`the draft is partial: .*`)
+
 var verifySummaryRE = regexp.MustCompile(`flags (\d+) accepted, (\d+) rejected, (\d+) uninformative`)
 
 // scaffoldOne drafts, validates and verifies one program; key is its
@@ -147,9 +149,14 @@ func scaffoldOne(bin, dir, prog string, key *config.Config, tok counter) scaffol
 		compareWithKey(&r, &config.Config{}, nil, key)
 	}
 	data, rerr := os.ReadFile(out)
-	if err != nil || rerr != nil {
+	if rerr != nil {
 		r.problem = firstLineOf(stderr.String())
 		return r
+	}
+	if err != nil {
+		// A partial draft (the program gave no usable help) is still
+		// written, and must validate like any other.
+		r.problem = "partial: " + firstLineOf(partialRE.FindString(stderr.String()))
 	}
 	r.drafted = true
 	cfg, err := config.Parse(data, out)

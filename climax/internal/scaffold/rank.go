@@ -14,10 +14,14 @@ import (
 // (docs/scaffold.md, "Which tools a large program keeps"):
 //
 //   - each command is ranked among its siblings by siblingScore;
-//   - a command's weight is its parent's divided by its rank among its
-//     siblings (1, 1/2, 1/3, …, as word frequencies fall off), so a tool
-//     deep in the tree or behind minor siblings weighs less;
+//   - a command's weight is half its parent's divided by its rank among
+//     its siblings (1, 1/2, 1/3, …, as word frequencies fall off), so a
+//     tool deep in the tree or behind minor siblings weighs less;
 //   - the heaviest tools are kept, and written in tree order.
+
+// levelWeight is the share of its parent's weight a first-ranked command
+// gets: a tool one level deeper weighs half.
+const levelWeight = 0.5
 
 // selectTools returns the tools of the tree under root (see toolNodes), at
 // most max of them, the most central first kept, in tree order; dropped
@@ -31,7 +35,7 @@ func selectTools(root *Command, max int) (keep []*Command, dropped int) {
 	var walk func(n *Command)
 	walk = func(n *Command) {
 		for rank, c := range rankChildren(n) {
-			weight[c] = weight[n] / float64(rank+1)
+			weight[c] = weight[n] * levelWeight / float64(rank+1)
 			walk(c)
 		}
 	}
