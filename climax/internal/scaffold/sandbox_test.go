@@ -37,7 +37,7 @@ func TestSandboxHangIsKilled(t *testing.T) {
 
 func TestSandboxSlowStartIsRetriedOnce(t *testing.T) {
 	sb := newTestSandbox(t, fake(t, "slowstart"))
-	sb.Timeout = time.Second
+	sb.Timeout = 2 * time.Second
 	// The first timeout is tried again with three times the limit.
 	if out := sb.Run(context.Background(), "--help"); out.TimedOut || !strings.Contains(out.Stdout, "--quiet") {
 		t.Fatalf("first probe: got %+v, want the help after one retry", out)
