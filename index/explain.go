@@ -56,8 +56,9 @@ type ResultExplanation struct {
 	// Factor is the factor of the tool's CLI, when not 1: 0.5 for a
 	// program the query rules out ("not k8s").
 	Factor float64 `json:"factor,omitempty"`
-	// Literal is "name" when the tool's name contains the whole query,
-	// "text" when another searchable field does, "" otherwise.
+	// Literal is "name" when the tool's name contains the whole query
+	// (or is the query with other separators: "npm audit" for
+	// npm_audit), "text" when another searchable field does, "" otherwise.
 	Literal string `json:"literal,omitempty"`
 }
 

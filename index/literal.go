@@ -115,6 +115,32 @@ func (li *literalIndex) build(tools []*config.ResolvedTool) {
 	li.words = words.String()
 }
 
+// sameName reports whether q (lowercase) is the tool name with other
+// separators between its words: "npm audit" and "npm-audit" for
+// npm_audit. Separators are the characters other than letters and digits,
+// one for one.
+func sameName(name, q string) bool {
+	if len(name) != len(q) || q == "" {
+		return false
+	}
+	for i := 0; i < len(q); i++ {
+		n, c := name[i], q[i]
+		if 'A' <= n && n <= 'Z' {
+			n += 'a' - 'A'
+		}
+		if n != c && (isWordByte(n) || isWordByte(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// isWordByte reports whether c is an ASCII letter or digit, or part of a
+// multi-byte character.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
+}
+
 // eachWord calls fn with every maximal run of letters and digits of s.
 func eachWord(s string, fn func(w string)) {
 	start := -1

@@ -893,3 +893,37 @@ func TestEachFlag(t *testing.T) {
 		t.Errorf("eachFlag = %q, want %q", got, want)
 	}
 }
+
+// A query that is a tool's name with spaces or dashes for its
+// separators ("npm audit") ranks that tool first, as the name itself
+// does.
+func TestRankSameName(t *testing.T) {
+	tools := []config.Tool{
+		{Name: "vcs_audit_fix", Description: "Audit the packages and fix them", Keywords: []string{"vcs audit", "audit fix"}},
+		{Name: "vcs_audit", Description: "Audit the packages for known vulnerabilities"},
+	}
+	for i := range 20 {
+		tools = append(tools, config.Tool{Name: fmt.Sprintf("box_op%d", i), Description: "Run a container"})
+	}
+	ix := rankFixture(t, &config.Config{Name: "vcs", Tools: tools})
+	for _, q := range []string{"vcs audit", "VCS-audit"} {
+		if got := entryNames(ix.Search(q, "", "", 2)); len(got) == 0 || got[0] != "vcs_audit" {
+			t.Errorf("Search(%q) = %q, want vcs_audit first", q, got)
+		}
+	}
+	for _, tt := range []struct {
+		name, q string
+		want    bool
+	}{
+		{"npm_audit", "npm audit", true},
+		{"npm_audit", "npm-audit", true},
+		{"npm_audit", "npm audits", false},
+		{"npm_audit", "npmaaudit", false},
+		{"git_log", "git  log", false},
+		{"x", "", false},
+	} {
+		if got := sameName(tt.name, tt.q); got != tt.want {
+			t.Errorf("sameName(%q, %q) = %v, want %v", tt.name, tt.q, got, tt.want)
+		}
+	}
+}
