@@ -45,7 +45,7 @@ type queryTerm struct {
 // numbers (unless that would leave none), at most [MaxQueryTerms] of them,
 // from the first [MaxQueryBytes] bytes of query.
 func queryTerms(query string) []queryTerm {
-	query = truncate(query, MaxQueryBytes)
+	query = withoutStepMarker(truncate(query, MaxQueryBytes))
 	var terms, rest []queryTerm
 	add := func(list []queryTerm, t queryTerm) []queryTerm {
 		if i := slices.IndexFunc(list, func(q queryTerm) bool { return q.term == t.term }); i >= 0 {
@@ -81,6 +81,20 @@ func queryTerms(query string) []queryTerm {
 		return rest
 	}
 	return terms
+}
+
+// stepMarkers are the words that open a step of a plan ("First, I need
+// to...", "Next, check...", "Finally, push..."): they say when, not what.
+var stepMarkers = []string{"first", "next", "finally", "afterwards", "lastly", "second", "third"}
+
+// withoutStepMarker returns query without the step marker it opens with
+// (see stepMarkers), if any.
+func withoutStepMarker(query string) string {
+	word, rest, _ := strings.Cut(strings.TrimLeft(query, " \t\n"), " ")
+	if rest != "" && slices.Contains(stepMarkers, strings.ToLower(strings.TrimRight(word, ",:"))) {
+		return rest
+	}
+	return query
 }
 
 // lastClause returns where the last clause of query starts: after the last

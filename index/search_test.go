@@ -927,3 +927,23 @@ func TestRankSameName(t *testing.T) {
 		}
 	}
 }
+
+// The word that opens a step of a plan ("First", "Next", "Finally")
+// says when, not what.
+func TestRankStepMarker(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "vcs", Tools: fixtureTools(
+		"vcs_tag_list: List the tags",
+		"vcs_tag_next: Move to the next tag",
+		"vcs_log_first: Show the first commit",
+		"vcs_log: Show the commit history",
+	)})
+	for _, tt := range []struct{ query, first string }{
+		{"Next list the tags", "vcs_tag_list"},
+		{"First I need to see the commit history", "vcs_log"},
+		{"the next tag", "vcs_tag_next"}, // not at the start: a word like any other
+	} {
+		if got := entryNames(ix.Search(tt.query, "", "", 2)); len(got) == 0 || got[0] != tt.first {
+			t.Errorf("Search(%q) = %q, want %s first", tt.query, got, tt.first)
+		}
+	}
+}
