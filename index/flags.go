@@ -26,7 +26,10 @@ const (
 // first character other than a letter, digit or "-" ("--create=" →
 // "--create", "-n1" → "-n1", "--sort=-v:refname" → "--sort").
 func eachFlag(s string, fn func(flag string)) {
-	for _, w := range strings.Fields(s) {
+	if strings.IndexByte(s, '-') < 0 {
+		return
+	}
+	for w := range strings.FieldsSeq(s) {
 		dashes := len(w) - len(strings.TrimLeft(w, "-"))
 		if dashes < 1 || dashes > 2 || len(w) == dashes || !isLetter(w[dashes]) {
 			continue
@@ -94,7 +97,15 @@ const maxCommandWords = 3
 
 // isCommandLine reports whether a keyword is short enough to be a command
 // line whose options a tool passes (see maxCommandWords).
-func isCommandLine(kw string) bool { return len(strings.Fields(kw)) <= maxCommandWords }
+func isCommandLine(kw string) bool {
+	n := 0
+	for range strings.FieldsSeq(kw) {
+		if n++; n > maxCommandWords {
+			return false
+		}
+	}
+	return true
+}
 
 // isFlag reports whether a query term is an option (see eachFlag).
 func isFlag(term string) bool { return strings.HasPrefix(term, "-") }

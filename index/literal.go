@@ -166,6 +166,9 @@ func eachWord(s string, fn func(w string)) {
 
 func (li *literalIndex) nameLen(d int32) int { return int(li.nameEnd[d] - li.docStart[d]) }
 
+// name returns tool d's name in lowercase.
+func (li *literalIndex) name(d int32) string { return li.text[li.docStart[d]:li.nameEnd[d]] }
+
 // find marks in s every tool that contains q (already lowercase).
 func (li *literalIndex) find(q string, s *scratch) {
 	if strings.IndexByte(q, 0) >= 0 {

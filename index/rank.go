@@ -507,7 +507,7 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total totals, cliFactor 
 			cov := float64(s.cov[d] / total.cover)
 			base := float64(s.acc[d]) * (1 + nameBoost*float64(s.named[d]/total.terms))
 			c.score = base * softCoverage(cov)
-			if fl&flagLitName == 0 && sameName(r.tools[d].Tool.Name, q) {
+			if fl&flagLitName == 0 && r.lit.nameLen(d) == len(q) && sameName(r.lit.name(d), q) {
 				fl |= flagLitName // the query is the name, but for its separators
 				s.flags[d] = fl
 			}
