@@ -10,7 +10,7 @@ import "strings"
 const (
 	minAbbrevLen   = 2 // shorter query words are single letters: stop words
 	maxAbbrevLen   = 5 // longer words are typos or words of their own, not abbreviations
-	maxAbbrevTerms = 3 // an abbreviation that fits more name words says nothing
+	maxAbbrevTerms = 8 // an abbreviation that fits more name words says nothing
 	abbrevWeight   = float32(0.5)
 	abbrevCover    = float32(0.8)
 )

@@ -808,16 +808,18 @@ func TestAbbrevLookup(t *testing.T) {
 			t.Errorf("lookup(%q) = %q, want %q", tt.q, got, tt.want)
 		}
 	}
-	ai.add("wart", 10)
+	for i, w := range []string{"wart", "warrant", "weight", "west", "wheat", "whist"} {
+		ai.add(w, int32(10+i))
+	}
 	if _, n := ai.lookup("wt"); n != 0 {
-		t.Errorf("lookup(wt) fits four words and should give none, got %d", n)
+		t.Errorf("lookup(wt) fits nine words and should give none, got %d", n)
 	}
 
-	// Among more than three words, those that begin with the
-	// abbreviation count, when three or fewer do: with many tools loaded,
+	// Among more than maxAbbrevTerms words, those that begin with the
+	// abbreviation count, when few enough do: with many tools loaded,
 	// "pul" still finds pull.
 	var many abbrevIndex
-	names := []string{"public", "pull", "publish", "populate", "pulumi", "plural"}
+	names := []string{"public", "pull", "publish", "populate", "pulumi", "plural", "plugin", "purple", "purl", "pupil"}
 	for i, w := range names {
 		many.add(w, int32(i))
 	}
@@ -829,12 +831,12 @@ func TestAbbrevLookup(t *testing.T) {
 	if want := []string{"pull", "pulumi"}; !slices.Equal(got, want) {
 		t.Errorf("lookup(pul) = %q, want %q", got, want)
 	}
-	for _, w := range []string{"pulse", "pulley"} {
+	for _, w := range []string{"pulse", "pulley", "pulp", "pulsar", "pulpit", "pullover", "pulmonary"} {
 		many.add(w, int32(len(names)))
 		names = append(names, w)
 	}
 	if _, n := many.lookup("pul"); n != 0 {
-		t.Errorf("lookup(pul) begins four words and should give none, got %d", n)
+		t.Errorf("lookup(pul) begins nine words and should give none, got %d", n)
 	}
 }
 
