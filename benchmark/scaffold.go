@@ -21,9 +21,10 @@ import (
 // scaffoldPrograms are the programs, none of them bundled, that the
 // scaffold table drafts configs for; those not installed are skipped. The
 // drafting was tuned on terraform, zstd, gzip, ls, pip and the bundled
-// programs (kubectl, docker, git, cargo, npm, go, curl, find); the others
-// are here as they were. A program that has since become bundled is
-// measured against its config instead.
+// programs (kubectl, docker, git, cargo, npm, go, curl, find; then aws,
+// claude and npm's audit for the tool ranking, commander.js lists and
+// usage choices); the others are here as they were. A program that has
+// since become bundled is measured against its config instead.
 var scaffoldPrograms = []string{
 	"terraform", "sqlite3", "pip", "zstd", "sed", "gzip", "xz", "bzip2", "grep", "diff",
 	"sort", "ls", "wget", "openssl", "gpg", "ssh", "unzip", "zip", "rustup", "node",

@@ -138,7 +138,8 @@ var cobraDirectiveRE = lazyRE(`(?m)^:[0-9]+\s*\z`)
 // depth limit. words are the node's words for usage lines.
 func (d *discovery) explore(ctx context.Context, node *Command, level int, entry *CommandEntry, parentHelp string) {
 	page := d.help(ctx, node)
-	if node.helpText != "" && node.helpText == parentHelp {
+	parents := node.helpText != "" && node.helpText == parentHelp
+	if parents && (entry == nil || !entry.InUsage) {
 		// The program ignored the word (claude reads it as a prompt)
 		// and answered with its parent's help: no subcommand, and
 		// nothing to explore below it.
@@ -159,7 +160,10 @@ func (d *discovery) explore(ctx context.Context, node *Command, level int, entry
 		}
 		node.Aliases = mergeWords(node.Aliases, entry.Aliases)
 	}
-	if level >= d.opts.Depth {
+	if level >= d.opts.Depth || parents {
+		// A command its parent's usage names but whose help is the
+		// parent's (npm audit fix) takes the parent's options and has
+		// no commands of its own.
 		return
 	}
 	entries := d.children(ctx, node, page)
@@ -452,7 +456,7 @@ func usageChoices(usage []string, words []string) []CommandEntry {
 		}
 		var out []CommandEntry
 		for _, n := range names {
-			out = append(out, CommandEntry{Name: n})
+			out = append(out, CommandEntry{Name: n, InUsage: true})
 		}
 		return out
 	}

@@ -69,6 +69,18 @@ func TestMain(m *testing.M) {
 		// for -h or a usage error.
 		fmt.Fprint(os.Stderr, "usage: grumpy [-v] <file>\n\noptions:\n  -v, --verbose   say more\n  --level N       how hard\n")
 		os.Exit(2)
+	case "auditor":
+		// Like npm: "audit" names its subcommands in its usage line,
+		// and "audit fix --help" prints the help of audit.
+		switch {
+		case len(os.Args) > 1 && os.Args[1] == "audit":
+			fmt.Print("Usage:\nauditor audit [fix|signatures]\n\nOptions:\n  --dry-run   change nothing\n")
+		case len(os.Args) > 1 && os.Args[1] == "ping":
+			fmt.Print("Usage: auditor ping [--loud]\n\nOptions:\n  --loud   louder\n")
+		default:
+			fmt.Print("Usage: auditor <command>\n\nCommands:\n  audit   Run an audit\n  ping    Say hello\n")
+		}
+		os.Exit(0)
 	case "mute":
 		os.Exit(3)
 	case "parrot":

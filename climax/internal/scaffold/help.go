@@ -25,6 +25,10 @@ type CommandEntry struct {
 	Name        string
 	Aliases     []string
 	Description string
+	// InUsage: the parent's usage line names the command as a choice
+	// ("npm audit [fix|signatures]"), so it is one even when its help is
+	// the parent's.
+	InUsage bool
 }
 
 var (

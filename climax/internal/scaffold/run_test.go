@@ -362,3 +362,18 @@ func TestVerifyStopsWhenCommandsTakeNoHelp(t *testing.T) {
 		t.Errorf("%d tools run, %d skipped: the program kept being run", own, skipped)
 	}
 }
+
+// Subcommands named by their parent's usage line ("auditor audit
+// [fix|signatures]") are commands even though their help is the parent's
+// (npm audit fix): they take its options and nothing is explored below.
+func TestDraftUsageChoicesWithTheParentsHelp(t *testing.T) {
+	cfg, yaml := draftOf(t, Request{Program: fake(t, "auditor")})
+	var got []string
+	for _, tool := range cfg.Tools {
+		got = append(got, tool.Command)
+	}
+	if !slices.Equal(got, []string{"audit", "audit fix", "audit signatures", "ping"}) {
+		t.Fatalf("tools %q, want audit, its fix and signatures, and ping:\n%s", got, yaml)
+	}
+	argNamed(t, toolNamed(t, cfg, "auditor_audit_fix"), "dry_run")
+}
