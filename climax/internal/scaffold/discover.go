@@ -352,15 +352,23 @@ func (d *discovery) cobraChildren(ctx context.Context, node *Command, page *Help
 	if len(entries) == 0 {
 		return page.Commands
 	}
-	// Aliases are only in the help's list.
-	for i := range entries {
-		for _, c := range page.Commands {
-			if c.Name == entries[i].Name {
-				entries[i].Aliases = c.Aliases
-			}
+	// Aliases are only in the help's list, and so is the program's own
+	// order (cobra's answer is sorted; docker's help lists its common
+	// commands first): the help's entries come first, in its order.
+	var ordered []CommandEntry
+	for _, c := range page.Commands {
+		if i := slices.IndexFunc(entries, func(e CommandEntry) bool { return e.Name == c.Name }); i >= 0 {
+			e := entries[i]
+			e.Aliases = c.Aliases
+			ordered = append(ordered, e)
 		}
 	}
-	return entries
+	for _, e := range entries {
+		if !slices.ContainsFunc(page.Commands, func(c CommandEntry) bool { return c.Name == e.Name }) {
+			ordered = append(ordered, e)
+		}
+	}
+	return ordered
 }
 
 // ParseCobraComplete reads the answer of cobra's "__complete ARGS... ”":

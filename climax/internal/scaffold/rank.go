@@ -14,14 +14,15 @@ import (
 // (docs/scaffold.md, "Which tools a large program keeps"):
 //
 //   - each command is ranked among its siblings by siblingScore;
-//   - a command's weight is half its parent's divided by its rank among
-//     its siblings (1, 1/2, 1/3, …, as word frequencies fall off), so a
-//     tool deep in the tree or behind minor siblings weighs less;
+//   - a command's weight is three quarters of its parent's divided by its
+//     rank among its siblings (1, 1/2, 1/3, …, as word frequencies fall
+//     off), so a tool deep in the tree or behind minor siblings weighs
+//     less;
 //   - the heaviest tools are kept, and written in tree order.
 
 // levelWeight is the share of its parent's weight a first-ranked command
-// gets: a tool one level deeper weighs half.
-const levelWeight = 0.5
+// gets: a tool one level deeper weighs less.
+const levelWeight = 0.75
 
 // selectTools returns the tools of the tree under root (see toolNodes), at
 // most max of them, the most central first kept, in tree order; dropped
@@ -66,14 +67,14 @@ func rankChildren(n *Command) []*Command {
 	if len(kids) < 2 {
 		return kids
 	}
-	listed := !alphabetical(kids)
+	runs, total := sortedRuns(kids)
 	var nouns map[string]int // of verb-noun names only
 	if verbFirst(kids) {
 		nouns = nounCounts(kids)
 	}
 	score := map[*Command]float64{}
 	for i, c := range kids {
-		score[c] = siblingScore(c, i, len(kids), listed, nouns)
+		score[c] = siblingScore(c, runs[i], total, nouns)
 	}
 	slices.SortStableFunc(kids, func(a, b *Command) int {
 		switch sa, sb := score[a], score[b]; {
@@ -92,26 +93,33 @@ func rankChildren(n *Command) []*Command {
 var everydayVerbs = words(`create add new set edit copy cp mv move sync upload download send commit
 	merge checkout switch tag branch open tail terminate invoke deploy login configure`)
 
-// siblingScore scores the child c, at position i of the n children its
-// parent lists; listed says the listing is in the program's own order
-// (not alphabetical), which puts everyday commands first (git, docker,
-// kubectl). Higher is more central:
+// listedWeight is the score of the first place in a listing in the
+// program's own order, which outweighs the other signals: the program's
+// authors know what is used most.
+const listedWeight = 6
+
+// siblingScore scores the child c, in the run-th of the runs sorted runs
+// of its parent's listing (see sortedRuns). Higher is more central:
 //   - a command the installed program lists, over one only a Fig spec
 //     knows;
-//   - an early place in a listing that is not alphabetical;
+//   - an early place in the listing, unless it is alphabetical: a
+//     program's own order, or its groups each sorted (git's everyday
+//     commands, then its ancillary ones, then its plumbing; docker's
+//     common commands, then its management commands) puts what is used
+//     most first;
 //   - a name that starts with an everyday verb (list, get, create, …);
 //   - a short name: frequent words are short, and a name of several
 //     words (describe-instance-credit-specifications) is a specialist's;
 //   - a name whose other words recur among its siblings: the group's
 //     central object (ec2's instances, cloudformation's stacks);
 //   - many commands below it (a service with many operations).
-func siblingScore(c *Command, i, n int, listed bool, nouns map[string]int) float64 {
+func siblingScore(c *Command, run, runs int, nouns map[string]int) float64 {
 	s := 0.0
 	if c.Source != figSource {
 		s += 2
 	}
-	if listed {
-		s += 2 * (1 - float64(i)/float64(n))
+	if runs > 1 {
+		s += listedWeight * (1 - float64(run)/float64(runs))
 	}
 	name := strings.ToLower(c.Path[len(c.Path)-1])
 	parts := nameParts(name)
@@ -185,14 +193,22 @@ func nounCounts(kids []*Command) map[string]int {
 	return counts
 }
 
-// alphabetical reports whether the children are listed in alphabetical
-// order (then their order says nothing about what is used most).
-func alphabetical(kids []*Command) bool {
-	inOrder := 0
+// sortedRuns splits the children's listing into its sorted runs: each
+// child's run (0 for the first), and how many runs there are. A listing
+// in alphabetical order is one run and says nothing about use; a
+// program's own order is a run for almost every child. A run ends where
+// the first letter goes back (worktree, then config); names out of order
+// under one first letter are another collation's order (aws's iam lists
+// delete-ssh-public-key before delete-server-certificate), not a new run.
+func sortedRuns(kids []*Command) ([]int, int) {
+	first := func(c *Command) byte { return strings.ToLower(c.Path[len(c.Path)-1])[0] }
+	runs := make([]int, len(kids))
+	r := 0
 	for i := 1; i < len(kids); i++ {
-		if kids[i-1].Path[len(kids[i-1].Path)-1] <= kids[i].Path[len(kids[i].Path)-1] {
-			inOrder++
+		if first(kids[i-1]) > first(kids[i]) {
+			r++
 		}
+		runs[i] = r
 	}
-	return inOrder*10 >= (len(kids)-1)*9
+	return runs, r + 1
 }

@@ -100,3 +100,23 @@ func TestSelectTools(t *testing.T) {
 		t.Errorf("max 100: kept %d, dropped %d", len(all), d)
 	}
 }
+
+// A listing's sorted runs: groups each in alphabetical order (git's
+// everyday commands, then its ancillary ones) are runs; another
+// collation's order under one first letter is not a new run.
+func TestSortedRuns(t *testing.T) {
+	for _, c := range []struct {
+		paths []string
+		runs  []int
+	}{
+		{[]string{"add", "commit", "worktree", "config", "fsck"}, []int{0, 0, 0, 1, 1}},
+		{[]string{"delete-ssh-key", "delete-server-cert", "get-user"}, []int{0, 0, 0}},
+		{[]string{"run", "exec", "ps", "build"}, []int{0, 1, 1, 2}},
+	} {
+		root := tree("--help", c.paths...)
+		runs, n := sortedRuns(root.Children)
+		if !slices.Equal(runs, c.runs) || n != c.runs[len(c.runs)-1]+1 {
+			t.Errorf("%q: runs %v of %d, want %v", c.paths, runs, n, c.runs)
+		}
+	}
+}
