@@ -22,13 +22,16 @@
 //
 // # Performance table
 //
-// -perf builds climax and a minimal go-sdk server of two tools into a
-// temporary directory and measures, interleaving the two: cold start
-// (spawn, initialize, tools/list, close), the round trip of a climax_call
-// of echo against running echo directly, search latency and index build
+// -perf builds climax and a minimal go-sdk server into a temporary
+// directory and measures, interleaving the two: cold start (spawn,
+// initialize, tools/list, close), the round trip of a climax_call of echo
+// against running echo directly, calls per second over streamable HTTP
+// against the minimal server's echo tool, search latency and index build
 // time at 1,000 and 10,000 generated tools, and the resident memory of
 // climax serving 10,000 tools. Figures are medians; the table names the
-// core count and Go version.
+// core count and Go version, and checks two targets: a cold start with
+// every bundled config at most 2× the minimal server's, and over HTTP, 8
+// calls at once, at least 0.95× its calls per second.
 package main
 
 import (
@@ -78,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Var(&o.configs, "config", "config to measure: a bundled name (git) or a YAML file; repeatable (default: every bundled config)")
 	fs.StringVar(&o.encoding, "encoding", cl100kBase, "tokenizer encoding: "+cl100kBase+" or "+o200kBase)
-	fs.BoolVar(&o.perf, "perf", false, "print the performance table instead of the token table (builds climax, spawns processes; about 15 seconds)")
+	fs.BoolVar(&o.perf, "perf", false, "print the performance table instead of the token table (builds climax, spawns processes; under a minute)")
 	fs.BoolVar(&o.scaffold, "scaffold", false, "print the scaffold table instead: drafts configs for installed programs with climax scaffold, validates and verifies them, and compares drafts of bundled programs with their configs (builds climax; a few minutes)")
 	fs.StringVar(&o.only, "program", "", "with -scaffold: measure only this program")
 	fs.IntVar(&o.runs, "runs", 21, "with -perf: cold starts per server (at least 20 makes a stable median)")
