@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,21 +21,26 @@ import (
 type throughput struct {
 	perSecond float64
 	p50, p99  time.Duration
+	// cpuPerCall is the CPU time the server process used per call (user
+	// and system, from /proc); zero where it cannot be read, and for
+	// running the command directly.
+	cpuPerCall time.Duration
 }
 
 // servingURL matches the line climax prints on stderr once it listens.
 var servingURL = regexp.MustCompile(`at (http://127\.0\.0\.1:[0-9]+/mcp)$`)
 
 // startHTTP starts c, a server that listens on a free loopback port, and
-// returns the MCP endpoint's URL and a function that stops the server.
-func startHTTP(ctx context.Context, c command) (url string, stop func(), err error) {
+// returns the MCP endpoint's URL, its process and a function that stops
+// the server.
+func startHTTP(ctx context.Context, c command) (url string, proc *os.Process, stop func(), err error) {
 	cmd := exec.CommandContext(ctx, c.bin, c.args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	stop = func() { cmd.Process.Kill(); cmd.Wait() }
 	sc := bufio.NewScanner(stderr)
@@ -42,11 +50,11 @@ func startHTTP(ctx context.Context, c command) (url string, stop func(), err err
 				for sc.Scan() { // keep draining stderr
 				}
 			}()
-			return m[1], stop, nil
+			return m[1], cmd.Process, stop, nil
 		}
 	}
 	stop()
-	return "", nil, fmt.Errorf("%s did not print the URL it serves", c.bin)
+	return "", nil, nil, fmt.Errorf("%s did not print the URL it serves", c.bin)
 }
 
 // runLoad makes calls calls of do, from conc goroutines at once, and
@@ -128,10 +136,10 @@ func minimalHTTP(bin string) httpServer {
 // caller starts srv and connects conc client sessions to it; the returned
 // function makes one echo call from session w. stop stops the server and
 // closes the sessions.
-func caller(ctx context.Context, srv httpServer, conc int) (call func(w int) error, stop func(), err error) {
-	url, stopServer, err := startHTTP(ctx, srv.command)
+func caller(ctx context.Context, srv httpServer, conc int) (call func(w int) error, proc *os.Process, stop func(), err error) {
+	url, proc, stopServer, err := startHTTP(ctx, srv.command)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sessions := make([]*mcp.ClientSession, 0, conc)
 	stop = func() {
@@ -145,7 +153,7 @@ func caller(ctx context.Context, srv httpServer, conc int) (call func(w int) err
 		s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
 		if err != nil {
 			stop()
-			return nil, nil, fmt.Errorf("connect to %s: %w", url, err)
+			return nil, nil, nil, fmt.Errorf("connect to %s: %w", url, err)
 		}
 		sessions = append(sessions, s)
 	}
@@ -159,7 +167,7 @@ func caller(ctx context.Context, srv httpServer, conc int) (call func(w int) err
 		}
 		return nil
 	}
-	return call, stop, nil
+	return call, proc, stop, nil
 }
 
 // execEcho runs `echo hello` directly: the work each call does, without
@@ -174,15 +182,18 @@ func execEcho(int) error { return exec.Command("echo", "hello").Run() }
 func compareHTTP(ctx context.Context, calls, conc int, servers ...httpServer) (throughputComparison, error) {
 	var cmp throughputComparison
 	var sides []func(int) error
+	var procs []*os.Process // of the servers, parallel to sides
 	for _, srv := range servers {
-		call, stop, err := caller(ctx, srv, conc)
+		call, proc, stop, err := caller(ctx, srv, conc)
 		if err != nil {
 			return cmp, err
 		}
 		defer stop()
 		sides = append(sides, call)
+		procs = append(procs, proc)
 	}
 	sides = append(sides, execEcho)
+	procs = append(procs, nil)
 	// Warm up every side, then measure them in rotating rounds.
 	for _, do := range sides {
 		if _, _, err := runLoad(conc*5, conc, do); err != nil {
@@ -193,14 +204,17 @@ func compareHTTP(ctx context.Context, calls, conc int, servers ...httpServer) (t
 	rates := make([][]float64, len(sides))
 	lats := make([][]time.Duration, len(sides))
 	ratios := make([][]float64, len(sides))
+	cpu := make([]time.Duration, len(sides))
 	for round := range httpRounds {
 		rate := make([]float64, len(sides))
 		for k := range sides {
 			i := (k + round) % len(sides)
+			before := processCPU(procs[i])
 			r, lat, err := runLoad(perRound, conc, sides[i])
 			if err != nil {
 				return cmp, err
 			}
+			cpu[i] += processCPU(procs[i]) - before
 			rate[i] = r
 			rates[i] = append(rates[i], r)
 			lats[i] = append(lats[i], lat...)
@@ -211,10 +225,44 @@ func compareHTTP(ctx context.Context, calls, conc int, servers ...httpServer) (t
 	}
 	for i := range sides {
 		slices.Sort(lats[i])
-		cmp.sides = append(cmp.sides, throughput{perSecond: medianFloat(rates[i]), p50: percentile(lats[i], 50), p99: percentile(lats[i], 99)})
+		cmp.sides = append(cmp.sides, throughput{perSecond: medianFloat(rates[i]), p50: percentile(lats[i], 50), p99: percentile(lats[i], 99),
+			cpuPerCall: cpu[i] / time.Duration(perRound*httpRounds)})
 		cmp.ratios = append(cmp.ratios, medianFloat(ratios[i]))
 	}
 	return cmp, nil
+}
+
+// processCPU returns the user and system CPU time p has used, from
+// /proc/PID/stat; zero for nil or where /proc is missing.
+func processCPU(p *os.Process) time.Duration {
+	if p == nil {
+		return 0
+	}
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Pid))
+	if err != nil {
+		return 0
+	}
+	return statCPU(string(data))
+}
+
+// statCPU returns the utime and stime of a /proc/PID/stat line (fields
+// 14 and 15, in clock ticks of 1/100 s; the command name in field 2 may
+// hold spaces and parentheses, hence the last ")").
+func statCPU(stat string) time.Duration {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(stat[i+1:]) // f[0] is field 3
+	if len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseUint(f[11], 10, 64)
+	stime, err2 := strconv.ParseUint(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(utime+stime) * (time.Second / 100)
 }
 
 // medianFloat returns the median of xs (which it sorts).

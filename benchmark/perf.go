@@ -225,10 +225,14 @@ func (p *perfRun) httpThroughput() error {
 		}
 		minimal, climax, direct := cmp.sides[0], cmp.sides[1], cmp.sides[2]
 		perSecond := func(t throughput) string {
-			return fmt.Sprintf("%s calls/s (%s / %s)", formatInt(int(t.perSecond)), formatDuration(t.p50), formatDuration(t.p99))
+			cpu := ""
+			if t.cpuPerCall > 0 {
+				cpu = fmt.Sprintf("; server CPU %s per call", formatDuration(t.cpuPerCall))
+			}
+			return fmt.Sprintf("%s calls/s (%s / %s%s)", formatInt(int(t.perSecond)), formatDuration(t.p50), formatDuration(t.p99), cpu)
 		}
 		row := perfRow{
-			what:     fmt.Sprintf("climax_call of `echo hello` over streamable HTTP, %d at once (%d calls in %d rounds; median calls/s, p50 / p99 per call; median of the rounds' ratios)", conc, httpCalls, httpRounds),
+			what:     fmt.Sprintf("climax_call of `echo hello` over streamable HTTP, %d at once (%d calls in %d rounds; median calls/s, p50 / p99 per call, the server's CPU per call; median of the rounds' ratios)", conc, httpCalls, httpRounds),
 			value:    perSecond(climax),
 			baseline: perSecond(minimal) + " minimal go-sdk server, its tool running `echo hello`",
 			ratio:    fmt.Sprintf("%.2f×", cmp.ratios[1]),

@@ -86,3 +86,15 @@ func TestPlural(t *testing.T) {
 		t.Errorf("plural(1000) = %q", got)
 	}
 }
+
+func TestStatCPU(t *testing.T) {
+	// Field 2 may hold spaces and parentheses; utime and stime are fields
+	// 14 and 15, in clock ticks of 1/100 s.
+	stat := "4242 (a (b) c) S 1 4242 4242 0 -1 4194560 100 0 0 0 150 25 0 0 20 0 7 0 123 456 789\n"
+	if got := statCPU(stat); got != 1750*time.Millisecond {
+		t.Errorf("statCPU = %v, want 1.75s", got)
+	}
+	if got := statCPU("garbage"); got != 0 {
+		t.Errorf("statCPU(garbage) = %v", got)
+	}
+}
