@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/climax-mcp/climax/index/config"
@@ -84,11 +85,38 @@ func New(configs []*config.Config, policy *config.Policy) (*Index, []config.Prob
 	if len(ix.tools) >= eagerRankerTools {
 		go ix.ranker()
 	}
+	// The schemas are marshalled on every core: at a cold start with many
+	// tools they are a good part of the work before the server answers.
 	ix.entries = make([]Entry, len(ix.tools))
-	for i, rt := range ix.tools {
+	n := len(ix.tools)
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/minEntriesPerWorker))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { errs[w] = ix.fillEntries(w*n/workers, (w+1)*n/workers) })
+	}
+	wg.Wait()
+	for _, err := range errs { // the first in load order
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return ix, warnings, nil
+}
+
+// minEntriesPerWorker is the fewest tools [New] gives a core of their own
+// to marshal the schemas of: below it, starting one costs more than it
+// saves.
+const minEntriesPerWorker = 64
+
+// fillEntries marshals the input schemas of tools lo to hi (exclusive)
+// and makes their entries.
+func (ix *Index) fillEntries(lo, hi int) error {
+	for i := lo; i < hi; i++ {
+		rt := ix.tools[i]
 		schema, err := rt.Tool.InputSchema().JSON()
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: tool %s: input schema: %w", rt.CLI.Source, rt.Tool.Name, err)
+			return fmt.Errorf("%s: tool %s: input schema: %w", rt.CLI.Source, rt.Tool.Name, err)
 		}
 		rt.Schema = schema
 		ix.entries[i] = Entry{
@@ -105,7 +133,7 @@ func New(configs []*config.Config, policy *config.Policy) (*Index, []config.Prob
 			Confirm:     rt.Confirm,
 		}
 	}
-	return ix, warnings, nil
+	return nil
 }
 
 // Summarize returns a config as [Index.Summary] shows it, counting all of
