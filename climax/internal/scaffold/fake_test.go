@@ -81,6 +81,17 @@ func TestMain(m *testing.M) {
 			fmt.Print("Usage: auditor <command>\n\nCommands:\n  audit   Run an audit\n  ping    Say hello\n")
 		}
 		os.Exit(0)
+	case "halfhang":
+		// Its "stuck" subcommand hangs on --help; the rest answers.
+		switch {
+		case len(os.Args) > 1 && os.Args[1] == "stuck":
+			time.Sleep(time.Hour)
+		case len(os.Args) > 1 && os.Args[1] == "fine":
+			fmt.Print("Usage: halfhang fine [--quick]\n\nOptions:\n  --quick   be quick\n")
+		default:
+			fmt.Print("Usage: halfhang <command>\n\nCommands:\n  fine    Works\n  stuck   Hangs\n")
+		}
+		os.Exit(0)
 	case "mute":
 		os.Exit(3)
 	case "parrot":

@@ -377,3 +377,27 @@ func TestDraftUsageChoicesWithTheParentsHelp(t *testing.T) {
 	}
 	argNamed(t, toolNamed(t, cfg, "auditor_audit_fix"), "dry_run")
 }
+
+// A subcommand that hangs costs its tool's facts, not the draft: the rest
+// is drafted, the problem is noted at the tool, and the draft loads.
+func TestDraftSubcommandThatHangs(t *testing.T) {
+	start := time.Now()
+	res, err := Run(context.Background(), Request{Program: fake(t, "halfhang"), Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %s", d)
+	}
+	cfg, perr := config.Parse(res.YAML, "halfhang.yaml")
+	if perr != nil {
+		t.Fatalf("the draft does not load: %v\n%s", perr, res.YAML)
+	}
+	argNamed(t, toolNamed(t, cfg, "halfhang_fine"), "quick")
+	if !strings.Contains(string(res.YAML), "# problem: halfhang stuck --help: no answer within the time limit") {
+		t.Errorf("no problem noted at the stuck tool:\n%s", res.YAML)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "halfhang stuck --help") }) {
+		t.Errorf("notes %q lack the hung probe", res.Notes)
+	}
+}
