@@ -96,3 +96,26 @@ func TestPatternMatchesWholeValue(t *testing.T) {
 		}
 	}
 }
+
+// TestToolArgPattern checks the pattern of a tool's argument as Apply
+// resolves it: a pattern that does not parse is refused at once, and one
+// that does matches whole values (it is compiled at its first match).
+func TestToolArgPattern(t *testing.T) {
+	tool := func(pattern string) []*config.Config {
+		return []*config.Config{{Name: "c", Command: "c", Tools: []config.Tool{{Name: "t", Description: "d",
+			Args: []config.Arg{{Name: "a", Type: config.TypeString, Pattern: pattern}}}}}}
+	}
+	if _, _, err := config.Apply(tool("a)|(b"), nil); err == nil || !strings.Contains(err.Error(), `tool t, arg a: invalid pattern`) {
+		t.Errorf("a pattern that does not parse: error %v", err)
+	}
+	set, _, err := config.Apply(tool(`(?s)[^@].*|x`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := set.Tools[0].Patterns["a"]
+	for s, want := range map[string]bool{"abc": true, "x": true, "@x": false, "": false, "a\nb": true} {
+		if got := p.MatchString(s); got != want {
+			t.Errorf("MatchString(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
