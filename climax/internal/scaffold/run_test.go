@@ -382,7 +382,7 @@ func TestDraftUsageChoicesWithTheParentsHelp(t *testing.T) {
 // is drafted, the problem is noted at the tool, and the draft loads.
 func TestDraftSubcommandThatHangs(t *testing.T) {
 	start := time.Now()
-	res, err := Run(context.Background(), Request{Program: fake(t, "halfhang"), Timeout: 300 * time.Millisecond})
+	res, err := Run(context.Background(), Request{Program: fake(t, "halfhang"), Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

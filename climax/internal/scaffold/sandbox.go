@@ -39,8 +39,9 @@ type Sandbox struct {
 	// OutputCap limits the bytes kept of each probe (DefaultOutputCap when 0).
 	OutputCap int
 
-	dir     string      // the temporary directory: cwd and HOME live in it
-	retried atomic.Bool // a probe that timed out was run again
+	dir      string      // the temporary directory: cwd and HOME live in it
+	retried  atomic.Bool // a probe that timed out was run again
+	answered atomic.Bool // a probe ended within its time limit
 }
 
 // An Output is what one probe printed and how it ended.
@@ -238,18 +239,24 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 // Run runs the program with args and returns what it printed. It never
 // returns before the program's process group is gone or abandoned.
 //
-// The first probe that times out is run once more with three times the
-// limit: an interpreter's cold start (python behind a pyenv shim, node) on
-// a loaded machine can take longer than the limit once, while a program
-// that hangs hangs again. Later timeouts are final.
+// A probe that times out before the program has answered any is run once
+// more with three times the limit: an interpreter's cold start (python
+// behind a pyenv shim, node) on a loaded machine can take longer than the
+// limit once, while a program that hangs hangs again. Once the program
+// has answered within the limit, or after that one retry, a timeout is
+// final (a subcommand that waits for a display, as git's gui tools may,
+// costs one time limit, not four).
 func (s *Sandbox) Run(ctx context.Context, args ...string) Output {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
 	out := s.run(ctx, timeout, args)
-	if out.TimedOut && ctx.Err() == nil && s.retried.CompareAndSwap(false, true) {
+	if out.TimedOut && ctx.Err() == nil && !s.answered.Load() && s.retried.CompareAndSwap(false, true) {
 		out = s.run(ctx, slowStartFactor*timeout, args)
+	}
+	if !out.TimedOut {
+		s.answered.Store(true)
 	}
 	return out
 }

@@ -46,6 +46,17 @@ func TestSandboxSlowStartIsRetriedOnce(t *testing.T) {
 	if out := sb.Run(context.Background(), "--help"); !out.TimedOut {
 		t.Fatalf("second probe: got %+v, want a timeout", out)
 	}
+
+	// Once the program has answered in time, a timeout is a hang: no
+	// retry.
+	sb = newTestSandbox(t, fake(t, "slowstart"))
+	sb.Timeout = 2 * time.Second
+	if out := sb.Run(context.Background(), "quick"); out.TimedOut {
+		t.Fatalf("quick probe: got %+v", out)
+	}
+	if out := sb.Run(context.Background(), "--help"); !out.TimedOut {
+		t.Fatalf("probe after an answer: got %+v, want a timeout without a retry", out)
+	}
 }
 
 func TestSandboxFloodIsCutOff(t *testing.T) {
