@@ -1,6 +1,6 @@
 // Command funclen lists the functions longer than 80 lines outside tests
-// and generated code, and fails when one is not in the list of those
-// waiting for their split (known below). Run from the repository root:
+// and generated code, and fails when there is one. Run from the
+// repository root:
 //
 //	GOWORK=off go run .ci/funclen.go
 package main
@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -21,39 +20,23 @@ import (
 // closing brace.
 const maxLines = 80
 
-// known are the functions over maxLines that wait for their split, as
-// "path:name", each in code another change is rewriting now. Remove an
-// entry once its function is split (the check says so).
-var known = []string{}
-
 func main() {
 	long, err := longFunctions(".")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "funclen:", err)
 		os.Exit(2)
 	}
-	failed := false
 	for _, f := range long {
-		if slices.Contains(known, f.key) {
-			fmt.Printf("waiting for its split: %s (%d lines)\n", f.where, f.lines)
-			continue
-		}
 		fmt.Printf("%s: %s is %d lines; split it into named steps of at most %d lines\n", f.where, f.name, f.lines, maxLines)
-		failed = true
 	}
-	for _, k := range known {
-		if !slices.ContainsFunc(long, func(f longFunc) bool { return f.key == k }) {
-			fmt.Printf("note: %s is no longer over %d lines (or gone): remove it from the known list in .ci/funclen.go\n", k, maxLines)
-		}
-	}
-	if failed {
+	if len(long) > 0 {
 		os.Exit(1)
 	}
 }
 
 type longFunc struct {
-	key, where, name string
-	lines            int
+	where, name string
+	lines       int
 }
 
 // longFunctions returns the functions over maxLines in the Go files under
@@ -88,8 +71,8 @@ func longFunctions(root string) ([]longFunc, error) {
 			}
 			start, end := fset.Position(fd.Pos()), fset.Position(fd.End())
 			if n := end.Line - start.Line + 1; n > maxLines {
-				p := filepath.ToSlash(path)
-				long = append(long, longFunc{key: p + ":" + fd.Name.Name, where: fmt.Sprintf("%s:%d", p, start.Line), name: fd.Name.Name, lines: n})
+				where := fmt.Sprintf("%s:%d", filepath.ToSlash(path), start.Line)
+				long = append(long, longFunc{where: where, name: fd.Name.Name, lines: n})
 			}
 		}
 		return nil
