@@ -20,7 +20,7 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 		phrases: map[string][]phrasePosting{},
 		tools:   tools,
 	}
-	r.pool.New = func() any { return newScratch(r.n) }
+	r.pool.New = func() any { return newScratch(r.n, len(r.cliProgram)) }
 	r.abbrevs = sync.OnceValue(r.newAbbrevIndex)
 	// The literal index shares nothing with the rest: build it on another
 	// core.
@@ -252,6 +252,7 @@ func (b *builder) addWord(tok []byte) int32 {
 		r.termID[term] = id
 		r.vocab = append(r.vocab, term)
 		r.df = append(r.df, 0)
+		r.cliHolds = append(r.cliHolds, nil)
 		r.isStop = append(r.isStop, true)
 		b.lastDoc = append(b.lastDoc, 0)
 		b.idfDF = append(b.idfDF, 0)
@@ -285,6 +286,9 @@ func (b *builder) count(d int32, f searchField, ids []int32) {
 			r.df[id]++
 		}
 		b.countRarity(d, f, id)
+		if cliField(f) {
+			r.cliHolds[id] = appendNew(r.cliHolds[id], r.cli[d])
+		}
 		if k := int(id)*int(numFields) + int(f); b.slotDoc[k] == d+1 {
 			if o := &b.occs[b.slotOcc[k]]; o.tf < math.MaxUint16 {
 				o.tf++

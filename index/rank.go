@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -139,13 +140,16 @@ type ranker struct {
 	// programs a query says not to use.
 	cliWords map[string][]int32
 
-	termID   map[string]int32
-	vocab    []string // all terms, sorted, for prefix lookups
-	termOf   []string // all terms, by ID
-	idf      []float32
-	maxIDF   float32 // the idf of a term only one tool has
-	df       []int32
-	isStop   []bool      // by term ID: every form of the term is a stop word
+	termID map[string]int32
+	vocab  []string // all terms, sorted, for prefix lookups
+	termOf []string // all terms, by ID
+	idf    []float32
+	maxIDF float32 // the idf of a term only one tool has
+	df     []int32
+	isStop []bool // by term ID: every form of the term is a stop word
+	// cliHolds lists, by term ID, the CLIs (in load order) whose own
+	// fields hold the term: their name, tags, category or description.
+	cliHolds [][]int32
 	postings [][]posting // by term ID, in load order
 
 	bigrams bigramIndex
@@ -223,13 +227,21 @@ func idf(n, df int) float64 {
 
 // scratch is the per-call working space of rank, indexed by tool.
 type scratch struct {
-	acc      []float32 // summed term scores
-	cov      []float32 // query terms matched, weighted by how well
-	best     []float32 // the current query term's best variant score
-	bestVar  []int32   // … which variant gave it
-	credit   []float32 // … and that variant's weight
-	inName   []float32 // … and the best weight of a variant in its name
-	named    []float32 // query terms found in the tool's name, weighted
+	acc     []float32 // summed term scores
+	cov     []float32 // query terms matched, weighted by how well
+	best    []float32 // the current query term's best variant score
+	bestVar []int32   // … which variant gave it
+	credit  []float32 // … and that variant's weight
+	inName  []float32 // … and the best weight of a variant in its name
+	named   []float32 // query terms found in the tool's name, weighted
+	// cliFit is, by CLI, how many of the query's words its own fields
+	// hold (its name, tags, category and description), each weighted as
+	// the query weighs it and by how it matched (a synonym 0.6, ...):
+	// what orders the CLIs of near-equal scores (see diversify).
+	cliFit   []float32
+	cliBest  []float32 // by CLI: the current query term's best variant weight there
+	cliHit   []int32   // the CLIs with cliBest > 0
+	cliSeen  []int32   // the CLIs with cliFit > 0, to reset
 	flags    []uint8
 	touched  []int32 // tools with flagSeen, to rank and reset
 	termHit  []int32 // tools with best > 0, for the current term
@@ -271,7 +283,7 @@ func better(a, b candidate) bool {
 	return a.doc < b.doc
 }
 
-func newScratch(n int) *scratch {
+func newScratch(n, clis int) *scratch {
 	return &scratch{
 		acc:     make([]float32, n),
 		cov:     make([]float32, n),
@@ -280,6 +292,8 @@ func newScratch(n int) *scratch {
 		credit:  make([]float32, n),
 		inName:  make([]float32, n),
 		named:   make([]float32, n),
+		cliFit:  make([]float32, clis),
+		cliBest: make([]float32, clis),
 		phrase:  make([]float32, n),
 		flags:   make([]uint8, n),
 	}
@@ -296,6 +310,10 @@ func (s *scratch) reset() {
 	for _, d := range s.touched {
 		s.acc[d], s.cov[d], s.named[d], s.phrase[d], s.flags[d] = 0, 0, 0, 0, 0
 	}
+	for _, c := range s.cliSeen {
+		s.cliFit[c] = 0
+	}
+	s.cliSeen = s.cliSeen[:0]
 	s.touched = s.touched[:0]
 	s.cands = s.cands[:0]
 }
@@ -406,6 +424,7 @@ func (r *ranker) matchTerms(terms []queryTerm, s *scratch, ex *explainer) (ids [
 			ex.variants(i, r, vs)
 		}
 		r.matchTerm(i, ids[i], t.w, cw, vs, s, ex)
+		r.matchCLIs(t.w, vs, s)
 	}
 	return ids, total
 }
@@ -474,6 +493,27 @@ func (r *ranker) matchTerm(i int, exact int32, qw, cw float32, vs []variant, s *
 		s.best[d], s.credit[d], s.inName[d] = 0, 0, 0
 	}
 	s.termHit = s.termHit[:0]
+}
+
+// matchCLIs adds query term weight qw to the fit of each CLI whose own
+// fields hold the term, scaled by its best variant there.
+func (r *ranker) matchCLIs(qw float32, vs []variant, s *scratch) {
+	for _, v := range vs {
+		for _, c := range r.cliHolds[v.id] {
+			if s.cliBest[c] == 0 {
+				s.cliHit = append(s.cliHit, c)
+			}
+			s.cliBest[c] = max(s.cliBest[c], v.w)
+		}
+	}
+	for _, c := range s.cliHit {
+		if s.cliFit[c] == 0 {
+			s.cliSeen = append(s.cliSeen, c)
+		}
+		s.cliFit[c] += qw * s.cliBest[c]
+		s.cliBest[c] = 0
+	}
+	s.cliHit = s.cliHit[:0]
 }
 
 // matchBigrams adds the bigram bonus of every pair of adjacent query
@@ -593,7 +633,7 @@ func (r *ranker) best(s *scratch, offset, limit int) ([]candidate, int) {
 	if end < total {
 		top = completeRun(top, s.cands[end:])
 	}
-	return r.diversify(top)[offset:end], total
+	return r.diversify(top, s.cliFit)[offset:end], total
 }
 
 // completeRun appends to top (the best candidates, in order) the
@@ -628,10 +668,15 @@ func completeRun(top, rest []candidate) []candidate {
 // diversify reorders runs of near-equal candidates (sorted best first) so
 // that their CLIs take turns: within a run whose scores lie within tieRange
 // of its best, the first tool of each CLI comes before the second of any,
-// load order kept within a CLI. Near-equal scores say nothing about which
+// score order kept within a CLI. Near-equal scores say nothing about which
 // CLI the caller wants, so a query like "vcs" shows git and jj tools rather
-// than whichever CLI was loaded first.
-func (r *ranker) diversify(cands []candidate) []candidate {
+// than whichever CLI was loaded first. The CLIs take their turns in order
+// of how many whole query words their own fields hold (cliFit, by CLI,
+// rounded down), then of their best tool: among near-equal tools, the
+// program that describes itself with the query's words ("kubernetes" in
+// kubectl's tags, "switch to another kubernetes cluster") is the better
+// guess than one whose tool merely has the words in its name.
+func (r *ranker) diversify(cands []candidate, cliFit []float32) []candidate {
 	var out []candidate
 	for i := 0; i < len(cands); {
 		j := i + 1
@@ -640,6 +685,13 @@ func (r *ranker) diversify(cands []candidate) []candidate {
 		}
 		run := cands[i:j]
 		if j-i > 1 {
+			byFit := func(a, b candidate) int {
+				return cmp.Compare(math.Floor(float64(cliFit[r.cli[b.doc]])), math.Floor(float64(cliFit[r.cli[a.doc]])))
+			}
+			if !slices.IsSortedFunc(run, byFit) {
+				run = slices.Clone(run)
+				slices.SortStableFunc(run, byFit)
+			}
 			// Round-robin over the CLIs, in order of their best tool.
 			var order []int32
 			byCLI := map[int32][]candidate{}

@@ -221,6 +221,44 @@ func TestRankSpreadsTiesOverCLIs(t *testing.T) {
 	}
 }
 
+// Within a run of near-equal scores, the CLI whose own fields (name,
+// tags, category, description) hold more whole words of the query comes
+// first; a fraction of a word (a synonym, a word of the scene) changes
+// nothing, and a clear winner is never moved.
+func TestRankTiesPreferTheCLIThatFits(t *testing.T) {
+	ix := rankFixture(t,
+		&config.Config{Name: "aa", Tools: fixtureTools("aa_t0: Work on things", "aa_t1: Work on things")},
+		&config.Config{Name: "bb", Tools: fixtureTools("bb_t0: Work on things")},
+	)
+	r := ix.ranker()
+	cands := func() []candidate {
+		return []candidate{{score: 1, doc: 0}, {score: 0.99, doc: 1}, {score: 0.98, doc: 2}}
+	}
+	tests := []struct {
+		fit  []float32 // by CLI: aa, bb
+		want []int32
+	}{
+		{[]float32{0, 0}, []int32{0, 2, 1}},     // CLIs take turns, best first
+		{[]float32{0, 1}, []int32{2, 0, 1}},     // bb's fields hold a query word
+		{[]float32{1, 2.4}, []int32{2, 0, 1}},   // … one more
+		{[]float32{0, 0.7}, []int32{0, 2, 1}},   // a word of the scene alone: not a whole word
+		{[]float32{1.2, 1.9}, []int32{0, 2, 1}}, // as many whole words
+	}
+	for _, tt := range tests {
+		var got []int32
+		for _, c := range r.diversify(cands(), tt.fit) {
+			got = append(got, c.doc)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("diversify with CLI fit %v = %v, want %v", tt.fit, got, tt.want)
+		}
+	}
+	clear := []candidate{{score: 2, doc: 0}, {score: 1, doc: 2}}
+	if got := r.diversify(clear, []float32{0, 3}); got[0].doc != 0 {
+		t.Errorf("diversify moved a clear winner: %v", got)
+	}
+}
+
 func TestRankFiltersAndLimits(t *testing.T) {
 	ix := rankFixture(t,
 		&config.Config{Name: "a", Category: "one", Tools: fixtureTools("a_x: do things", "a_y: do other things")},
