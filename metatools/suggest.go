@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -43,7 +44,7 @@ func Suggestions(name string, candidates []string) []string {
 		case c == best:
 			s.class, s.dist = 1, 0
 		default:
-			if d := config.EditDistance(n, lc); d <= threshold {
+			if d, ok := closeEnough(n, lc, threshold); ok {
 				s.class, s.dist = 1, d
 			} else if short >= 3 && (strings.HasPrefix(lc, n) || strings.HasPrefix(n, lc)) {
 				s.class, s.dist = 2, abs(len(lc)-len(n))
@@ -66,6 +67,19 @@ func Suggestions(name string, candidates []string) []string {
 		out = append(out, s.name)
 	}
 	return out
+}
+
+// closeEnough returns the edit distance between a and b when it is at
+// most threshold. The distance is at least the difference in length, so a
+// name far longer than the other (a whole file sent as a tool name) is not
+// compared: the distance costs the product of the two lengths in time and
+// memory.
+func closeEnough(a, b string, threshold int) (int, bool) {
+	if abs(utf8.RuneCountInString(a)-utf8.RuneCountInString(b)) > threshold {
+		return 0, false
+	}
+	d := config.EditDistance(a, b)
+	return d, d <= threshold
 }
 
 func abs(x int) int {
