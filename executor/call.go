@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -133,7 +134,11 @@ func prepare(rt *config.ResolvedTool, args map[string]any, strict bool) (*Comman
 
 // DecodeArgs decodes the JSON arguments of a call: absent or null is nil
 // (no arguments), an object is a map with numbers as [json.Number].
-// Anything else is a *[ValidationError] saying what was sent instead.
+// Anything else is a *[ValidationError] saying what was sent instead, and
+// so is an object that names a key twice in the levels a call's arguments
+// reach (climax_call's own, the tool's, an argument's value and its
+// items): encoding/json would keep the last, where another reader of the
+// same request may take the first.
 func DecodeArgs(raw json.RawMessage) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -143,6 +148,10 @@ func DecodeArgs(raw json.RawMessage) (map[string]any, error) {
 		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments must be a JSON object (got %s)", jsonKind(raw[0]))}}
 	}
 	args, err := decodeValue(raw, 0)
+	var dup duplicateKeyError
+	if errors.As(err, &dup) {
+		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments name %s twice in one object: send each key once (JSON readers differ on which of the two counts)", dup.key)}}
+	}
 	if err != nil {
 		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments are not valid JSON: %v", err)}}
 	}
@@ -184,6 +193,9 @@ func decodeValue(b []byte, depth int) (any, error) {
 		if err := json.Unmarshal(b, &members); err != nil {
 			return nil, err
 		}
+		if countKeys(b) != len(members) {
+			return nil, duplicateKeyError{key: duplicateKey(b)}
+		}
 		m := make(map[string]any, len(members))
 		for k, raw := range members {
 			v, err := decodeValue(raw, depth+1)
@@ -209,6 +221,80 @@ func decodeValue(b []byte, depth int) (any, error) {
 		return a, nil
 	}
 	return decodeLeaf(b)
+}
+
+// duplicateKeyError reports an object that names a key twice, which
+// encoding/json reads as the last of the two, where other readers (a log,
+// a proxy, an approval shown elsewhere) may take the first.
+type duplicateKeyError struct{ key string }
+
+func (e duplicateKeyError) Error() string { return "duplicate key " + e.key }
+
+// objectKeys calls f with the quoted text of each key of the JSON object
+// b, which encoding/json has found valid, in order.
+func objectKeys(b []byte, f func(key []byte)) {
+	depth, key := 0, false
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			end := stringEnd(b, i)
+			if depth == 1 && key {
+				f(b[i : end+1])
+				key = false
+			}
+			i = end
+		case '{', '[':
+			depth++
+			key = depth == 1
+		case '}', ']':
+			depth--
+		case ',':
+			key = depth == 1
+		}
+	}
+}
+
+// stringEnd returns the index of the quote that ends the JSON string
+// starting at b[start].
+func stringEnd(b []byte, start int) int {
+	for i := start + 1; i < len(b); i++ {
+		j := bytes.IndexAny(b[i:], `"\\`)
+		if j < 0 {
+			break
+		}
+		i += j
+		if b[i] == '"' {
+			return i
+		}
+		i++ // the escaped character
+	}
+	return len(b) - 1
+}
+
+// countKeys returns how many members the JSON object b holds, counting a
+// key named twice twice.
+func countKeys(b []byte) int {
+	n := 0
+	objectKeys(b, func([]byte) { n++ })
+	return n
+}
+
+// duplicateKey returns the first key the JSON object b names twice, as
+// JSON text, decoded and quoted again so that escapes compare equal.
+func duplicateKey(b []byte) string {
+	seen := map[string]bool{}
+	dup := ""
+	objectKeys(b, func(raw []byte) {
+		var k string
+		if json.Unmarshal(raw, &k) != nil || dup != "" {
+			return
+		}
+		if seen[k] {
+			dup = quote(k)
+		}
+		seen[k] = true
+	})
+	return dup
 }
 
 // decodeLeaf decodes a string, number, true, false or null that

@@ -18,7 +18,6 @@ func TestDecodeArgsLikeDecoder(t *testing.T) {
 	for _, raw := range []string{
 		`{}`,
 		`{"n":12345678901234567890,"f":-1.5e3,"s":"a\u00e9\ud800","b":true,"z":null}`,
-		`{"dup":1,"dup":"last"}`,
 		`{"args":{"x":[[],{},[1,"2",{"y":0}]],"e":[]}}`,
 		`{"deep":` + deep + `}`,
 		` {"spaced" : [ 1 , 2 ] } `,
@@ -40,5 +39,34 @@ func TestDecodeArgsLikeDecoder(t *testing.T) {
 	}
 	if _, err := executor.DecodeArgs(json.RawMessage(`{"a":`)); err == nil || !strings.Contains(err.Error(), "Arguments are not valid JSON") {
 		t.Errorf("truncated arguments: %v", err)
+	}
+}
+
+// TestDecodeArgsRefusesDuplicateKeys checks that an object naming a key
+// twice is refused rather than read as its last occurrence: a call
+// {"tool_name":"git_status","tool_name":"git_reset_hard"} ran the second,
+// while anything reading the first (a log, a proxy) saw the harmless one.
+func TestDecodeArgsRefusesDuplicateKeys(t *testing.T) {
+	for _, raw := range []string{
+		`{"tool_name":"git_status","tool_name":"git_reset_hard","args":{}}`,
+		`{"tool_name":"git_log","args":{"path":"a","path":"/etc"}}`,
+		`{"a":1,"\u0061":2}`,
+		`{"v":{"deep":{"k":1, "k" :2}}}`,
+	} {
+		_, err := executor.DecodeArgs(json.RawMessage(raw))
+		if err == nil || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("DecodeArgs(%s) = %v, want a duplicate-key error", raw, err)
+		}
+	}
+	// Keys that only look alike: inside strings, in sibling objects, in
+	// arrays of objects.
+	for _, raw := range []string{
+		`{"s":"x,\"s\":1","t":"}\\","u":1}`,
+		`{"a":{"k":1},"b":{"k":2},"c":[{"k":1},{"k":2}]}`,
+		`{"tool_name":"t","args":{"tool_name":"u"}}`,
+	} {
+		if _, err := executor.DecodeArgs(json.RawMessage(raw)); err != nil {
+			t.Errorf("DecodeArgs(%s): %v", raw, err)
+		}
 	}
 }
