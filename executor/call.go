@@ -147,6 +147,9 @@ func DecodeArgs(raw json.RawMessage) (map[string]any, error) {
 	if raw[0] != '{' {
 		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments must be a JSON object (got %s)", jsonKind(raw[0]))}}
 	}
+	if at := invalidUTF8(raw); at >= 0 {
+		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments are not valid UTF-8 (byte %d): JSON text is UTF-8; send the value as UTF-8 text (a value goes to the command as sent, never with bad bytes replaced)", at)}}
+	}
 	args, err := decodeValue(raw, 0)
 	var dup duplicateKeyError
 	if errors.As(err, &dup) {
@@ -221,6 +224,22 @@ func decodeValue(b []byte, depth int) (any, error) {
 		return a, nil
 	}
 	return decodeLeaf(b)
+}
+
+// invalidUTF8 returns the offset of the first byte of b that is not part
+// of valid UTF-8, or -1 when b is valid.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }
 
 // duplicateKeyError reports an object that names a key twice, which

@@ -21,7 +21,7 @@ func TestDecodeArgsLikeDecoder(t *testing.T) {
 		`{"args":{"x":[[],{},[1,"2",{"y":0}]],"e":[]}}`,
 		`{"deep":` + deep + `}`,
 		` {"spaced" : [ 1 , 2 ] } `,
-		"{\"bad\":\"a\xffb\",\"esc\":\"\\\"q\\\" \\n\",\"plain\":[\"x\",\"\"]}",
+		"{\"esc\":\"\\\"q\\\" \\n\",\"plain\":[\"x\",\"\"]}",
 	} {
 		got, err := executor.DecodeArgs(json.RawMessage(raw))
 		if err != nil {
@@ -68,5 +68,19 @@ func TestDecodeArgsRefusesDuplicateKeys(t *testing.T) {
 		if _, err := executor.DecodeArgs(json.RawMessage(raw)); err != nil {
 			t.Errorf("DecodeArgs(%s): %v", raw, err)
 		}
+	}
+}
+
+// TestDecodeArgsRefusesInvalidUTF8 checks that bytes that are not UTF-8
+// are refused, naming where, rather than replaced by U+FFFD: a file name
+// in another encoding would otherwise reach the command changed.
+func TestDecodeArgsRefusesInvalidUTF8(t *testing.T) {
+	_, err := executor.DecodeArgs(json.RawMessage("{\"revision\":\"\xc3\x28\"}"))
+	if err == nil || !strings.Contains(err.Error(), "not valid UTF-8 (byte 13)") {
+		t.Errorf("DecodeArgs(invalid UTF-8) = %v, want the offset of the bad byte", err)
+	}
+	// An escaped lone surrogate is valid JSON text; it decodes as U+FFFD.
+	if _, err := executor.DecodeArgs(json.RawMessage(`{"s":"\ud800"}`)); err != nil {
+		t.Errorf("escaped surrogate: %v", err)
 	}
 }
