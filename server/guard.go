@@ -105,7 +105,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, g.limit)
 	}
-	if g.sessions != nil && r.Method == http.MethodPost && !g.checkIDs(w, r) {
+	if g.sessions != nil && r.Method == http.MethodPost && !g.checkIDs(w, r, opensSession && !g.sse) {
 		if opensSession {
 			g.sessions.release()
 		}
@@ -157,8 +157,11 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // with id 1.5 and answer it as 1. The refusal is a 400
 // whose body is the JSON-RPC error stdio would send, about the first such
 // message; nothing in the body runs. A body that is not JSON is left to
-// go-sdk. It reports whether the request may go on, with its body restored.
-func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
+// go-sdk. With sessionless set (a POST without a session id, which opens a
+// session), a message other than initialize is refused the same way: go-sdk
+// would answer it with a 200 whose error has code 0. It reports whether the
+// request may go on, with its body restored.
+func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request, sessionless bool) bool {
 	if r.Body == nil || r.Body == http.NoBody {
 		return true
 	}
@@ -178,6 +181,9 @@ func (g *guard) checkIDs(w http.ResponseWriter, r *http.Request) bool {
 		reply, ok = checkShape(body)
 		if ok {
 			reply, ok = checkBodyIDs(body)
+		}
+		if ok && sessionless {
+			reply, ok = checkOpensSession(body)
 		}
 	}
 	if !ok {

@@ -1021,3 +1021,51 @@ func TestHTTPRefusesVeryDeepNesting(t *testing.T) {
 		t.Errorf("%d %s\nwant 400 %s", resp.StatusCode, got, want)
 	}
 }
+
+// A request without a session id that is not initialize gets a 400 with a
+// JSON-RPC error naming the header (go-sdk answered 200 with error code
+// 0), runs nothing and holds no session slot; over stateless HTTP, where
+// there are no sessions, it runs.
+func TestHTTPRequestWithoutSession(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			t.Parallel()
+			hs := serveHTTP(t, server.HTTPOptions{Stateless: stateless, MaxSessions: 1})
+			marker := filepath.Join(t.TempDir(), "ran")
+			call := `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"climax_call","arguments":{"tool_name":"fake_sleep","args":{"seconds":"0","pidfile":"` + marker + `"}}}}`
+			for range 2 {
+				resp, err := postJSON(context.Background(), hs.url, "", call)
+				if err != nil {
+					t.Fatal(err)
+				}
+				data, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if stateless {
+					if resp.StatusCode != http.StatusOK || !exists(marker) {
+						t.Fatalf("stateless call: %s %s, ran %v", resp.Status, data, exists(marker))
+					}
+					return
+				}
+				var reply struct {
+					ID    string `json:"id"`
+					Error struct {
+						Code    int    `json:"code"`
+						Message string `json:"message"`
+					} `json:"error"`
+				}
+				if resp.StatusCode != http.StatusBadRequest || json.Unmarshal(data, &reply) != nil || reply.ID != "c1" ||
+					reply.Error.Code != -32600 || !strings.Contains(reply.Error.Message, "no Mcp-Session-Id header") {
+					t.Errorf("call without a session: %s %s", resp.Status, data)
+				}
+				if exists(marker) {
+					t.Fatal("the call ran")
+				}
+			}
+			// The refusals held no slot: the one session the limit allows opens.
+			if code, id := initSession(t, hs.url); code != http.StatusOK || id == "" {
+				t.Errorf("initialize after the refusals: %d %q", code, id)
+			}
+		})
+	}
+}

@@ -283,6 +283,23 @@ func checkBodyMessage(msg []byte) (requestID checkedID, reply []byte, ok bool) {
 	return requestID, reply, ok
 }
 
+// checkOpensSession refuses a message that comes without a session id
+// (a POST without the Mcp-Session-Id header) and is not initialize: the
+// MCP specification asks for a 400, go-sdk answers 200 with an error whose
+// code is 0 ("invalid during session initialization"). A batch or a body
+// that is not an object is left to go-sdk, which refuses both.
+func checkOpensSession(body []byte) (reply []byte, ok bool) {
+	m, isObject := members(body)
+	if !isObject {
+		return nil, true
+	}
+	var method string
+	if json.Unmarshal(m[memberMethod], &method) == nil && method == "initialize" {
+		return nil, true
+	}
+	return errorReply(refusedRequestID(body), codeInvalidRequest, "Bad Request: no "+sessionIDHeader+" header: a session starts with an initialize request, and every later request sends the "+sessionIDHeader+" its response gave"), false
+}
+
 // cancelledID returns the id of the request that the params of a
 // notifications/cancelled name, as go-sdk reads it (a number is
 // truncated to an integer, as go-sdk cancels it).
