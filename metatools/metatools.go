@@ -496,7 +496,7 @@ func (t *Tools) Prepare(args map[string]any) (*executor.Call, CallResult) {
 	name := ""
 	switch v := args["tool_name"].(type) {
 	case nil:
-		problems = append(problems, "Missing required argument 'tool_name'")
+		problems = append(problems, "Missing required argument 'tool_name'"+nameElsewhere(args))
 	case string:
 		name = strings.TrimSpace(v)
 		if name == "" {
@@ -531,6 +531,31 @@ func (t *Tools) Prepare(args map[string]any) (*executor.Call, CallResult) {
 	}
 	c, out := t.runner.Prepare(rt, toolArgs)
 	return c, CallResult{Outcome: out, Tool: name}
+}
+
+// nameAliases are keys a caller may use for climax_call's tool_name,
+// normalized as by normKey.
+var nameAliases = []string{"tool", "toolname", "name", "tool_id", "toolid", "function", "command", "cmd"}
+
+// nameElsewhere is the hint added when tool_name is missing and another
+// key with a string value likely holds the name: " (did you mean to send
+// 'tool' as tool_name?)", or "" when none does.
+func nameElsewhere(args map[string]any) string {
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		if _, ok := args[k].(string); !ok || k == "args" {
+			continue
+		}
+		n := normKey(k)
+		if slices.Contains(nameAliases, n) || config.Suggest(n, []string{"tool_name"}) != "" {
+			return fmt.Sprintf(" (did you mean to send '%s' as tool_name?)", displayName(k))
+		}
+	}
+	return ""
+}
+
+// normKey lowers k and writes '-', '.' and ' ' as '_'.
+func normKey(k string) string {
+	return strings.NewReplacer("-", "_", ".", "_", " ", "_").Replace(strings.ToLower(k))
 }
 
 // Finish completes the outcome of a climax_call c whose command ran, args

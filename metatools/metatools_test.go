@@ -324,6 +324,10 @@ func TestCallArgumentErrors(t *testing.T) {
 		{"no args", nil, "Argument validation failed:\n  - Missing required argument 'tool_name'"},
 		{"null tool_name", map[string]any{"tool_name": nil}, "Argument validation failed:\n  - Missing required argument 'tool_name'"},
 		{"empty tool_name", map[string]any{"tool_name": ""}, "Argument validation failed:\n  - Missing required argument 'tool_name'"},
+		// The name under another key: said, as the likely cause.
+		{"tool instead of tool_name", map[string]any{"tool": "fake_echo", "args": map[string]any{}}, "Argument validation failed:\n  - Missing required argument 'tool_name' (did you mean to send 'tool' as tool_name?)"},
+		{"toolName instead of tool_name", map[string]any{"toolName": "fake_echo", "args": map[string]any{}}, "Argument validation failed:\n  - Missing required argument 'tool_name' (did you mean to send 'toolName' as tool_name?)"},
+		{"tool_nme instead of tool_name", map[string]any{"tool_nme": "fake_echo", "args": map[string]any{}}, "Argument validation failed:\n  - Missing required argument 'tool_name' (did you mean to send 'tool_nme' as tool_name?)"},
 		{"tool_name a number", map[string]any{"tool_name": 3.0}, "Argument validation failed:\n  - Argument 'tool_name' must be a string (got number)"},
 		{"args an array", map[string]any{"tool_name": "fake_echo", "args": []any{"x"}}, "Argument validation failed:\n  - Argument 'args' must be an object (got array)"},
 		{"args a string", map[string]any{"tool_name": "fake_echo", "args": `{"message":"x"}`}, "Argument validation failed:\n  - Argument 'args' must be an object (got string)"},
