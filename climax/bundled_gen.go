@@ -5341,7 +5341,7 @@ var compiledBundled = map[string]func() *config.Config{
 		return &config.Config{
 			Name:        "jj",
 			Description: "Jujutsu (jj) version control, Git-compatible: view changes and history, describe and create changes, squash, rebase, undo, manage bookmarks, push and fetch to Git remotes.",
-			Command:     "jj --no-pager",
+			Command:     "jj --no-pager --config=ui.diff-formatter=:color-words --config=fsmonitor.backend=none",
 			Env:         map[string]string{"JJ_EDITOR": "true"},
 			Category:    "vcs",
 			Tags:        []string{"jujutsu", "version-control", "bookmarks"},
@@ -5349,7 +5349,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Name:        "jj_status",
 				Description: "Show the working-copy change (@), its parent, modified files and conflicts.",
 				Keywords:    []string{"working copy", "what changed", "current change", "conflicts", "jj st", "modified files", "uncommitted changes", "There are unresolved conflicts", "working copy changes", "what's in @"},
-				Command:     "status",
+				Command:     "status --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "Limit to these paths",
@@ -5364,12 +5364,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      16,
+				Line:      24,
 			}, config.Tool{
 				Name:        "jj_log",
 				Description: "Show the history of changes as a graph (change IDs, authors, bookmarks, descriptions), 20 by default, selected with a revset.",
 				Keywords:    []string{"history", "revisions", "graph", "change ids", "recent changes", "recent commits", "commit log", "revset", "what happened recently", "find a change id", "show recent changes", "history graph", "where is main", "resolved to more than one revision", "Revision doesn't exist"},
-				Command:     "log",
+				Command:     "log --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "Only changes touching these paths",
@@ -5408,12 +5408,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      31,
+				Line:      39,
 			}, config.Tool{
 				Name:        "jj_show",
 				Description: "Show one change: description, author and diff.",
 				Keywords:    []string{"view change", "change details", "inspect revision", "commit details", "what did this change do", "what did the change contain", "show a change", "parent change", "@-"},
-				Command:     "show",
+				Command:     "show --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
 					Description: "Default: @",
@@ -5437,12 +5437,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      65,
+				Line:      73,
 			}, config.Tool{
 				Name:        "jj_diff",
 				Description: "Show file changes of a revision (default: the working copy @) or between two revisions (from/to).",
 				Keywords:    []string{"what did I change", "changes", "patch", "compare revisions", "uncommitted changes", "delta", "diff of the parent", "changes in @-", "compare to main"},
-				Command:     "diff",
+				Command:     "diff --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "Limit to these paths",
@@ -5487,7 +5487,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      87,
+				Line:      95,
 			}, config.Tool{
 				Name:        "jj_describe",
 				Description: "Set the description (commit message) of a change, by default the working copy @.",
@@ -5512,7 +5512,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        122,
+				Line:        130,
 			}, config.Tool{
 				Name:        "jj_new",
 				Description: "Start a new empty change on top of the working copy (or given parents) to begin new work.",
@@ -5537,7 +5537,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        141,
+				Line:        149,
 			}, config.Tool{
 				Name:        "jj_commit",
 				Description: "Describe the working-copy change and start a new empty one on top (like git commit).",
@@ -5562,7 +5562,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        160,
+				Line:        168,
 			}, config.Tool{
 				Name:        "jj_edit",
 				Description: "Make an existing change the working copy so that file edits amend it directly.",
@@ -5582,7 +5582,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        177,
+				Line:        185,
 			}, config.Tool{
 				Name:        "jj_squash",
 				Description: "Move changes from a revision into its parent (default: the working copy into @-), or between revisions with from/into.",
@@ -5626,7 +5626,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        192,
+				Line:        200,
 			}, config.Tool{
 				Name:        "jj_split",
 				Description: "Split a change in two: the given paths stay in the first, the rest goes to a new child change.",
@@ -5657,7 +5657,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        222,
+				Line:        230,
 			}, config.Tool{
 				Name:        "jj_absorb",
 				Description: "Move each working-copy edit into the earlier mutable change that last touched those lines (automatic fixups).",
@@ -5687,7 +5687,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        242,
+				Line:        250,
 			}, config.Tool{
 				Name:        "jj_duplicate",
 				Description: "Duplicate changes: new changes with the same content, on the same parents or onto a destination.",
@@ -5712,7 +5712,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        261,
+				Line:        269,
 			}, config.Tool{
 				Name:        "jj_abandon",
 				Description: "Abandon (drop) a change, discarding its edits; descendants move onto its parent. Recoverable with jj_undo.",
@@ -5731,7 +5731,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        277,
+				Line:        285,
 			}, config.Tool{
 				Name:        "jj_restore",
 				Description: "Restore files from another revision, discarding edits (default: undo all working-copy changes).",
@@ -5761,7 +5761,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        291,
+				Line:        299,
 			}, config.Tool{
 				Name:        "jj_rebase",
 				Description: "Move revisions onto a new parent, e.g. rebase work onto the latest main.",
@@ -5796,7 +5796,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        312,
+				Line:        320,
 			}, config.Tool{
 				Name:        "jj_undo",
 				Description: "Undo the last jj operation (describe, squash, rebase, abandon, ...). Use to recover from a mistake.",
@@ -5810,12 +5810,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        335,
+				Line:        343,
 			}, config.Tool{
 				Name:        "jj_op_log",
 				Description: "Show the operation log, newest 20 by default: every jj command that changed the repository, with IDs to restore earlier states.",
 				Keywords:    []string{"operation history", "what did jj do", "op log", "restore earlier state", "audit trail", "operations", "restore the repo to an earlier operation", "op restore", "The working copy is stale", "not updated since operation", "Concurrent modification detected"},
-				Command:     "op log",
+				Command:     "op log --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:    "limit",
 					Type:    config.ArgType("integer"),
@@ -5833,7 +5833,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      346,
+				Line:      354,
 			}, config.Tool{
 				Name:        "jj_op_restore",
 				Description: "Put the whole repository back to how it was after an earlier operation (ID from jj_op_log).",
@@ -5853,12 +5853,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        365,
+				Line:        373,
 			}, config.Tool{
 				Name:        "jj_evolog",
 				Description: "Show how a change evolved (its previous versions after amends and rebases), 20 by default.",
 				Keywords:    []string{"previous versions of a change", "amend history", "evolution log", "obsolete versions", "how a change changed", "previous version of a change", "what did the change look like before"},
-				Command:     "evolog",
+				Command:     "evolog --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
 					Description: "Default: @",
@@ -5877,12 +5877,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      378,
+				Line:      386,
 			}, config.Tool{
 				Name:        "jj_bookmark_list",
 				Description: "List bookmarks (jj's branches) and the changes they point to.",
 				Keywords:    []string{"branches", "bookmarks", "list branches", "refs", "which branches", "list bookmarks", "where is the main bookmark", "bookmark is conflicted"},
-				Command:     "bookmark list",
+				Command:     "bookmark list --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "name",
 					Description: "Only bookmarks matching this name or pattern",
@@ -5901,7 +5901,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      396,
+				Line:      404,
 			}, config.Tool{
 				Name:        "jj_bookmark_create",
 				Description: "Create a bookmark (branch name) at a revision, e.g. before pushing a change as a Git branch.",
@@ -5926,7 +5926,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        413,
+				Line:        421,
 			}, config.Tool{
 				Name:        "jj_bookmark_set",
 				Description: "Create or move a bookmark to a revision (e.g. advance main).",
@@ -5956,7 +5956,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        430,
+				Line:        438,
 			}, config.Tool{
 				Name:        "jj_bookmark_delete",
 				Description: "Delete a bookmark; the deletion reaches the remote on the next push.",
@@ -5975,7 +5975,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        452,
+				Line:        460,
 			}, config.Tool{
 				Name:        "jj_bookmark_track",
 				Description: "Track a remote bookmark (e.g. 'main@origin') so fetches update the local one.",
@@ -5996,7 +5996,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        464,
+				Line:        472,
 			}, config.Tool{
 				Name:        "jj_git_fetch",
 				Description: "Fetch changes and bookmarks from a Git remote (update from origin).",
@@ -6026,7 +6026,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        479,
+				Line:        487,
 			}, config.Tool{
 				Name:        "jj_git_push",
 				Description: "Push bookmarks to a Git remote: one bookmark, all tracked ones, or a change (creating a bookmark for it).",
@@ -6065,7 +6065,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        502,
+				Line:        510,
 			}, config.Tool{
 				Name:        "jj_git_clone",
 				Description: "Clone a Git repository into a new jj repository.",
@@ -6097,7 +6097,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        530,
+				Line:        538,
 			}, config.Tool{
 				Name:        "jj_git_init",
 				Description: "Create a new Git-backed jj repository; colocate=true shares it with git.",
@@ -6121,12 +6121,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        554,
+				Line:        562,
 			}, config.Tool{
 				Name:        "jj_file_show",
 				Description: "Print a file's content at a given revision.",
 				Keywords:    []string{"cat file", "file at revision", "old version of a file", "file contents", "read file", "file content at a revision", "cat a file at a change"},
-				Command:     "file show",
+				Command:     "file show --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "File path",
@@ -6146,12 +6146,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      571,
+				Line:      579,
 			}, config.Tool{
 				Name:        "jj_file_annotate",
 				Description: "Show the change that last modified each part of a file (jj blame).",
 				Keywords:    []string{"jj blame", "annotate a file"},
-				Command:     "file annotate",
+				Command:     "file annotate --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "File path",
@@ -6171,12 +6171,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      588,
+				Line:      596,
 			}, config.Tool{
 				Name:        "jj_file_list",
 				Description: "List the files tracked in a revision.",
 				Keywords:    []string{"tracked files", "list files", "ls files", "files in revision", "files in a change"},
-				Command:     "file list",
+				Command:     "file list --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "Limit to these directories",
@@ -6196,12 +6196,12 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      604,
+				Line:      612,
 			}, config.Tool{
 				Name:        "jj_resolve_list",
 				Description: "List files with unresolved merge conflicts in a revision.",
 				Keywords:    []string{"conflicts", "conflicted files", "merge conflicts", "unresolved", "which files conflict", "There are unresolved conflicts at these paths", "resolve conflicts", "Won't push commit since it has conflicts"},
-				Command:     "resolve --list",
+				Command:     "resolve --list --config=signing.behavior=drop",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
 					Description: "Default: @",
@@ -6215,7 +6215,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      621,
+				Line:      629,
 			}},
 			Source: "bundled:jj",
 		}
