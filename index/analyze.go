@@ -3,6 +3,7 @@ package index
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -183,9 +184,8 @@ func hasVowel(s string) bool {
 // so that a query whose only overlap with a tool is a stop word does not
 // find it, and they do not form phrases in documents. Single letters are
 // stop words too ("it's" gives "it" and "s").
-var stopWords = map[string]bool{}
-
-func init() {
+var stopWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the to of for in on at by with from into onto
 		and or but nor so yet my me mine i is it its this that these those be been being are
 		was were am do does did done have has had can could would should will shall may might
@@ -194,14 +194,15 @@ func init() {
 		things stuff something anything everything just now then also very really again still
 		already actually maybe ok okay hey hi thanks thank about like when while after before
 		right exactly quickly don doesn didn isn aren wasn won cant ll ve re im ive`) {
-		stopWords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // isStopWord reports whether tok, a lowercase token as written, is a stop
 // word.
 func isStopWord(tok string) bool {
-	return len(tok) == 1 || stopWords[tok]
+	return len(tok) == 1 || stopWords()[tok]
 }
 
 // synonymGroups are sets of words an agent may use for one another. A
@@ -282,18 +283,19 @@ var synonymGroups = [][]string{
 	{"deployment", "deploy"},
 }
 
-// synonyms maps a stemmed word to the stemmed other members of its groups.
-var synonyms = map[string][]string{}
-
-func init() {
+// synonyms maps a stemmed word to the stemmed other members of its
+// groups; built at the first search, not at every start.
+var synonyms = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
 	for _, g := range synonymGroups {
 		for _, w := range g {
 			sw := stem(w)
 			for _, o := range g {
-				if so := stem(o); so != sw && !slices.Contains(synonyms[sw], so) {
-					synonyms[sw] = append(synonyms[sw], so)
+				if so := stem(o); so != sw && !slices.Contains(m[sw], so) {
+					m[sw] = append(m[sw], so)
 				}
 			}
 		}
 	}
-}
+	return m
+})

@@ -145,7 +145,7 @@ func (r *ranker) variants(vs []variant, s *scratch, t queryTerm, typoOK bool) []
 	if ok {
 		vs = append(vs, variant{exact, 1, 1, viaExact})
 	}
-	for _, syn := range synonyms[t.term] {
+	for _, syn := range synonyms()[t.term] {
 		if id, ok := r.termID[syn]; ok && !r.isStop[id] {
 			vs = append(vs, variant{id, synonymWeight, synonymCover, viaSynonym})
 		}
