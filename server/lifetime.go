@@ -36,7 +36,10 @@ func (l *lifetime) end() { l.stop() }
 // requestKeyHeader is the header by which the guard names each streamable
 // HTTP request it passes on (replacing any value a client sent), so that
 // the MCP requests it carries can find its context: go-sdk gives handlers
-// the HTTP request's header, not its context.
+// the HTTP request's header, not its context (its PropagateRequestCancellation,
+// issue 1093, covers stateless requests of protocol 2026-07-28 only).
+// TestUpstreamHandlerOutlivesItsRequest fails once go-sdk cancels a
+// handler whose POST went away; then this header can go.
 const requestKeyHeader = "Climax-Request-Key"
 
 // addRequest registers the context of an HTTP request being served and

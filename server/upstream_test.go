@@ -3,6 +3,8 @@ package server_test
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -124,5 +126,60 @@ func TestUpstreamCancelledRequestAnswered(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("go-sdk no longer answers a cancelled request (issue 1235 is fixed): stdioConn need not drop the response\n%s", out)
 		}
+	}
+}
+
+// go-sdk gives the tool handler of a stateful streamable HTTP session a
+// context of the session, not of the POST that carried the call: a client
+// that goes away mid-call leaves the handler running (go-sdk's
+// PropagateRequestCancellation, issue 1093, covers stateless requests of
+// protocol 2026-07-28 only). The guard therefore names each POST in a
+// header (requestKeyHeader) that handlers read from the request's Extra,
+// to find the POST's context. When this fails, go-sdk cancels the handler
+// itself: the header and lifetime's request map can go.
+func TestUpstreamHandlerOutlivesItsRequest(t *testing.T) {
+	started, cancelled := make(chan struct{}), make(chan bool, 1)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "plain", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			close(started)
+			select {
+			case <-ctx.Done():
+				cancelled <- true
+			case <-time.After(2 * time.Second):
+				cancelled <- false
+			}
+			return &mcp.CallToolResult{}, nil
+		})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer hs.Close()
+	resp, err := postJSON(context.Background(), hs.URL, "", initialize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	session := resp.Header.Get("Mcp-Session-Id")
+	if session == "" {
+		t.Fatalf("initialize gave no session: %s", resp.Status)
+	}
+	if resp, err := postJSON(context.Background(), hs.URL, session, initialized); err == nil {
+		resp.Body.Close()
+	}
+	ctx, abort := context.WithCancel(context.Background())
+	go func() {
+		if resp, err := postJSON(ctx, hs.URL, session, callLine(2, "slow", nil)); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	select {
+	case <-started:
+	case <-time.After(waitTimeout):
+		t.Fatal("the call never reached its handler")
+	}
+	abort()
+	if <-cancelled {
+		t.Fatal("go-sdk cancelled the handler of a call whose POST went away: remove requestKeyHeader and lifetime.requests")
 	}
 }
