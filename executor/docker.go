@@ -203,18 +203,21 @@ func checkContainerVariable(name, runtime, cli string) error {
 }
 
 // Variables the docker and podman clients, the Go runtime they are built
-// with, the ssh they may start and the host's dynamic loader read for
-// themselves: by exact name (upper case) and by prefix.
+// with, the ssh they may start, the host's dynamic loader and C library,
+// and a shell the client may be a script of (a wrapper installed as
+// docker) read for themselves: by exact name (upper case) and by prefix.
 var (
 	clientNames = []string{
 		"PATH", "HOME", "USER", "TMPDIR", "SHELL", "GODEBUG", "GOTRACEBACK",
 		"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY",
 		"NOTIFY_SOCKET", "DBUS_SESSION_BUS_ADDRESS", "REGISTRY_AUTH_FILE",
 		"STORAGE_DRIVER", "STORAGE_OPTS", "BUILDKIT_HOST",
+		"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "IFS", "CDPATH",
+		"GCONV_PATH", "LOCPATH", "NLSPATH", "HOSTALIASES", "RES_OPTIONS", "LOCALDOMAIN",
 	}
 	clientPrefixes = []string{
 		"DOCKER_", "CONTAINER_", "CONTAINERS_", "_CONTAINERS_", "PODMAN_", "BUILDAH_",
-		"XDG_", "LD_", "DYLD_", "SSL_CERT_", "SSH_", "OTEL_",
+		"XDG_", "LD_", "DYLD_", "SSL_CERT_", "SSH_", "OTEL_", "BASH_FUNC_", "MALLOC_", "GLIBC_",
 	}
 )
 

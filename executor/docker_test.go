@@ -135,7 +135,10 @@ func TestDockerEnvValuesStayOutOfArgv(t *testing.T) {
 // fails and says what to remove. So does a name no -e can pass.
 func TestDockerRefusesClientVariables(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"PATH", "DOCKER_HOST", "docker_config", "LD_PRELOAD", "HOME", "CONTAINER_HOST", "XDG_RUNTIME_DIR", "HTTPS_PROXY"} {
+	// BASH_ENV and the others a shell reads: a docker that is a shell
+	// script (a wrapper) would run the file it names on the host.
+	for _, name := range []string{"PATH", "DOCKER_HOST", "docker_config", "LD_PRELOAD", "HOME", "CONTAINER_HOST", "XDG_RUNTIME_DIR", "HTTPS_PROXY",
+		"BASH_ENV", "ENV", "BASH_FUNC_x%%", "SHELLOPTS", "GCONV_PATH"} {
 		rt := dockerTool(config.Executor{})
 		rt.CLI.Env[name] = "/x"
 		_, err := executor.Build(rt, nil)
