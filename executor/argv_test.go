@@ -139,13 +139,13 @@ func TestBuildCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantArgv := slices.Concat([]string{"docker", "run", "--rm", "-i"}, hardened("1000:1000"), []string{"-v", "/src/project:/workspace", "-v", "cache:/cache",
-		"-w", "/workspace", "-e", "A", "-e", "B", "alpine/git", "git", "status"})
+		"--workdir=/workspace", "-e", "A", "-e", "B", "alpine/git", "git", "status"})
 	if !reflect.DeepEqual(cmd.Argv, wantArgv) || !slices.Equal(cmd.Env, []string{"A=1", "B=2"}) || cmd.Dir != "" {
 		t.Fatalf("got %q env %q dir %q\nwant %q", cmd.Argv, cmd.Env, cmd.Dir, wantArgv)
 	}
 	cmd, _ = executor.Build(rt, map[string]any{"dir": "/workspace/sub"})
 	wantArgv = slices.Concat([]string{"docker", "run", "--rm"}, hardened("1000:1000"), []string{"-v", "/src/project:/workspace", "-v", "cache:/cache",
-		"-w", "/workspace/sub", "-e", "A", "-e", "B", "alpine/git", "git", "status"})
+		"--workdir=/workspace/sub", "-e", "A", "-e", "B", "alpine/git", "git", "status"})
 	if !reflect.DeepEqual(cmd.Argv, wantArgv) {
 		t.Fatalf("got %q", cmd.Argv)
 	}
@@ -321,7 +321,7 @@ func TestSecretWorkingDirectory(t *testing.T) {
 	if cmd, err = executor.Build(rt, values); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(cmd.Redacted(), " "); got != "docker run --rm "+strings.Join(hardened("1:1"), " ")+" -w *** img echo" {
+	if got := strings.Join(cmd.Redacted(), " "); got != "docker run --rm "+strings.Join(hardened("1:1"), " ")+" --workdir=*** img echo" {
 		t.Errorf("docker: Redacted() = %q", got)
 	}
 	// Not secret: shown as it is.

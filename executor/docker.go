@@ -46,7 +46,7 @@ func containerCommand(cmd *Command, rt *config.ResolvedTool, line *commandLine) 
 		return nil, err
 	}
 	if line.hasCwd && line.cwdSecret {
-		cmd.secret = append(cmd.secret, secretWord{dirAt, 0})
+		cmd.secret = append(cmd.secret, secretWord{dirAt, len(workdirFlag)})
 	}
 	for _, w := range line.secret {
 		cmd.secret = append(cmd.secret, secretWord{len(prefix) + w.i, w.keep})
@@ -115,7 +115,7 @@ func containerPrefix(e *config.Executor, run containerRun) (words []string, dirA
 	}
 	dirAt = -1
 	if run.dir != "" {
-		words = append(words, "-w", run.dir)
+		words = append(words, workdirFlag+run.dir) // one word: a directory cannot pass for an option
 		dirAt = len(words) - 1
 	}
 	for _, k := range run.env {
@@ -187,6 +187,10 @@ func CheckContainerEnv(c *config.Config, e *config.Executor) error {
 	}
 	return nil
 }
+
+// workdirFlag is the option that sets the container's working directory,
+// joined to its value.
+const workdirFlag = "--workdir="
 
 // checkContainerVariable refuses a config env variable that cannot be
 // handed to a container by name: one the runtime client itself (or the

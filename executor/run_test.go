@@ -239,14 +239,21 @@ func TestCallCwdHome(t *testing.T) {
 		t.Errorf("the policy saw the unexpanded directory: %v", err)
 	}
 
+	// In a container "~" is not the host's home: a directory there is
+	// given from the container's root, and one that is not is refused.
 	rt.Executor = config.Executor{Type: "docker", Image: "img"}
-	vals, err := executor.Validate(rt, map[string]any{"dir": "~/src"})
+	for _, dir := range []string{"~/src", "~", "src", "--privileged"} {
+		if _, err := executor.Validate(rt, map[string]any{"dir": dir}); err == nil || !strings.Contains(err.Error(), "is not an absolute path: under the docker executor") {
+			t.Errorf("docker, dir %q: %v", dir, err)
+		}
+	}
+	vals, err := executor.Validate(rt, map[string]any{"dir": "/src"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd, err := executor.Build(rt, vals)
-	if err != nil || !slices.Contains(cmd.Argv, "~/src") {
-		t.Errorf("docker argv %q, %v: want -w ~/src", cmd.Argv, err)
+	if err != nil || !slices.Contains(cmd.Argv, "--workdir=/src") {
+		t.Errorf("docker argv %q, %v: want --workdir=/src", cmd.Argv, err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"path"
 	"reflect"
 	"slices"
 	"strconv"
@@ -252,6 +253,9 @@ func checkValueSafety(rt *config.ResolvedTool, a *config.Arg, who string, isList
 	guard := a.Positional && !a.AllowLeadingDash && !a.AfterDoubleDash && !a.Stdin && !a.Cwd
 	if guard && strings.HasPrefix(s, "-") {
 		problems = append(problems, fmt.Sprintf("%s: value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", who, quoteArg(a, s)))
+	}
+	if a.Cwd && rt.Executor.IsDocker() && !path.IsAbs(s) {
+		problems = append(problems, fmt.Sprintf("%s: value %s is not an absolute path: under the docker executor the working directory is a directory in the container, given from its root (such as /work)", who, quoteArg(a, s)))
 	}
 	if re := rt.Patterns[a.Name]; re != nil && !re.MatchString(s) {
 		problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quoteArg(a, s), a.Pattern))

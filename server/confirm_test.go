@@ -478,7 +478,7 @@ func TestApprovalNamesDockerImage(t *testing.T) {
 	}
 	asked := a.asked()
 	if len(asked) != 1 || !strings.Contains(asked[0].Message, "\n\ndocker run --rm --network none ") ||
-		!strings.Contains(asked[0].Message, " -w /workspace -e ") ||
+		!strings.Contains(asked[0].Message, " --workdir=/workspace -e ") ||
 		!strings.HasSuffix(asked[0].Message, "\nExecutor: docker, image alpine/git") {
 		t.Fatalf("question: %q", asked[0].Message)
 	}
