@@ -56,8 +56,9 @@ var calls struct {
 // process for one of its orphans when the child is not a command, is not
 // in this process's own process group (where children started without
 // Setpgid are), and started after the call's command and before the
-// command of every other call running. An orphan that could belong to
-// another call is killed when the last call that started before it ends.
+// command of every other call running whose tree has not been killed yet.
+// An orphan that could belong to another call is thus killed when the last
+// call that started before it ends, even when the calls end at once.
 // Later calls of EnableSubreaper return the first call's error. It returns
 // [errors.ErrUnsupported] on systems without subreapers; the package never
 // calls it itself.
@@ -82,6 +83,11 @@ type outsiders struct {
 	began  uint64         // clock ticks since boot just before the command started
 	exited bool           // the command has been waited for
 	known  map[int]uint64 // pid → start time of the descendants found so far
+
+	// ended records, under calls.mu, that the call's tree got its last
+	// SIGKILL (after the command was waited for): the call looks for no
+	// more orphans, so another call no longer spares an orphan for it.
+	ended bool
 }
 
 // start starts cmd and registers it.
@@ -123,6 +129,15 @@ func (o *outsiders) release() {
 func (o *outsiders) signal(sig syscall.Signal, groupSignalled bool) {
 	if o.pid == 0 {
 		return
+	}
+	if sig == syscall.SIGKILL && o.exited {
+		// The call's last look for orphans: from now on the orphans that
+		// may be its are the other calls' to kill. Marked before looking,
+		// so that of two calls ending at once the one that looks second
+		// takes an orphan both spared for the other.
+		calls.mu.Lock()
+		o.ended = true
+		calls.mu.Unlock()
 	}
 	if o.exited && len(o.known) == 0 && !mayHaveOrphans() {
 		return // the usual end of a call: nothing of it outside its group
@@ -220,7 +235,10 @@ func mayHaveOrphans() bool {
 
 // orphans returns the children of this process (a subreaper) that are
 // orphans of this call: not a command, started after this call's command
-// and before every other running call's.
+// and before the command of every other call that has not ended (see
+// [outsiders.ended]). An orphan spared because it may be another call's
+// is taken by the last of those calls to end: each one that ends spares
+// it only for calls that still will.
 func (o *outsiders) orphans() []int {
 	if !subreaper.enabled.Load() || !hasChildren() {
 		return nil
@@ -230,7 +248,7 @@ func (o *outsiders) orphans() []int {
 	commands := make(map[int]bool, len(calls.live))
 	for c := range calls.live {
 		commands[c.pid] = true
-		if c != o {
+		if c != o && !c.ended {
 			others = append(others, c.began)
 		}
 	}

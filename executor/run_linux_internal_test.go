@@ -2,7 +2,17 @@
 
 package executor
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/climax-mcp/climax/executor/executortest"
+)
 
 func TestParseStat(t *testing.T) {
 	// The command name may hold spaces and parentheses.
@@ -13,5 +23,81 @@ func TestParseStat(t *testing.T) {
 	}
 	if _, ok := parseStat("4242 (short) S 1 2"); ok {
 		t.Fatal("a truncated line parsed")
+	}
+}
+
+// An orphan that started after the commands of two calls may be either's.
+// When the first call kills what is left of its tree while the second
+// still runs, it spares the orphan; when the second one then does the
+// same before the first is released, it must not spare the orphan for the
+// first, which looks for orphans no more: the orphan is killed. (The calls
+// are driven step by step, in the order that left such an orphan alive.)
+func TestOrphanOfTwoEndingCallsIsKilled(t *testing.T) {
+	if !subreaper.enabled.Load() {
+		t.Skip("not a child subreaper:", subreaper.err)
+	}
+	dir := t.TempDir()
+	fakeCmd := func(ops ...string) *exec.Cmd {
+		cmd := exec.Command(executortest.Program(), ops...)
+		cmd.Env = os.Environ()
+		for k, v := range executortest.Env() {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		return cmd
+	}
+
+	// Call B: a command that runs until the test kills it.
+	b := newProcTree()
+	cmdB := fakeCmd("sleep=30s")
+	if err := b.start(cmdB); err != nil {
+		t.Fatal(err)
+	}
+	defer cmdB.Process.Kill()
+	// Call A, started after B: its command leaves an orphan and exits.
+	pidFile := filepath.Join(dir, "orphan")
+	a := newProcTree()
+	cmdA := fakeCmd("orphan=" + pidFile)
+	if err := a.start(cmdA); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmdA.Wait(); err != nil {
+		t.Fatalf("call A's command: %v", err)
+	}
+	a.exited()
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan, err := strconv.Atoi(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(orphan, syscall.SIGKILL) // if the test fails
+	waitFor(t, "the orphan's re-parenting to this process", func() bool {
+		st, ok := readStat(orphan)
+		return ok && st.ppid == os.Getpid()
+	})
+
+	a.kill() // A ends while B runs: the orphan may be B's
+	if !executortest.Alive(orphan) {
+		t.Fatal("call A killed an orphan that may be call B's, still running")
+	}
+	b.kill() // B ends before A is released
+	cmdB.Wait()
+	b.exited()
+	b.kill()
+	a.release()
+	b.release()
+	waitFor(t, "the orphan's death", func() bool { return !executortest.Alive(orphan) })
+}
+
+// waitFor polls cond until it holds, and fails the test when it does not
+// within ten seconds; what says what was awaited.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within 10s: %s", what)
+		}
 	}
 }
