@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	vm "github.com/VictoriaMetrics/metrics"
 	"github.com/climax-mcp/climax/executor"
@@ -267,16 +269,45 @@ type droppedRecord struct {
 // when its values, each capped already, still make it longer, its
 // arguments are left out and the line says so.
 func marshalRecord(rec *auditRecord) ([]byte, error) {
-	line, err := json.Marshal(rec)
+	line, err := marshalLine(rec)
 	if err != nil {
 		return nil, err
 	}
 	if len(line) >= maxAuditRecord {
 		cut := *rec
 		cut.Args = fmt.Sprintf("…(left out: the record would be %d bytes, over the audit log's limit of %d)", len(line), maxAuditRecord)
-		if line, err = json.Marshal(&cut); err != nil {
+		if line, err = marshalLine(&cut); err != nil {
 			return nil, err
 		}
 	}
 	return append(line, '\n'), nil
+}
+
+// marshalLine is json.Marshal with the characters that would not show as
+// themselves also escaped (\u0085, bidirectional overrides, other control
+// and format characters): encoding/json escapes only U+2028 and U+2029 of
+// them, and a reader that splits lines on NEL, or a viewer that reorders
+// text by a right-to-left override, would see another record than was
+// written. They occur only inside strings, where \uXXXX means the same.
+func marshalLine(v any) ([]byte, error) {
+	line, err := json.Marshal(v)
+	if err != nil || !bytes.ContainsFunc(line, hidden) {
+		return line, err
+	}
+	var b bytes.Buffer
+	for _, r := range string(line) {
+		if hidden(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.Bytes(), nil
+}
+
+// hidden reports whether r, outside ASCII, would not show as itself: a C1
+// control, a format character (U+202E, U+2066...) or a line or paragraph
+// separator.
+func hidden(r rune) bool {
+	return r >= 0x80 && (r < 0xa0 || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp))
 }

@@ -345,3 +345,32 @@ func TestAuditTransportOfEachCall(t *testing.T) {
 		t.Errorf("transports %q, want [http stdio]", got)
 	}
 }
+
+// Characters that would not show as themselves are escaped in the audit
+// log, as \uXXXX inside its JSON strings: a reader that splits lines on
+// NEL (U+0085), as Python's str.splitlines does, would otherwise see two
+// records, and a right-to-left override would make a viewer show another
+// name than was sent. The line still decodes to what was sent.
+func TestAuditLogEscapesHiddenCharacters(t *testing.T) {
+	t.Parallel()
+	var buf syncBuffer
+	srv := server.New(auditIndex(t), executor.New(), server.WithAuditLog(&buf))
+	cs := connect(t, srv, nil)
+	sent := "x\u0085y \u202eevil\u2066 \u200b \u2028"
+	call(t, cs, "climax_call", map[string]any{"tool_name": "fake_fail\u202e", "args": map[string]any{"note": sent}})
+	line := strings.TrimSpace(flushed(t, srv, &buf))
+	for _, r := range []rune{0x85, 0x202e, 0x2066, 0x200b, 0x2028} {
+		if strings.ContainsRune(line, r) {
+			t.Errorf("audit line holds U+%04X raw: %q", r, line)
+		}
+	}
+	if strings.Count(line, "\n") != 0 || !strings.Contains(line, `\u0085`) || !strings.Contains(line, `\u202e`) {
+		t.Errorf("audit line: %q", line)
+	}
+	var r struct {
+		Tool string `json:"tool"`
+	}
+	if err := json.Unmarshal([]byte(line), &r); err != nil || r.Tool != "fake_fail\u202e" {
+		t.Errorf("decoded tool %q, %v", r.Tool, err)
+	}
+}

@@ -31,16 +31,17 @@ const (
 // API_KEY, api-key and api.key are all "api key"), and one of its words is
 // one of these.
 var secretNameWords = []string{
-	"apikey", "auth", "authorization", "bearer", "cookie", "credential",
-	"credentials", "creds", "jwt", "key", "passphrase", "passwd",
-	"password", "secret", "secrets", "token",
+	"apikey", "auth", "authorization", "bearer", "cookie", "cred", "credential",
+	"credentials", "creds", "hmac", "jwt", "key", "otp", "pass", "passphrase", "passwd",
+	"password", "pin", "privkey", "pwd", "salt", "secret", "secrets", "session",
+	"sessionid", "sig", "signature", "token", "totp",
 }
 
 // secretNameSuffixes are the words that make an argument name look secret
 // also at the end of a word written without separators (authtoken,
 // dbpassword, clientsecret). Short words such as key and auth are not
 // among them: monkey and oauth would match.
-var secretNameSuffixes = []string{"apikey", "credential", "credentials", "passphrase", "passwd", "password", "secret", "token"}
+var secretNameSuffixes = []string{"apikey", "credential", "credentials", "passphrase", "passwd", "password", "privkey", "secret", "sessionid", "token"}
 
 // looksSecret reports whether an argument name looks like the name of a
 // secret (see secretNameWords), also when a secret word is split in two

@@ -78,6 +78,8 @@ func TestLooksSecret(t *testing.T) {
 		"clientsecret", "authToken", "authtoken", "x-auth-token", "auth", "Authorization", "credentials",
 		"AWS_SECRET_ACCESS_KEY", "private_key", "oauth2token", "cookie", "bearer", "jwt",
 		"PassWord", "Pass_Word", "pass-phrase", "ClientSeCret", // one word split in two
+		"cred", "pass", "pwd", "db_pwd", "pin", "otp", "privkey", "ssh_privkey", "session", "sessionId", "JSESSIONID",
+		"signature", "sig", "salt", "hmac",
 	} {
 		if !server.LooksSecret(name) {
 			t.Errorf("%q does not look secret", name)
@@ -85,6 +87,7 @@ func TestLooksSecret(t *testing.T) {
 	}
 	for _, name := range []string{
 		"user", "author", "monkey", "keyboard", "keys_only", "path", "max_tokens", "oauth", "passive", "tokenizer", "message", "",
+		"pinned", "spin", "sessions_dir", "design", "passthrough",
 	} {
 		if server.LooksSecret(name) {
 			t.Errorf("%q looks secret", name)
