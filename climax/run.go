@@ -75,8 +75,14 @@ func (c *runCmd) Run(e *env) error {
 		return err
 	}
 	defer closeLog()
+	// Libraries that write with the log package (the metrics library) log
+	// through climax's logger.
+	slog.SetDefault(logger)
 	if subreaperErr != nil {
 		logger.Warn("descendants of a command that leave its process group may outlive their call", "error", subreaperErr)
+	}
+	if err := hideFromCommands(); err != nil {
+		logger.Warn("commands run as climax's user may read its environment and open files through /proc", "error", err)
 	}
 	if err := c.check(); err != nil {
 		return err
