@@ -242,6 +242,42 @@ func invalidUTF8(b []byte) int {
 	return -1
 }
 
+// DuplicateKey returns, quoted as messages quote values, a key that an
+// object within depth levels of the JSON value raw names twice, or ""
+// when none does (or raw is not valid JSON). A message read by
+// encoding/json keeps the last of the two, where another reader of the
+// same message may take the first: such a message is refused, not read.
+func DuplicateKey(raw []byte, depth int) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || depth < 0 {
+		return ""
+	}
+	var inner []rawValue
+	switch raw[0] {
+	case '{':
+		var members map[string]rawValue
+		if json.Unmarshal(raw, &members) != nil {
+			return ""
+		}
+		if countKeys(raw) != len(members) {
+			return duplicateKey(raw)
+		}
+		for _, v := range members {
+			inner = append(inner, v)
+		}
+	case '[':
+		if json.Unmarshal(raw, &inner) != nil {
+			return ""
+		}
+	}
+	for _, v := range inner {
+		if k := DuplicateKey(v, depth-1); k != "" {
+			return k
+		}
+	}
+	return ""
+}
+
 // duplicateKeyError reports an object that names a key twice, which
 // encoding/json reads as the last of the two, where other readers (a log,
 // a proxy, an approval shown elsewhere) may take the first.

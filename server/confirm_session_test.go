@@ -333,3 +333,28 @@ func (r *connRecorder) closeAll() error {
 	}
 	return nil
 }
+
+// An approval answer that names a key twice ({"approve":false,
+// "approve":true}) is no answer: go-sdk would read the last, a proxy or a
+// log of the exchange the first. The command does not run.
+func TestApprovalAnswerWithDuplicateKey(t *testing.T) {
+	t.Parallel()
+	p := startPipe(t, server.New(confirmIndex(t, sleepNeedsApproval), executor.New()))
+	p.send(t, initializeAt(oldProtocol, true))
+	p.next(t)
+	p.send(t, initialized)
+	marker := filepath.Join(t.TempDir(), "ran")
+	p.send(t, sleepLine(2, marker))
+	q, line := p.next(t)
+	if q.Method != "elicitation/create" {
+		t.Fatalf("want elicitation/create, got %s", line)
+	}
+	p.send(t, `{"jsonrpc":"2.0","id":`+string(q.ID)+`,"result":{"action":"accept","content":{"approve":false,"approve":true}}}`)
+	r, line := p.next(t)
+	if string(r.ID) != "2" || !strings.Contains(line, `"isError":true`) || !strings.Contains(line, "'approve' twice") {
+		t.Errorf("call result %s, want a refusal naming the key", line)
+	}
+	if exists(marker) {
+		t.Error("the command ran")
+	}
+}

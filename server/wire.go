@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/climax-mcp/climax/executor"
 	"strconv"
 	"unicode/utf8"
 
@@ -220,6 +221,12 @@ func decodeLine(line []byte) (msg jsonrpc.Message, reply []byte) {
 		return nil, errorReply(nil, codeInvalidRequest, `Invalid Request: a message needs a "method", or an "id" if it is a response`)
 	}
 	resp := &jsonrpc.Response{ID: id.id, Result: json.RawMessage(m[memberResult])}
+	if k := answerDuplicateKey(m[memberResult]); k != "" {
+		// An answer of two readings (approve false, then true) counts as
+		// no answer: go-sdk would take the last.
+		resp.Result, resp.Error = nil, &jsonrpc.Error{Code: codeInvalidRequest, Message: duplicateKeyMessage(k)}
+		return resp, nil
+	}
 	if raw := m[memberError]; raw != nil {
 		var e *jsonrpc.Error
 		if json.Unmarshal(raw, &e) != nil {
@@ -277,6 +284,9 @@ func checkBodyMessage(msg []byte) (requestID checkedID, reply []byte, ok bool) {
 	if !ok && reply == nil {
 		reply = errorReply(nil, codeInvalidRequest, "Invalid Request: a response's id must be the id of the server's request")
 	}
+	if k := answerDuplicateKey(m[memberResult]); ok && !isRequest && k != "" {
+		reply, ok = errorReply(nil, codeInvalidRequest, duplicateKeyMessage(k)), false
+	}
 	if isRequest {
 		requestID = id
 	}
@@ -298,6 +308,24 @@ func checkOpensSession(body []byte) (reply []byte, ok bool) {
 		return nil, true
 	}
 	return errorReply(refusedRequestID(body), codeInvalidRequest, "Bad Request: no "+sessionIDHeader+" header: a session starts with an initialize request, and every later request sends the "+sessionIDHeader+" its response gave"), false
+}
+
+// answerDepth is how deep in the result of a client's answer (an
+// approval: result, content, a field's value) keys named twice are looked
+// for.
+const answerDepth = 3
+
+// answerDuplicateKey returns a key the result of a client's answer names
+// twice in one object, or "" (see [executor.DuplicateKey]).
+func answerDuplicateKey(result rawValue) string {
+	if result == nil {
+		return ""
+	}
+	return executor.DuplicateKey(result, answerDepth)
+}
+
+func duplicateKeyMessage(key string) string {
+	return "Invalid Request: the result names " + key + " twice in one object; send each key once"
 }
 
 // cancelledID returns the id of the request that the params of a
