@@ -53,7 +53,11 @@ func main() {
 	if err := executor.EnableSubreaper(); !errors.Is(err, errors.ErrUnsupported) {
 		subreaperErr = err
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	// Nothing a call started outlives climax: not a command still running
+	// after the shutdown timeout, nor an orphan no call took (Linux only).
+	executor.KillDescendants()
+	os.Exit(code)
 }
 
 // cli is the command line: one struct per subcommand.

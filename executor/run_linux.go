@@ -52,13 +52,16 @@ var calls struct {
 // finds, kills and reaps such orphans when it ends.
 //
 // Call it once, at the start of a program whose child processes are
-// started by [Runner]s (the climax command). A call takes a child of this
-// process for one of its orphans when the child is not a command, is not
-// in this process's own process group (where children started without
-// Setpgid are), and started after the call's command and before the
-// command of every other call running whose tree has not been killed yet.
-// An orphan that could belong to another call is thus killed when the last
-// call that started before it ends, even when the calls end at once.
+// started by [Runner]s (the climax command). A call that ends takes a
+// child of this process for one of its orphans when the child is not a
+// command, is not in this process's own process group (where children
+// started without Setpgid are), and started before the command of no
+// other call running whose tree has not been killed yet. An orphan that
+// could belong to another call is thus killed when the last call that
+// started before it ends, even when the calls end at once; one that no
+// call running can own (it was forked in the instant its call's tree was
+// killed) is taken by the next call that ends; and [KillDescendants]
+// kills what is left at exit.
 // Later calls of EnableSubreaper return the first call's error. It returns
 // [errors.ErrUnsupported] on systems without subreapers; the package never
 // calls it itself.
@@ -146,6 +149,31 @@ func (o *outsiders) signal(sig syscall.Signal, groupSignalled bool) {
 		calls.starting.Lock()
 		defer calls.starting.Unlock()
 	}
+	// SIGKILL is sent again to what appeared meanwhile (children forked
+	// by a process between the look and its death), until a look finds
+	// nothing new or killPasses looks were made.
+	killed := make(map[int]procStat)
+	for range killPasses {
+		fresh := o.signalOnce(sig, groupSignalled, killed)
+		if sig != syscall.SIGKILL || fresh == 0 {
+			break
+		}
+	}
+	if sig == syscall.SIGKILL && subreaper.enabled.Load() && len(killed) > 0 {
+		delete(killed, o.pid) // exec.Cmd waits for the command
+		go reap(killed)
+	}
+}
+
+// killPasses bounds the looks of one SIGKILL of a call's descendants
+// outside its group: each look kills the processes that forked those the
+// next finds, so a few suffice unless something is racing to fork.
+const killPasses = 5
+
+// signalOnce looks once for the descendants (see [outsiders.signal]) and
+// sends them sig; it adds what it found to found and returns how many of
+// them were not known before.
+func (o *outsiders) signalOnce(sig syscall.Signal, groupSignalled bool, found map[int]procStat) (fresh int) {
 	var roots []int
 	if !o.exited {
 		roots = append(roots, o.pid) // not waited for: the pid is still its
@@ -157,24 +185,25 @@ func (o *outsiders) signal(sig syscall.Signal, groupSignalled bool) {
 	}
 	roots = append(roots, o.orphans()...)
 	if len(roots) == 0 {
-		return
+		return 0
 	}
 	if o.known == nil {
 		o.known = make(map[int]uint64)
 	}
-	tree := subtree(scanProcs(), roots)
-	for pid, p := range tree {
-		_, seen := o.known[pid]
+	for pid, p := range subtree(scanProcs(), roots) {
+		found[pid] = p
+		start, seen := o.known[pid]
+		seen = seen && start == p.start
+		if !seen {
+			fresh++
+		}
 		o.known[pid] = p.start
 		if seen && sig == syscall.SIGTERM || groupSignalled && p.pgid == o.pid {
 			continue
 		}
 		sendSignal(pid, p.start, sig)
 	}
-	if sig == syscall.SIGKILL && subreaper.enabled.Load() {
-		delete(tree, o.pid) // exec.Cmd waits for the command
-		go reap(tree)
-	}
+	return fresh
 }
 
 // reap waits for the killed processes that are, or become, children of
@@ -234,11 +263,13 @@ func mayHaveOrphans() bool {
 }
 
 // orphans returns the children of this process (a subreaper) that are
-// orphans of this call: not a command, started after this call's command
-// and before the command of every other call that has not ended (see
-// [outsiders.ended]). An orphan spared because it may be another call's
-// is taken by the last of those calls to end: each one that ends spares
-// it only for calls that still will.
+// orphans of this call, or of no call still running: not a command, not
+// in this process's group, and started before the command of no other
+// call that has not ended (see [outsiders.ended]). An orphan is thus
+// spared only for a call that started before it and will look for
+// orphans again: the last of those to end takes it, whichever that is;
+// one whose calls have all ended (it appeared after their last look) is
+// taken by the next call that ends.
 func (o *outsiders) orphans() []int {
 	if !subreaper.enabled.Load() || !hasChildren() {
 		return nil
@@ -261,7 +292,7 @@ children:
 			continue
 		}
 		st, ok := readStat(pid)
-		if !ok || st.start < o.began || st.pgid == ownGroup {
+		if !ok || st.pgid == ownGroup {
 			continue
 		}
 		for _, start := range others {
@@ -442,5 +473,31 @@ func sendSignal(pid int, start uint64, sig syscall.Signal) {
 	defer unix.Close(fd)
 	if sameProcess(pid, start) {
 		unix.PidfdSendSignal(fd, sig, nil, 0)
+	}
+}
+
+// KillDescendants kills, with SIGKILL, every descendant of this process
+// outside its own process group: the commands of calls still running with
+// their trees, and the orphans re-parented to this process (a subreaper,
+// see [EnableSubreaper]) that no call took, so that none outlives it. A
+// program calls it as it exits, once its calls have ended or been given
+// up on (the climax command does). Children in this process's own group
+// (started without Setpgid, not by a [Runner]) are left alone.
+func KillDescendants() {
+	if !hasChildren() {
+		return
+	}
+	calls.starting.Lock() // no command starts meanwhile
+	defer calls.starting.Unlock()
+	procs := scanProcs()
+	self, ownGroup := os.Getpid(), syscall.Getpgrp()
+	var roots []int
+	for pid, p := range procs {
+		if p.ppid == self && p.pgid != ownGroup {
+			roots = append(roots, pid)
+		}
+	}
+	for pid, p := range subtree(procs, roots) {
+		sendSignal(pid, p.start, syscall.SIGKILL)
 	}
 }

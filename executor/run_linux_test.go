@@ -100,6 +100,62 @@ func TestCallSparesOrphansOfOtherCalls(t *testing.T) {
 	assertGone(t, orphan)
 }
 
+// An orphan that no call running can own (here one that appeared while
+// none ran, as one forked in the instant its call's tree was killed
+// would) is killed by the next call that ends.
+func TestCallKillsOrphanOfNoRunningCall(t *testing.T) {
+	orphan := startOrphan(t)
+	if out := executor.New().Call(context.Background(), fake("out=later", 5), nil); out.Text != "later" {
+		t.Fatalf("got %+v", out)
+	}
+	assertGone(t, orphan)
+}
+
+// KillDescendants kills the commands still running, with their trees,
+// and the orphans no call took.
+func TestKillDescendants(t *testing.T) {
+	orphan := startOrphan(t)
+	dir := t.TempDir()
+	cmdFile, childFile := filepath.Join(dir, "cmd"), filepath.Join(dir, "child")
+	done := make(chan executor.Outcome)
+	go func() {
+		done <- executor.New().Call(context.Background(), fake("pid="+cmdFile+" setsid="+childFile+" sleep=20s", 60), nil)
+	}()
+	waitFile(t, cmdFile)
+	waitFile(t, childFile)
+	executor.KillDescendants()
+	assertGone(t, orphan)
+	assertGone(t, readPID(t, cmdFile))
+	assertGone(t, readPID(t, childFile))
+	select {
+	case out := <-done:
+		if out.Result.ExitCode != 137 {
+			t.Errorf("got %+v, want the command killed", out.Result)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call did not end")
+	}
+}
+
+// startOrphan makes an orphan that is no call's: a process that left its
+// process group and whose parent, started by the test, exited. It returns
+// its pid.
+func startOrphan(t *testing.T) int {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "orphan")
+	cmd := exec.Command(executortest.Program(), "setsid="+pidFile)
+	cmd.Env = os.Environ()
+	for k, v := range executortest.Env() {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("fake orphan: %v", err)
+	}
+	pid := readPID(t, pidFile)
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	return pid
+}
+
 // When the process running a call dies of SIGKILL, the command dies too.
 func TestCommandDiesWithItsRunner(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
