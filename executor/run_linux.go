@@ -238,8 +238,11 @@ const (
 )
 
 // mayHaveOrphans reports whether this process may hold orphans of a call:
-// it is a subreaper with a child that is not a running command. It takes
-// no lock, so that a call that ends does not stop others from starting
+// it is a subreaper with a child that is not a running command and not in
+// this process's own process group (which [outsiders.orphans] never takes
+// for an orphan: a child a wrapper script left behind before it exec'd
+// climax, say, would otherwise send every call the slow way). It takes no
+// lock, so that a call that ends does not stop others from starting
 // (signal looks for orphans holding calls.starting exclusively): a command
 // being started, not registered yet, counts as a possible orphan and
 // sends the caller the slow way.
@@ -249,13 +252,17 @@ func mayHaveOrphans() bool {
 	}
 	children := childrenOfSelf()
 	calls.mu.Lock()
-	defer calls.mu.Unlock()
 	commands := make(map[int]bool, len(calls.live))
 	for c := range calls.live {
 		commands[c.pid] = true
 	}
+	calls.mu.Unlock()
+	ownGroup := syscall.Getpgrp()
 	for _, pid := range children {
-		if !commands[pid] {
+		if commands[pid] {
+			continue
+		}
+		if st, ok := readStat(pid); ok && st.pgid != ownGroup {
 			return true
 		}
 	}

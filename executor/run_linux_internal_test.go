@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -100,4 +101,47 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("not within 10s: %s", what)
 		}
 	}
+}
+
+// TestMayHaveOrphansIgnoresOwnGroup checks that a child in this process's
+// own process group (as a wrapper script's child is) does not send every
+// call the slow way, while an orphan in a group of its own still does.
+// Both are orphans, re-parented to the main thread, whose children list
+// the check reads.
+func TestMayHaveOrphansIgnoresOwnGroup(t *testing.T) {
+	if !subreaper.enabled.Load() {
+		t.Skip("no child subreaper here")
+	}
+	if mayHaveOrphans() {
+		t.Skip("orphans of earlier tests are still around")
+	}
+	leaveOrphan(t, false) // sh, and so sleep, in this process's group
+	if mayHaveOrphans() {
+		t.Fatal("a child in this process's own group counts as a possible orphan")
+	}
+	leaveOrphan(t, true)
+	if !mayHaveOrphans() {
+		t.Fatal("an orphan in a group of its own does not count as a possible orphan")
+	}
+}
+
+// leaveOrphan leaves a sleeping process to this process (a subreaper): sh
+// starts it and exits, in a group of its own when ownGroup is set. It is
+// killed and reaped when the test ends.
+func leaveOrphan(t *testing.T, ownGroup bool) {
+	sh := exec.Command("sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!")
+	sh.SysProcAttr = &syscall.SysProcAttr{Setpgid: ownGroup}
+	out, err := sh.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("sh printed %q", out)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(pid, syscall.SIGKILL)
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, 0, nil)
+	})
 }
