@@ -101,6 +101,7 @@ func (c *runCmd) Run(e *env) error {
 		logger.Warn("--read-only leaves no tools: none is annotated read_only: true")
 	}
 	classic := c.classic(ix, logger)
+	tuneGC()
 	logger.Info("tools loaded", "configs", strings.Join(refs, " "), "tools", ix.Len(), "classic", classic, "read_only", c.ReadOnly)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
