@@ -17,18 +17,25 @@ import (
 // once go-sdk fixes its bug: the test's message says which workaround can
 // then go.
 
-// plainStdio serves a go-sdk server with one tool, "slow", that answers
-// after d, over go-sdk's own stdio transport. It writes input, waits until
-// the output holds lines lines (0: no wait), ends the input, and returns
-// what the server wrote once its session ended and d has passed twice.
-func plainStdio(t *testing.T, d time.Duration, lines int, input ...string) string {
-	t.Helper()
+// plainServer is a go-sdk server, without climax's workarounds, with one
+// tool, "slow", that answers "done" after d.
+func plainServer(d time.Duration) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "plain", Version: "1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			time.Sleep(d)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 		})
+	return srv
+}
+
+// plainStdio serves plainServer(d) over go-sdk's own stdio transport. It
+// writes input, waits until the output holds lines lines (0: no wait),
+// ends the input, and returns what the server wrote once its session
+// ended and d has passed twice.
+func plainStdio(t *testing.T, d time.Duration, lines int, input ...string) string {
+	t.Helper()
+	srv := plainServer(d)
 	out := &syncBuffer{}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithTimeout(context.Background(), stdioTimeout)
@@ -78,12 +85,7 @@ func TestUpstreamFractionalIDTruncated(t *testing.T) {
 // is what the server writes; ended is closed when the session ends.
 func plainSession(t *testing.T, d time.Duration) (write func(lines ...string), out *syncBuffer, ended <-chan struct{}) {
 	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "plain", Version: "1"}, nil)
-	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
-		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			time.Sleep(d)
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
-		})
+	srv := plainServer(d)
 	out = &syncBuffer{}
 	pr, pw := io.Pipe()
 	t.Cleanup(func() { pw.Close() })
