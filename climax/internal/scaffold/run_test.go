@@ -259,16 +259,17 @@ func TestDraftWordsThatAreNoCommands(t *testing.T) {
 	}
 }
 
-// Verify stops running a program that hangs: past maxHangs timed-out
-// probes the other tools are reported unchecked at once, not after a time
-// limit each.
-func TestVerifyStopsAfterHangs(t *testing.T) {
-	prog := fake(t, "hang")
-	src := "name: hang\ncommand: \"" + prog + "\"\ntools:\n"
-	for i := range 12 {
-		src += fmt.Sprintf("  - name: hang_%d\n    description: Hang.\n    command: c%d\n    args:\n      - {name: all, type: boolean, flag: --all}\n", i, i)
+// fakeTools returns a sandbox for the fake program name and n tools of
+// it, each a command cN with one boolean flag, as a config would give
+// Verify.
+func fakeTools(t *testing.T, name string, n int) (*Sandbox, []*config.ResolvedTool) {
+	t.Helper()
+	prog := fake(t, name)
+	src := "name: " + name + "\ncommand: \"" + prog + "\"\ntools:\n"
+	for i := range n {
+		src += fmt.Sprintf("  - name: %s_%d\n    description: Run.\n    command: c%d\n    args:\n      - {name: all, type: boolean, flag: --all}\n", name, i, i)
 	}
-	cfg, err := config.Parse([]byte(src), "hang.yaml")
+	cfg, err := config.Parse([]byte(src), name+".yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,9 +277,16 @@ func TestVerifyStopsAfterHangs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb := newTestSandbox(t, prog)
+	return newTestSandbox(t, prog), ix.Tools()
+}
+
+// Verify stops running a program that hangs: past maxHangs timed-out
+// probes the other tools are reported unchecked at once, not after a time
+// limit each.
+func TestVerifyStopsAfterHangs(t *testing.T) {
+	sb, tools := fakeTools(t, "hang", 12)
 	sb.Timeout = 300 * time.Millisecond
-	checks := Verify(context.Background(), sb, ix.Tools(), 2)
+	checks := Verify(context.Background(), sb, tools, 2)
 	hung, skipped := 0, 0
 	for _, c := range checks {
 		switch {
@@ -331,21 +339,8 @@ func TestDraftProgramAskingForInput(t *testing.T) {
 // as aws answers "aws CMD --help" with its usage) is not run for every
 // tool: after maxRootLike such answers the rest are reported unchecked.
 func TestVerifyStopsWhenCommandsTakeNoHelp(t *testing.T) {
-	prog := fake(t, "parrot")
-	src := "name: parrot\ncommand: \"" + prog + "\"\ntools:\n"
-	for i := range 30 {
-		src += fmt.Sprintf("  - name: parrot_%d\n    description: Say.\n    command: c%d\n    args:\n      - {name: loud, type: boolean, flag: --loud}\n", i, i)
-	}
-	cfg, err := config.Parse([]byte(src), "parrot.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.New([]*config.Config{cfg}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sb := newTestSandbox(t, prog)
-	checks := Verify(context.Background(), sb, ix.Tools(), 2)
+	sb, tools := fakeTools(t, "parrot", 30)
+	checks := Verify(context.Background(), sb, tools, 2)
 	own, skipped := 0, 0
 	for _, c := range checks {
 		switch {
