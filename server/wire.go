@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/climax-mcp/climax/executor"
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/climax-mcp/climax/executor"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
