@@ -81,7 +81,7 @@ func hostileArgs(t *testing.T, tool *config.Tool, dir string, values map[string]
 	return args
 }
 
-var hostiles = []*hostile{hostileGit, hostileGo, hostileGofmt, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude, hostileAws, hostileTar, hostileFind}
+var hostiles = []*hostile{hostileGit, hostileGh, hostileGo, hostileGofmt, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude, hostileAws, hostileTar, hostileFind}
 
 // hostileValues are the values of required args in default calls.
 var hostileValues = map[string]any{
@@ -99,6 +99,9 @@ var hostileValues = map[string]any{
 	"aws_s3_presign.path": "s3://fixture-bucket/key",
 	"aws_logs_tail.group": "fixture-group",
 	"tar_list.archive":    "evil.tar",
+	"gh_issue_view.issue": "1",
+	"gh_run_view.run_id":  "1",
+	"gh_api.endpoint":     "repos/{owner}/{repo}/pulls",
 }
 
 // TestReadOnlyToolsOnHostileFiles runs every read-only tool of the configs
@@ -390,6 +393,37 @@ var hostileGit = &hostile{
 			{tool: "git_commit", args: a{"message": "m", "all": true, "dir": evil}, before: staleIndex(evil)},
 			{tool: "git_switch", args: a{"new_branch": "x", "dir": evil}},
 		}
+	},
+}
+
+// The gh fixture is the git fixture's clone, with its fsmonitor, hooks,
+// filters and diff drivers, and the bare repository committed inside it:
+// gh runs git in the directory to find the repository a command (and
+// gh_api's {owner}/{repo}) is about. The git controls prove the attacks
+// live. gh is given a token for a host that refuses connections at once,
+// so that it gets past its login check to that lookup without reaching
+// any network.
+var hostileGh = &hostile{
+	config:  "gh",
+	needs:   []string{"git"},
+	workdir: "clone",
+	prepare: func(t *testing.T, dir, canaries string) {
+		hostileGit.prepare(t, dir, canaries)
+		t.Setenv("GH_CONFIG_DIR", filepath.Join(dir, "gh-config"))
+		t.Setenv("GH_HOST", "127.0.0.1:1")
+		t.Setenv("GH_ENTERPRISE_TOKEN", "fixture-token")
+		t.Setenv("GH_TOKEN", "")
+		t.Setenv("GITHUB_TOKEN", "")
+		t.Setenv("GH_PROMPT_DISABLED", "1")
+	},
+	controls: func(dir string) []control { return hostileGit.controls(dir) },
+	calls: func(dir string) []call {
+		evil := filepath.Join(dir, "clone", "evil.git")
+		var calls []call
+		for _, tool := range []string{"gh_repo_view", "gh_pr_list", "gh_pr_diff", "gh_issue_list", "gh_run_list"} {
+			calls = append(calls, call{tool: tool, args: a{"dir": evil}, before: staleIndex(evil)})
+		}
+		return append(calls, call{tool: "gh_api", args: a{"endpoint": "repos/{owner}/{repo}", "dir": evil}, before: staleIndex(evil)})
 	},
 }
 
