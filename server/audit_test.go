@@ -283,7 +283,7 @@ func TestAuditLogStalledWriterHoldsNoCall(t *testing.T) {
 		// Each call returns although no record can be written.
 		call(t, cs, "climax_call", map[string]any{"tool_name": "made_up"})
 	}
-	_, metrics := getMetrics(t, hs.base+server.MetricsPath, "")
+	_, metrics := getWithToken(t, hs.base+server.MetricsPath, "")
 	if hs.srv.FlushAudit(10 * time.Millisecond) {
 		t.Error("FlushAudit reported the records written while the writer is stalled")
 	}

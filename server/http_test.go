@@ -750,7 +750,7 @@ func TestHTTPMaxSessionsSSE(t *testing.T) {
 	if code, body := resp.StatusCode, string(b); code != http.StatusServiceUnavailable || !strings.Contains(body, "close their event streams") || strings.Contains(body, "DELETE") {
 		t.Errorf("GET /sse at the limit: %d %q, want a 503 that says how SSE sessions end", code, body)
 	}
-	if code, _ := getMetrics(t, hs.base+server.MetricsPath, ""); code != http.StatusOK {
+	if code, _ := getWithToken(t, hs.base+server.MetricsPath, ""); code != http.StatusOK {
 		t.Errorf("GET /metrics at the session limit: %d (it opens no session)", code)
 	}
 	cs.Close()

@@ -9,8 +9,9 @@ import (
 	"github.com/climax-mcp/climax/server"
 )
 
-// getMetrics fetches url with an optional bearer token.
-func getMetrics(t *testing.T, url, token string) (int, string) {
+// getWithToken fetches url (GET) with the bearer token when token is not
+// "", and returns the status and body.
+func getWithToken(t *testing.T, url, token string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
@@ -33,7 +34,7 @@ func TestMetrics(t *testing.T) {
 	const token = "metrics-test-token"
 	hs := serveHTTP(t, server.HTTPOptions{AuthToken: token})
 
-	if code, _ := getMetrics(t, hs.base+server.MetricsPath, ""); code != http.StatusUnauthorized {
+	if code, _ := getWithToken(t, hs.base+server.MetricsPath, ""); code != http.StatusUnauthorized {
 		t.Errorf("GET /metrics without the token: %d, want 401", code)
 	}
 
@@ -49,7 +50,7 @@ func TestMetrics(t *testing.T) {
 	call(t, cs, "climax_call", map[string]any{"tool_name": "made_up_name_1"})
 	call(t, cs, "climax_call", map[string]any{"tool_name": "made_up_name_2"})
 
-	code, body := getMetrics(t, hs.base+server.MetricsPath, token)
+	code, body := getWithToken(t, hs.base+server.MetricsPath, token)
 	if code != http.StatusOK {
 		t.Fatalf("GET /metrics: %d\n%s", code, body)
 	}

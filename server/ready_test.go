@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -24,20 +23,7 @@ tools:
 // token when token is not "".
 func readyz(t *testing.T, base, token string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, base+server.ReadyPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return getWithToken(t, base+server.ReadyPath, token)
 }
 
 // TestReadyz: /readyz is 200 while every served config's program is
