@@ -441,31 +441,43 @@ func splitSpec(s string) (spec, desc string) {
 }
 
 // splitForms splits "-o, --output=FILE" or "-n N, --num N" or "-h | --help"
-// into its forms.
+// into its forms: at commas and bars, and at a space before a dash ("-n N
+// --num N").
 func splitForms(spec string) []string {
+	return splitOutsideBrackets(spec, func(i int) bool {
+		return spec[i] == ',' || spec[i] == '|' || spec[i] == ' ' && i+1 < len(spec) && spec[i+1] == '-'
+	})
+}
+
+// splitOutsideBrackets splits s at the bytes outside (), [], <> and {}
+// where cut is true, dropping them, trims the parts and leaves out empty
+// ones. An unbalanced closing bracket ends s: what follows it cannot be
+// read.
+func splitOutsideBrackets(s string, cut func(i int) bool) []string {
 	var parts []string
+	add := func(p string) {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
 	depth, start := 0, 0
-	for i := 0; i < len(spec); i++ {
-		switch spec[i] {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
 		case '[', '<', '{', '(':
 			depth++
 		case ']', '>', '}', ')':
-			depth--
-		case ',', '|':
-			if depth == 0 {
-				parts = append(parts, strings.TrimSpace(spec[start:i]))
-				start = i + 1
+			if depth--; depth < 0 {
+				return parts
 			}
-		case ' ':
-			// "-n N --num N": a space before a dash starts a form.
-			if depth == 0 && i+1 < len(spec) && spec[i+1] == '-' {
-				parts = append(parts, strings.TrimSpace(spec[start:i]))
+		default:
+			if depth == 0 && cut(i) {
+				add(s[start:i])
 				start = i + 1
 			}
 		}
 	}
-	parts = append(parts, strings.TrimSpace(spec[start:]))
-	return slices.DeleteFunc(parts, func(p string) bool { return p == "" })
+	add(s[start:])
+	return parts
 }
 
 // readValue reads what follows an option's name: "=VALUE", "[=VALUE]",
@@ -623,31 +635,7 @@ func skipOperand(name string) bool {
 
 // splitUsage splits a usage line at spaces outside brackets.
 func splitUsage(s string) []string {
-	var toks []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '[', '<', '{', '(':
-			depth++
-		case ']', '>', '}', ')':
-			depth--
-			if depth < 0 {
-				// Unbalanced brackets: what follows cannot be read.
-				return toks
-			}
-		case ' ':
-			if depth == 0 {
-				if t := s[start:i]; t != "" {
-					toks = append(toks, t)
-				}
-				start = i + 1
-			}
-		}
-	}
-	if t := s[start:]; t != "" {
-		toks = append(toks, t)
-	}
-	return toks
+	return splitOutsideBrackets(s, func(i int) bool { return s[i] == ' ' })
 }
 
 func firstWords(s string, n int) string {
