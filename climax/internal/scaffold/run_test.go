@@ -280,6 +280,24 @@ func fakeTools(t *testing.T, name string, n int) (*Sandbox, []*config.ResolvedTo
 	return newTestSandbox(t, prog), ix.Tools()
 }
 
+// tallyControls counts the checks whose control says ran, and those whose
+// control says skipped; any other control is an error.
+func tallyControls(t *testing.T, checks []ToolCheck, ran, skipped string) (int, int) {
+	t.Helper()
+	var r, s int
+	for _, c := range checks {
+		switch {
+		case strings.Contains(c.Control, ran):
+			r++
+		case strings.Contains(c.Control, skipped):
+			s++
+		default:
+			t.Errorf("%s: control %q", c.Tool, c.Control)
+		}
+	}
+	return r, s
+}
+
 // Verify stops running a program that hangs: past maxHangs timed-out
 // probes the other tools are reported unchecked at once, not after a time
 // limit each.
@@ -287,17 +305,7 @@ func TestVerifyStopsAfterHangs(t *testing.T) {
 	sb, tools := fakeTools(t, "hang", 12)
 	sb.Timeout = 300 * time.Millisecond
 	checks := Verify(context.Background(), sb, tools, 2)
-	hung, skipped := 0, 0
-	for _, c := range checks {
-		switch {
-		case strings.Contains(c.Control, "no answer within the time limit"):
-			hung++
-		case strings.Contains(c.Control, "probes of the program hung before"):
-			skipped++
-		default:
-			t.Errorf("%s: control %q", c.Tool, c.Control)
-		}
-	}
+	hung, skipped := tallyControls(t, checks, "no answer within the time limit", "probes of the program hung before")
 	// The root help probe and the first tools hang; with 2 workers at
 	// most maxHangs+1 probes are under way when the limit is reached.
 	if hung > maxHangs+1 || skipped < len(checks)-maxHangs-1 {
@@ -341,17 +349,7 @@ func TestDraftProgramAskingForInput(t *testing.T) {
 func TestVerifyStopsWhenCommandsTakeNoHelp(t *testing.T) {
 	sb, tools := fakeTools(t, "parrot", 30)
 	checks := Verify(context.Background(), sb, tools, 2)
-	own, skipped := 0, 0
-	for _, c := range checks {
-		switch {
-		case strings.Contains(c.Control, "answers with the program's own help"):
-			own++
-		case strings.Contains(c.Control, "not run: the program answered --help after each of"):
-			skipped++
-		default:
-			t.Errorf("%s: control %q", c.Tool, c.Control)
-		}
-	}
+	own, skipped := tallyControls(t, checks, "answers with the program's own help", "not run: the program answered --help after each of")
 	// With 2 tools under way at once, at most maxRootLike+1 are run.
 	if own > maxRootLike+1 || skipped < len(checks)-maxRootLike-1 {
 		t.Errorf("%d tools run, %d skipped: the program kept being run", own, skipped)
