@@ -32,16 +32,23 @@ type readFunc func(name string) ([]byte, error)
 // unless it holds more than maxConfigFile bytes (see readCapped): a path
 // such as /dev/zero grew climax by a gigabyte in seconds.
 func readFile(name string) ([]byte, error) {
+	data, _, err := readFileInfo(name)
+	return data, err
+}
+
+// readFileInfo is readFile that also returns what the opened file is.
+func readFileInfo(name string) ([]byte, os.FileInfo, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return readCapped(f, name, fi)
+	data, err := readCapped(f, name, fi)
+	return data, fi, err
 }
 
 // loadConfig resolves one command-line config reference. An unknown name

@@ -64,16 +64,7 @@ func newFileRecorder() *fileRecorder {
 
 // read reads name like os.ReadFile, pipes included, and records it.
 func (r *fileRecorder) read(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	data, err := readCapped(f, name, fi)
+	data, fi, err := readFileInfo(name)
 	if err != nil {
 		return nil, err
 	}
