@@ -236,16 +236,7 @@ func runControl(t *testing.T, ctl control, canaries string) {
 // directory is still empty.
 func hostileCall(t *testing.T, runner *executor.Runner, ix *index.Index, cl call, canaries string) {
 	t.Helper()
-	rt, ok := ix.Get(cl.tool)
-	if !ok {
-		t.Fatalf("%s is not served", cl.tool)
-	}
-	if cl.before != nil {
-		cl.before(t)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(rt.Tool.Timeout*float64(time.Second))+10*time.Second)
-	defer cancel()
-	out := runner.Call(ctx, rt, cl.args)
+	_, out := callTool(t, runner, ix, cl)
 	t.Logf("%s %v: argv %q: %.300s", cl.tool, cl.args, out.Argv, out.Text)
 	if cl.refused == "" && out.Result == nil {
 		t.Errorf("%s did not run: %s", cl.tool, out.Text)

@@ -261,17 +261,24 @@ func runSuite(t *testing.T, name string, env []string, st *stats) {
 	st.note = strings.Join(notes, "; ")
 }
 
-func runCall(t *testing.T, runner *executor.Runner, ix *index.Index, cl call) {
+// callTool runs cl's before hook, then calls its tool from ix, with ten
+// seconds beyond the tool's own timeout.
+func callTool(t *testing.T, runner *executor.Runner, ix *index.Index, cl call) (*config.ResolvedTool, executor.Outcome) {
+	t.Helper()
 	rt, ok := ix.Get(cl.tool)
 	if !ok {
-		t.Fatalf("no tool %s", cl.tool)
+		t.Fatalf("%s is not served", cl.tool)
 	}
 	if cl.before != nil {
 		cl.before(t)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(rt.Tool.Timeout*float64(time.Second))+10*time.Second)
 	defer cancel()
-	out := runner.Call(ctx, rt, cl.args)
+	return rt, runner.Call(ctx, rt, cl.args)
+}
+
+func runCall(t *testing.T, runner *executor.Runner, ix *index.Index, cl call) {
+	rt, out := callTool(t, runner, ix, cl)
 	t.Logf("argv: %q", out.Argv)
 	if cl.refused != "" {
 		if out.Result != nil || !out.IsError || !strings.Contains(out.Text, cl.refused) {
