@@ -174,6 +174,10 @@ func TestRankNegatedProgram(t *testing.T) {
 			"docker_exec: Run a command in a container")},
 		&config.Config{Name: "cargo", Tags: []string{"compile"}, Tools: fixtureTools(
 			"cargo_build: Compile the crate")},
+		&config.Config{Name: "go", Tags: []string{"golang"}, Tools: fixtureTools(
+			"go_fmt: Format the package's source files in place")},
+		&config.Config{Name: "gofmt", Tags: []string{"golang"}, Tools: fixtureTools(
+			"gofmt_list: List the files whose formatting differs from gofmt's")},
 	)
 	for _, tt := range []struct{ query, first string }{
 		{"logs of api (docker, not k8s)", "docker_logs"},
@@ -200,5 +204,19 @@ func TestRankNegatedProgram(t *testing.T) {
 	}
 	if !seen {
 		t.Error("no kubectl tool in the explanation")
+	}
+	// A program's name qualifying a past participle after "not" rules
+	// nothing out: the files are not formatted, gofmt is what is asked for.
+	for _, q := range []string{"which go files are not gofmt formatted", "go files not gofmt-formatted yet"} {
+		var names []string
+		for _, r := range ix.Explain(q, "", "", 5).Results {
+			names = append(names, r.Entry.ToolName)
+			if r.Factor != 0 {
+				t.Errorf("%q: %s has factor %v, want none", q, r.Entry.ToolName, r.Factor)
+			}
+		}
+		if !slices.Contains(names, "gofmt_list") {
+			t.Errorf("%q: results %q lack gofmt_list", q, names)
+		}
 	}
 }

@@ -248,6 +248,13 @@ func withoutProjectWords(terms []queryTerm) []queryTerm {
 	return rest
 }
 
+// isParticiple reports whether tok looks like a past participle
+// ("formatted", "tracked", "installed"): a word of at least five letters
+// ending in "ed".
+func isParticiple(tok string) bool {
+	return len(tok) >= 5 && strings.HasSuffix(tok, "ed")
+}
+
 // negatedProgramFactor is the score factor of the tools of a program a
 // query rules out ("not k8s").
 const negatedProgramFactor = 0.5
@@ -273,8 +280,10 @@ func (r *ranker) negatedFactors(negated []int32) []float64 {
 // another ("docker (local, not k8s): logs of container api") is not about
 // the other one's tools. A query that names no program outside the
 // negation is left alone: "could not compile" in an error message rules
-// nothing out. Words the query also uses elsewhere stay; so does
-// everything when that would leave nothing.
+// nothing out, and neither does a program's name that qualifies a past
+// participle: files "not gofmt formatted" are what is asked for. Words the
+// query also uses elsewhere stay; so does everything when that would
+// leave nothing.
 func (r *ranker) withoutNegated(terms []queryTerm, query string) ([]queryTerm, []int32) {
 	query = truncate(query, MaxQueryBytes)
 	var negated []int32
@@ -315,7 +324,7 @@ func (r *ranker) withoutNegated(terms []queryTerm, query string) ([]queryTerm, [
 			continue
 		}
 		clis := r.cliWords[stem(rest[first])]
-		if len(clis) == 0 {
+		if len(clis) == 0 || first+1 < len(rest) && isParticiple(rest[first+1]) {
 			continue
 		}
 		negated = append(negated, clis...)
