@@ -6235,7 +6235,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Command:     "--argjson vars",
 				Args: []config.Arg{config.Arg{
 					Name:        "vars",
-					Description: "JSON object, read as $vars.NAME",
+					Description: "Variables as a JSON object, read as $vars.NAME (what jq --arg or --argjson NAME VALUE would pass)",
 					Type:        config.ArgType("json"),
 					Default:     map[string]interface{}{},
 					Positional:  true,
