@@ -146,9 +146,13 @@ func TestValidateArrays(t *testing.T) {
 			want: "Argument validation failed:\n  - Argument 'counts': cannot convert 'x' to integer"},
 		{name: "enum per item", args: map[string]any{"paths": "a", "modes": []any{"fast", "medium"}},
 			want: "Argument validation failed:\n  - Argument 'modes': item 2 ('medium') must be one of: fast, slow"},
+		// A value of the wrong type for an enum says which values are
+		// allowed: true for a list of modes is no mode.
+		{name: "enum item of the wrong type", args: map[string]any{"paths": "a", "modes": []any{"fast", true}},
+			want: "Argument validation failed:\n  - Argument 'modes': item 2: cannot convert true to string; each item must be one of: fast, slow"},
 		{name: "leading dash and NUL per item", args: map[string]any{"paths": []any{"a", "-rf", "b\x00"}, "rest": []any{"-ok", "x\x00"}},
 			want: "Argument validation failed:\n" +
-				"  - Argument 'paths': item 2: value '-rf' starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument\n" +
+				"  - Argument 'paths': item 2: value '-rf' starts with '-', which this argument refuses (the program would read it as an option): pass a value that does not start with '-'\n" +
 				"  - Argument 'paths': item 3 contains a NUL byte, which cannot be passed to a command\n" +
 				"  - Argument 'rest': item 2 contains a NUL byte, which cannot be passed to a command"},
 	}
@@ -320,7 +324,7 @@ func TestCallIgnoredArgs(t *testing.T) {
 	want := "Argument validation failed:\n" +
 		"  - Unknown argument 'cwd' (did you mean 'dir'?)\n" +
 		"  - Unknown argument 'extra'; the tool's arguments are: dir, word\n" +
-		"  - Argument 'word': value '-x' starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument"
+		"  - Argument 'word': value '-x' starts with '-', which this argument refuses (the program would read it as an option): pass a value that does not start with '-'"
 	if !out.IsError || out.Text != want || out.Result != nil {
 		t.Errorf("strict outcome %q (isError %v)\nwant %q", out.Text, out.IsError, want)
 	}

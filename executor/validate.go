@@ -166,7 +166,7 @@ func coerceArgs(rt *config.ResolvedTool, args map[string]any) (values map[string
 		if a.Type == config.TypeArray {
 			items, errs := coerceList(a, raw)
 			for _, err := range errs {
-				problems = append(problems, fmt.Sprintf("Argument '%s': %v", a.Name, err))
+				problems = append(problems, fmt.Sprintf("Argument '%s': %v%s", a.Name, err, enumHint(a)))
 			}
 			if len(errs) > 0 {
 				continue
@@ -181,13 +181,27 @@ func coerceArgs(rt *config.ResolvedTool, args map[string]any) (values map[string
 		}
 		v, err := coerce(a.Type, raw)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s", a.Name, describeArg(a, raw), typeName(a.Type)))
+			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s%s", a.Name, describeArg(a, raw), typeName(a.Type), enumHint(a)))
 			continue
 		}
 		values[a.Name] = cwdHome(rt, a, v)
 		supplied[a.Name] = true
 	}
 	return values, supplied, problems
+}
+
+// enumHint is what a conversion problem of a adds when a has an enum:
+// the allowed values, so that a caller who sent true for an enum string
+// (misreading it as a switch) learns what to send instead. "" without an
+// enum.
+func enumHint(a *config.Arg) string {
+	switch {
+	case len(a.Enum) == 0:
+		return ""
+	case a.Type == config.TypeArray:
+		return "; each item must be one of: " + strings.Join(a.Enum, ", ")
+	}
+	return "; it must be one of: " + strings.Join(a.Enum, ", ")
 }
 
 // checkEnums is validation's third step: enums, for supplied values
@@ -252,7 +266,7 @@ func checkValueSafety(rt *config.ResolvedTool, a *config.Arg, who string, isList
 	var problems []string
 	guard := a.Positional && !a.AllowLeadingDash && !a.AfterDoubleDash && !a.Stdin && !a.Cwd
 	if guard && strings.HasPrefix(s, "-") {
-		problems = append(problems, fmt.Sprintf("%s: value %s starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument", who, quoteArg(a, s)))
+		problems = append(problems, leadingDashProblem(a, who, s))
 	}
 	if a.Cwd && rt.Executor.IsDocker() && !path.IsAbs(s) {
 		problems = append(problems, fmt.Sprintf("%s: value %s is not an absolute path: under the docker executor the working directory is a directory in the container, given from its root (such as /work)", who, quoteArg(a, s)))
@@ -261,6 +275,38 @@ func checkValueSafety(rt *config.ResolvedTool, a *config.Arg, who string, isList
 		problems = append(problems, fmt.Sprintf("%s: value %s does not match pattern '%s'", who, quoteArg(a, s), a.Pattern))
 	}
 	return problems
+}
+
+// leadingDashProblem is the problem of a value s of a (named who) that
+// starts with "-" where the program would read it as an option. It speaks
+// to the caller, who cannot change the config: the value is refused for
+// this argument, what to pass instead, and the argument's description,
+// which often says how to write such a value (jq's filter: wrap it in
+// parentheses). docs/calls.md (Validation) has the config author's side.
+func leadingDashProblem(a *config.Arg, who, s string) string {
+	msg := fmt.Sprintf("%s: value %s starts with '-', which this argument refuses (the program would read it as an option): pass a value that does not start with '-'", who, quoteArg(a, s))
+	if d := shortDescription(a.Description); d != "" {
+		msg += fmt.Sprintf("; the argument's description: \"%s\"", d)
+	}
+	return msg
+}
+
+// maxDescriptionShown is how much of an argument's description a message
+// quotes.
+const maxDescriptionShown = 200
+
+// shortDescription is description d on one line (runs of white space
+// made one space) and cut after [maxDescriptionShown] bytes with "...".
+func shortDescription(d string) string {
+	d = strings.Join(strings.Fields(d), " ")
+	if len(d) <= maxDescriptionShown {
+		return d
+	}
+	cut := maxDescriptionShown
+	for cut > 0 && !utf8.RuneStart(d[cut]) {
+		cut--
+	}
+	return d[:cut] + "..."
 }
 
 // checkPolicy is validation's last step: the policy's constraints, on

@@ -142,12 +142,21 @@ func TestValidateErrors(t *testing.T) {
 		config.Arg{Name: "ref", Positional: true, AllowLeadingDash: true},
 		config.Arg{Name: "n", Type: config.TypeInteger, Positional: true},
 		config.Arg{Name: "input", Stdin: true},
+		config.Arg{Name: "filter", Positional: true, Description: "Program;\n wrap one starting with '-' in ( )"},
 	)
 	tests := []struct {
 		name string
 		args map[string]any
 		want string // "" means valid
 	}{
+		// The caller learns what the argument's description says about
+		// such values (jq's filter: wrap it in parentheses), on one line.
+		{"leading dash, described arg", map[string]any{"message": "m", "filter": "-1"},
+			"Argument validation failed:\n  - Argument 'filter': value '-1' starts with '-', which this argument refuses (the program would read it as an option): pass a value that does not start with '-'; the argument's description: \"Program; wrap one starting with '-' in ( )\""},
+		// A boolean for an enum string lists the allowed values: the
+		// caller misread the arg as a switch.
+		{"boolean for an enum", map[string]any{"message": "m", "format": true},
+			"Argument validation failed:\n  - Argument 'format': cannot convert true to string; it must be one of: json, text, csv"},
 		{"documented example", map[string]any{"count": "hello", "format": "xml"}, `Argument validation failed:
   - Missing required argument 'message'
   - Argument 'count': cannot convert 'hello' to integer
@@ -157,8 +166,8 @@ func TestValidateErrors(t *testing.T) {
 		{"enum ok", map[string]any{"message": "m", "format": "csv"}, ""},
 		{"null", map[string]any{"message": nil}, "Argument validation failed:\n  - Argument 'message': cannot convert null to string"},
 		{"leading dash", map[string]any{"message": "m", "path": "--output=/etc/passwd"},
-			"Argument validation failed:\n  - Argument 'path': value '--output=/etc/passwd' starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument"},
-		{"negative number positional", map[string]any{"message": "m", "n": -5.0}, "Argument validation failed:\n  - Argument 'n': value '-5' starts with '-' and would be read as an option; a config that means to accept such values sets allow_leading_dash: true on the argument"},
+			"Argument validation failed:\n  - Argument 'path': value '--output=/etc/passwd' starts with '-', which this argument refuses (the program would read it as an option): pass a value that does not start with '-'"},
+		{"negative number positional", map[string]any{"message": "m", "n": -5.0}, "Argument validation failed:\n  - Argument 'n': value '-5' starts with '-', which this argument refuses (the program would read it as an option): pass a value that does not start with '-'"},
 		{"leading dash allowed", map[string]any{"message": "m", "ref": "-1"}, ""},
 		{"leading dash in a flag value", map[string]any{"message": "-m"}, ""},
 		{"nul", map[string]any{"message": "a\x00b"}, "Argument validation failed:\n  - Argument 'message': value contains a NUL byte, which cannot be passed to a command"},
