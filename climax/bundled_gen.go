@@ -6981,8 +6981,9 @@ var compiledBundled = map[string]func() *config.Config{
 				Keywords:    []string{"run make target", "make build", "Makefile", "make test", "make install", "No rule to make target", "make: *** Error 1", "missing separator", "run make install", "make clean", "make all", "No targets specified and no makefile found", "recipe for target failed"},
 				Args: []config.Arg{config.Arg{
 					Name:        "target",
-					Description: "Default: the first in the Makefile",
-					Type:        config.ArgType("string"),
+					Description: "Targets to make, in order (default: the first in the Makefile)",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
 					Positional:  true,
 					Pattern:     "[^=]*",
 				}, config.Arg{
@@ -7022,10 +7023,29 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:        9,
 			}, config.Tool{
 				Name:        "make_dry_run",
-				Description: "Print the commands of the Makefile's default target without running its recipes. Not read-only: make still runs $(shell ...) calls and '+' lines.",
+				Description: "Print the commands that make would run for a target (default: the first in the Makefile), with variable overrides, without running its recipes. Not read-only: make still runs the Makefile's $(shell ...) calls and its '+' and $(MAKE) lines, which see the targets and variables given.",
 				Keywords:    []string{"what would make do", "preview make", "make -n", "show commands", "dry run", "what commands would make run", "show commands without running them", "debug a Makefile", "print the recipe", "Nothing to be done for", "Circular dependency dropped", "overriding recipe for target", "commands commence before first target"},
 				Command:     "--dry-run",
 				Args: []config.Arg{config.Arg{
+					Name:        "target",
+					Description: "Targets to preview, in order (default: the first in the Makefile), e.g. release",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Positional:  true,
+					Pattern:     "[\\p{L}\\p{N}_./,:+@%^~-]+",
+				}, config.Arg{
+					Name:        "variable",
+					Description: "NAME=VALUE overrides, e.g. VERSION=1.2.3 (plain '=' only; no $, quotes or shell syntax in VALUE; not SHELL or MAKE...)",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Positional:  true,
+					Pattern:     "(?:[A-FH-LN-RT-Z_a-z]\\w*|G(?:|[0-9A-MO-Z_a-z]\\w*|N(?:|[0-9A-TV-Z_a-z]\\w*|U(?:|[0-9A-LN-Z_a-z]\\w*|M(?:|[0-9B-Z_a-z]\\w*|A(?:|[0-9A-JL-Z_a-z]\\w*|K(?:|[0-9A-DF-Z_a-z]\\w*))))))|M(?:|[0-9B-EG-Z_a-z]\\w*|A(?:|[0-9A-JL-Z_a-z]\\w*|K(?:|[0-9A-DF-Z_a-z]\\w*))|F(?:|[0-9A-KM-Z_a-z]\\w*|L(?:|[0-9B-Z_a-z]\\w*|A(?:|[0-9A-FH-Z_a-z]\\w*|G(?:|[0-9A-RT-Z_a-z]\\w*)))))|S(?:|[0-9A-GI-Z_a-z]\\w*|H(?:|[0-9A-DF-Z_a-z]\\w*|E(?:|[0-9A-KM-Z_a-z]\\w*|L(?:|[0-9A-KM-Z_a-z]\\w*)))))=[\\w ./,:+@%^~=-]*",
+				}, config.Arg{
+					Name:        "always_make",
+					Description: "Show every command, even of up-to-date targets (a full rebuild)",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--always-make",
+				}, config.Arg{
 					Name:        "makefile",
 					Description: "Makefile path",
 					Type:        config.ArgType("string"),
@@ -7038,7 +7058,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        46,
+				Line:        47,
 			}, config.Tool{
 				Name:        "make_list_targets",
 				Description: "List a Makefile's targets (and variables) as make reads them: make's database, where each target is a 'NAME:' line under '# Files', with its prerequisites and recipe. Runs no recipe, but evaluates the Makefile, so its $(shell ...) calls run: use it on Makefiles you trust.",
@@ -7060,7 +7080,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "the default target is not up to date", 2: "make could not read the Makefile"},
 				Destructive:      ptr(false),
 				Idempotent:       ptr(true),
-				Line:             71,
+				Line:             106,
 			}},
 			Source: "bundled:make",
 		}

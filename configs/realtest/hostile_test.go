@@ -489,19 +489,64 @@ var hostileGofmt = &hostile{
 // The make fixture: a Makefile whose $(shell ...) and "+" recipe line
 // `make --dry-run` runs. make has no read-only tool: the control proves
 // why, and runHostile that --read-only serves none.
+// A plain Makefile, which runs nothing of its own, then proves that
+// make_dry_run's targets and variables add no code: its goals reach a
+// "+" line as $@, its variables a $(shell ...) call and a $(MAKE) line,
+// as in many real Makefiles. The controls run each attack on make itself;
+// through make_dry_run each is refused before make runs.
 var hostileMake = &hostile{
 	config:  "make",
 	workdir: "proj",
 	prepare: func(t *testing.T, dir, canaries string) {
 		write(t, filepath.Join(dir, "proj", "Makefile"), "X := $(shell "+touch(canaries, "make-shell")+")\n\nall:\n\t+"+touch(canaries, "make-plus")+"\n\techo built\n")
+		write(t, filepath.Join(dir, "plain", "Makefile"), "V ?= 1\nVERSION := $(shell echo $(V))\n\nsub:\n\t$(MAKE) -f Makefile inner V=$(V)\n\ninner:\n\t@echo inner $(V) $(VERSION)\n\ngoal-%:\n\t+@echo goal $@\n")
+		script(t, filepath.Join(dir, "evil-shell"), canaries, "make-var-shell", "")
+		// make matches goal-% against the part of a goal after its last
+		// "/": the goal attack reaches the canaries without one.
+		if err := os.Symlink(canaries, filepath.Join(dir, "plain", "canaries")); err != nil {
+			t.Fatal(err)
+		}
 	},
 	controls: func(dir string) []control {
-		proj := filepath.Join(dir, "proj")
+		proj, plain := filepath.Join(dir, "proj"), filepath.Join(dir, "plain")
+		canaries := filepath.Join(dir, "canaries")
 		return []control{
 			{canary: []string{"make-shell", "make-plus"}, dir: proj, argv: []string{"make", "--dry-run"}},
+			{canary: []string{"make-goal"}, dir: plain, argv: []string{"make", "--dry-run", goalAttack}},
+			{canary: []string{"make-var"}, dir: plain, argv: []string{"make", "--dry-run", "sub", "V=1;" + touch(canaries, "make-var")}},
+			{canary: []string{"make-var-eval"}, dir: plain, argv: []string{"make", "--dry-run", "sub", "V:=$(shell " + touch(canaries, "make-var-eval") + ")"}},
+			{canary: []string{"make-var-bang"}, dir: plain, argv: []string{"make", "--dry-run", "sub", "W!=" + touch(canaries, "make-var-bang")}},
+			{canary: []string{"make-var-shell"}, dir: plain, argv: []string{"make", "--dry-run", "sub", "SHELL=" + filepath.Join(dir, "evil-shell")}},
+			{canary: []string{"make-eval"}, dir: plain, argv: []string{"make", "--dry-run", "--eval=X:=$(shell " + touch(canaries, "make-eval") + ")", "sub"}},
+		}
+	},
+	unsafe: func(dir string) []call {
+		plain := filepath.Join(dir, "plain")
+		canaries := filepath.Join(dir, "canaries")
+		pattern, dash := []string{"does not match pattern"}, []string{"starts with '-'"}
+		return []call{
+			// The preview works with a goal and a variable, and passes
+			// them on to the sub-make.
+			{tool: "make_dry_run", args: a{"target": []any{"sub", "goal-x"}, "variable": "V=2", "dir": plain}, want: []string{"echo inner 2 2", "goal goal-x"}},
+			{tool: "make_dry_run", args: a{"target": goalAttack, "dir": plain}, refused: "pattern", want: pattern},
+			{tool: "make_dry_run", args: a{"target": "goal-$(shell " + touch(canaries, "make-goal") + ")", "dir": plain}, refused: "pattern", want: pattern},
+			{tool: "make_dry_run", args: a{"target": "--eval=X:=$(shell " + touch(canaries, "make-eval") + ")", "dir": plain}, refused: "-", want: dash},
+			{tool: "make_dry_run", args: a{"target": []any{"sub", "-f/etc/passwd"}, "dir": plain}, refused: "-", want: dash},
+			{tool: "make_dry_run", args: a{"variable": "V=1;" + touch(canaries, "make-var"), "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
+			{tool: "make_dry_run", args: a{"variable": "V:=$(shell " + touch(canaries, "make-var-eval") + ")", "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
+			{tool: "make_dry_run", args: a{"variable": "V=$(shell " + touch(canaries, "make-var-eval") + ")", "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
+			{tool: "make_dry_run", args: a{"variable": "W!=" + touch(canaries, "make-var-bang"), "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
+			{tool: "make_dry_run", args: a{"variable": "SHELL=" + filepath.Join(dir, "evil-shell"), "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
+			{tool: "make_dry_run", args: a{"variable": "MAKE=" + filepath.Join(dir, "evil-shell"), "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
+			{tool: "make_dry_run", args: a{"variable": "MAKEFLAGS=--eval=X", "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
+			{tool: "make_dry_run", args: a{"variable": "-f/etc/passwd", "dir": plain}, refused: "-", want: dash},
 		}
 	},
 }
+
+// goalAttack is a make goal that, as $@ in a "+" recipe line, runs a
+// second command.
+const goalAttack = "goal-x;cd canaries;touch make-goal"
 
 // The cargo fixture: a crate with a build.rs, a proc macro it uses and a
 // .cargo/config.toml naming a rustc wrapper, and a directory whose

@@ -145,7 +145,7 @@ func init() {
 	register(&suite{
 		config: "make",
 		prepare: func(t *testing.T, sb *sandbox) {
-			write(t, sb.path("proj", "Makefile"), "MSG ?= default\n\nall: build\n\nbuild:\n\t@echo building $(MSG)\n\ttouch built.txt\n\ntest:\n\t@echo testing\n\nstamp.txt:\n\ttouch stamp.txt\n")
+			write(t, sb.path("proj", "Makefile"), "MSG ?= default\nVERSION ?= 0.0.0\n\nall: build\n\nbuild:\n\t@echo building $(MSG)\n\ttouch built.txt\n\ntest:\n\t@echo testing\n\nrelease:\n\techo releasing $(VERSION)\n\ttar -czf app-$(VERSION).tar.gz Makefile\n\nstamp.txt:\n\ttouch stamp.txt\n")
 			write(t, sb.path("proj", "other.mk"), "hello:\n\t@echo hello from other\n")
 		},
 		calls: func(sb *sandbox) []call {
@@ -153,19 +153,38 @@ func init() {
 			return []call{
 				{tool: "make_dry_run", args: a{"dir": proj}, want: []string{"echo building default", "touch built.txt"}, check: exists(sb.path("proj", "built.txt"), false)},
 				{tool: "make_dry_run", args: a{"makefile": "other.mk", "dir": proj}, want: []string{"echo hello from other"}},
-				// A preview must not run anything a caller gives: make
-				// expands "X:=$(shell ...)" assignments even with
-				// --dry-run, so the tool has no target or variable arg
-				// (unknown args are ignored).
-				{tool: "make_dry_run", args: a{"target": "X:=$(shell touch pwned-target)", "variable": "Y:=$(shell touch pwned-variable)", "dir": proj}, check: func(t *testing.T, _ outcome) {
-					exists(sb.path("proj", "pwned-target"), false)(t, outcome{})
-					exists(sb.path("proj", "pwned-variable"), false)(t, outcome{})
+				// The targets and variables of make_run, previewed.
+				{tool: "make_dry_run", args: a{"target": "release", "variable": "VERSION=1.2.3", "dir": proj}, want: []string{"echo releasing 1.2.3", "tar -czf app-1.2.3.tar.gz"}, check: func(t *testing.T, o outcome) {
+					lacks("building")(t, o)
+					exists(sb.path("proj", "app-1.2.3.tar.gz"), false)(t, o)
 				}},
+				{tool: "make_dry_run", args: a{"target": []any{"test", "build"}, "variable": []any{"MSG=two words", "OTHER=x"}, "dir": proj}, want: []string{"echo testing\necho building two words"}},
+				// always_make shows the recipe of an up-to-date target.
+				{tool: "make_dry_run", args: a{"target": "stamp.txt", "dir": proj}, before: func(t *testing.T) {
+					write(t, sb.path("proj", "stamp.txt"), "x\n")
+				}, want: []string{"is up to date"}},
+				{tool: "make_dry_run", args: a{"target": "stamp.txt", "always_make": true, "dir": proj}, want: []string{"touch stamp.txt"}},
+				{tool: "make_dry_run", args: a{"target": "nope", "dir": proj}, exit: 2, want: []string{"No rule to make target 'nope'"}},
+				// A preview must not run anything a caller gives: make
+				// expands "X:=$(shell ...)" even with --dry-run, and a
+				// target or value lands in the Makefile's "+" lines. Each
+				// of these is refused before make runs (the make fixture
+				// of hostile_test.go proves what they would do).
+				{tool: "make_dry_run", args: a{"target": "X:=$(shell touch pwned-target)", "dir": proj}, refused: "does not match pattern", check: exists(sb.path("proj", "pwned-target"), false)},
+				{tool: "make_dry_run", args: a{"variable": "Y:=$(shell touch pwned-variable)", "dir": proj}, refused: "does not match pattern", check: exists(sb.path("proj", "pwned-variable"), false)},
+				{tool: "make_dry_run", args: a{"variable": "Y=$(shell touch pwned-variable)", "dir": proj}, refused: "does not match pattern"},
+				{tool: "make_dry_run", args: a{"variable": "Y!=touch pwned-variable", "dir": proj}, refused: "does not match pattern"},
+				{tool: "make_dry_run", args: a{"variable": "SHELL=/bin/true", "dir": proj}, refused: "does not match pattern"},
+				{tool: "make_dry_run", args: a{"variable": "MAKEFLAGS=-B", "dir": proj}, refused: "does not match pattern"},
+				{tool: "make_dry_run", args: a{"target": "-f/etc/passwd", "dir": proj}, refused: "starts with '-'"},
+				{tool: "make_dry_run", args: a{"target": []any{"build", "--eval=all:"}, "dir": proj}, refused: "starts with '-'"},
+				{tool: "make_dry_run", args: a{"target": "build;touch pwned", "dir": proj}, refused: "does not match pattern"},
 				{tool: "make_run", args: a{"target": "build", "variable": "MSG=custom", "jobs": 2, "dir": proj}, want: []string{"building custom"}, check: exists(sb.path("proj", "built.txt"), true)},
 				{tool: "make_run", args: a{"target": "hello", "makefile": "other.mk", "dir": proj}, want: []string{"hello from other"}},
 				// A variable given as the target would slip past a policy on variable.
 				{tool: "make_run", args: a{"target": "MSG=sneaky", "dir": proj}, refused: "does not match pattern"},
 				{tool: "make_run", args: a{"target": "build", "variable": []any{"MSG=two", "OTHER=x"}, "dir": proj}, want: []string{"building two"}},
+				{tool: "make_run", args: a{"target": []any{"test", "build"}, "dir": proj}, want: []string{"testing\nbuilding default"}},
 				{tool: "make_run", args: a{"target": "nope", "dir": proj}, exit: 2, want: []string{"No rule to make target"}},
 				// An existing stamp.txt is up to date; always_make runs its recipe anyway.
 				{tool: "make_run", args: a{"target": "stamp.txt", "dir": proj}, before: func(t *testing.T) {
