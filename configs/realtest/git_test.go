@@ -2,6 +2,7 @@ package realtest
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -267,6 +268,50 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_checkout_theirs", args: r(a{"path": []any{"README.md"}}), check: fileIs(sb.path("repo", "README.md"), "# demo\n\nBoth sides.\n")},
 		{tool: "git_revert_continue", args: r(a{}), before: func(t *testing.T) { run(t, repo, "git", "add", "README.md") }, want: []string{"Revert \"rev one\""}, check: gitStatusHas(repo, "")},
 
+		// A cherry-pick whose conflict is resolved to the current version
+		// is empty: continue refuses it, skip drops it, and git_commit
+		// with allow_empty keeps it.
+		{tool: "git_cherry_pick", args: r(a{"commit": "emptysrc"}), before: func(t *testing.T) {
+			gitBranch(sb, "emptysrc", "main", "# demo\n\nEmpty side.\n")(t)
+			run(t, repo, "git", "switch", "--quiet", "main")
+			write(t, sb.path("repo", "README.md"), "# demo\n\nMain again.\n")
+			run(t, repo, "git", "commit", "--quiet", "-am", "main again")
+		}, exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_cherry_pick_continue", args: r(a{}), before: gitResolveOurs(repo, "README.md"), exit: 1, want: []string{"The previous cherry-pick is now empty", "git cherry-pick --skip"}},
+		{tool: "git_cherry_pick_skip", args: r(a{}), check: gitSequenceDone(repo, "CHERRY_PICK_HEAD", "main again")},
+		{tool: "git_cherry_pick", args: r(a{"commit": "emptysrc"}), exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_commit", args: r(a{"message": "keep the empty pick", "allow_empty": true}), before: gitResolveOurs(repo, "README.md"), want: []string{"keep the empty pick"}, check: func(t *testing.T, o outcome) {
+			gitSequenceDone(repo, "CHERRY_PICK_HEAD", "keep the empty pick")(t, o)
+			if d := run(t, repo, "git", "diff", "--stat", "HEAD~1", "HEAD"); d != "" {
+				t.Errorf("the kept pick is not empty:\n%s", d)
+			}
+		}},
+		// Without allow_empty, git refuses a commit with no changes.
+		{tool: "git_commit", args: r(a{"message": "nothing"}), exit: 1, want: []string{"nothing to commit"}},
+
+		// The same for a revert: continue refuses the empty one, skip drops it.
+		{tool: "git_revert", args: r(a{"commit": "HEAD~1"}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "README.md"), "# demo\n\nRev three.\n")
+			run(t, repo, "git", "commit", "--quiet", "-am", "rev three")
+			write(t, sb.path("repo", "README.md"), "# demo\n\nRev four.\n")
+			run(t, repo, "git", "commit", "--quiet", "-am", "rev four")
+		}, exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_revert_continue", args: r(a{}), before: gitResolveOurs(repo, "README.md"), exit: 1, want: []string{"nothing to commit"}},
+		{tool: "git_revert_skip", args: r(a{}), check: gitSequenceDone(repo, "REVERT_HEAD", "rev four")},
+
+		// A rebase skips the commit it stopped on: the branch keeps the
+		// upstream's README.md and loses that commit.
+		{tool: "git_rebase", args: r(a{"upstream": "main"}), before: func(t *testing.T) {
+			gitBranch(sb, "skipme", "main~1", "# demo\n\nSkipped side.\n")(t)
+		}, exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_rebase_skip", args: r(a{}), want: []string{"Successfully rebased"}, check: func(t *testing.T, o outcome) {
+			fileIs(sb.path("repo", "README.md"), "# demo\n\nRev four.\n")(t, o)
+			if n := strings.TrimSpace(run(t, repo, "git", "rev-list", "--count", "main..skipme")); n != "0" {
+				t.Errorf("skipme has %s commits over main, want the skipped one gone", n)
+			}
+		}},
+		{tool: "git_rebase_skip", args: r(a{}), before: gitSwitch(repo, "main"), exit: 128, want: []string{"No rebase in progress"}},
+
 		// --follow continues a file's history past its rename.
 		{tool: "git_log", args: r(a{"path": "moved.txt", "follow": true, "oneline": true, "until": "tomorrow"}), before: func(t *testing.T) {
 			write(t, sb.path("repo", "orig.txt"), "some text that stays\nacross the rename\n")
@@ -396,6 +441,31 @@ func gitStatusHas(repo, text string) func(t *testing.T, _ executor.Outcome) {
 		st := run(t, repo, "git", "status", "--short", untracked)
 		if text == "" && strings.TrimSpace(st) != "" || !strings.Contains(st, text) {
 			t.Errorf("git status: want %q, got:\n%s", text, st)
+		}
+	}
+}
+
+// gitResolveOurs resolves a conflict by keeping the current branch's
+// version of path and staging it, before a call.
+func gitResolveOurs(repo, path string) func(t *testing.T) {
+	return func(t *testing.T) {
+		run(t, repo, "git", "checkout", "--ours", "--", path)
+		run(t, repo, "git", "add", "--", path)
+	}
+}
+
+// gitSequenceDone checks that a cherry-pick or revert is over (its
+// head, e.g. CHERRY_PICK_HEAD, is gone), the tree is clean and the last
+// commit's subject is subject.
+func gitSequenceDone(repo, head, subject string) func(t *testing.T, o executor.Outcome) {
+	return func(t *testing.T, o executor.Outcome) {
+		t.Helper()
+		if _, err := os.Stat(filepath.Join(repo, ".git", head)); err == nil {
+			t.Errorf("%s is still there: the operation is not over", head)
+		}
+		gitStatusHas(repo, "")(t, o)
+		if got := strings.TrimSpace(run(t, repo, "git", "log", "-1", "--format=%s")); got != subject {
+			t.Errorf("last commit %q, want %q", got, subject)
 		}
 	}
 }
