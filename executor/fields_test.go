@@ -387,3 +387,64 @@ func TestCallJSONArg(t *testing.T) {
 		t.Errorf("object for a string arg: %q, want %q", out.Text, want)
 	}
 }
+
+// A working-directory name given to a tool without a cwd arg stands for
+// its arg named for a directory to work in (docker exec's workdir, a
+// directory in the container), and the note no longer says the tool has
+// none.
+func TestUnknownCwdSuggestsWorkdir(t *testing.T) {
+	t.Parallel()
+	tl := &config.Tool{Name: "exec", Args: []config.Arg{
+		{Name: "workdir", Description: "Directory inside the container to run in", Flag: "--workdir="},
+		{Name: "container", Positional: true},
+	}}
+	for _, name := range []string{"cwd", "working_dir", "dir", "directory", "chdir"} {
+		if got := executor.SuggestArgFor(tl, name, "/app"); got != "workdir" {
+			t.Errorf("SuggestArgFor(%q) = %q, want workdir", name, got)
+		}
+	}
+	// Not a weaker directory name, nor with two such args to choose from.
+	if got := executor.SuggestArgFor(tl, "path", "/app"); got != "" {
+		t.Errorf("SuggestArgFor(path) = %q, want none", got)
+	}
+	two := &config.Tool{Args: []config.Arg{{Name: "workdir"}, {Name: "dir"}}}
+	if got := executor.SuggestArg(two, "cwd"); got != "" {
+		t.Errorf("SuggestArg with two directory args = %q, want none", got)
+	}
+}
+
+// The weaker guesses only consider args that take a value of the type
+// sent; without a value they consider every arg.
+func TestSuggestArgForValueType(t *testing.T) {
+	t.Parallel()
+	tl := &config.Tool{Args: []config.Arg{
+		{Name: "output", Flag: "-o="},
+		{Name: "verbose", Type: config.TypeBoolean, Flag: "-v"},
+		{Name: "vars", Type: config.TypeJSON},
+		{Name: "dir", Cwd: true},
+	}}
+	tests := []struct {
+		name  string
+		value any
+		want  string
+	}{
+		{"o", "/x", "output"},
+		{"o", true, ""}, // a boolean is no path
+		{"out", "/x", "output"},
+		{"out", 3.0, ""},
+		{"v", true, "verbose"},
+		{"v", "x", ""},
+		{"variables", map[string]any{}, "vars"},
+		{"variables", "x", "vars"}, // json takes any value
+		{"output_dir", "/x", "output"},
+		{"outdoor", "/x", ""},
+	}
+	for _, tt := range tests {
+		if got := executor.SuggestArgFor(tl, tt.name, tt.value); got != tt.want {
+			t.Errorf("SuggestArgFor(%q, %v) = %q, want %q", tt.name, tt.value, got, tt.want)
+		}
+	}
+	if got := executor.SuggestArg(tl, "o"); got != "output" {
+		t.Errorf("SuggestArg(o) = %q, want output", got)
+	}
+}

@@ -52,7 +52,7 @@ func UnknownArgs(t *config.Tool, args map[string]any) (first []IgnoredArg, more 
 	}
 	noCwd := cwdArg(t) == nil
 	for _, name := range names {
-		u := IgnoredArg{Name: shortened(name), DidYouMean: SuggestArg(t, name)}
+		u := IgnoredArg{Name: shortened(name), DidYouMean: SuggestArgFor(t, name, args[name])}
 		u.noCwd = u.DidYouMean == "" && noCwd && isCwdAlias(name)
 		first = append(first, u)
 	}
@@ -130,11 +130,25 @@ var (
 // arguments) probably stands for, or "" when none is close: the same name
 // in another spelling (maxCount, max-count for max_count); for a name
 // that always means a working directory ("cwd", "workdir", "working_dir")
-// the tool's cwd argument; a likely misspelling; or, for another common
-// name of the working directory ("dir", "directory", "path", "repo") or
-// of the input ("stdin", "input", "body"), the tool's cwd or stdin
-// argument.
+// the tool's cwd argument, or, when it has none, an argument named for a
+// directory to work in (docker exec's workdir, a directory in the
+// container); a likely misspelling; for another common name of the
+// working directory ("dir", "directory", "path", "repo") or of the input
+// ("stdin", "input", "body"), the tool's cwd or stdin argument; else one
+// of the weaker guesses of [SuggestArgFor], among all arguments.
 func SuggestArg(t *config.Tool, name string) string {
+	return suggestArg(t, name, nil, false)
+}
+
+// SuggestArgFor is [SuggestArg] for a name given with value v: its weaker
+// guesses (an option's letter, a prefix, an abbreviation, shared words)
+// only consider the arguments v converts to, so that a path sent as
+// "path" is not taken for a boolean whose description mentions paths.
+func SuggestArgFor(t *config.Tool, name string, v any) string {
+	return suggestArg(t, name, v, true)
+}
+
+func suggestArg(t *config.Tool, name string, v any, typed bool) string {
 	names := make([]string, len(t.Args))
 	for i, a := range t.Args {
 		names[i] = a.Name
@@ -143,8 +157,11 @@ func SuggestArg(t *config.Tool, name string) string {
 		}
 	}
 	n := normalize(name)
-	if slices.Contains(strongCwdAliases, n) {
-		if a := cwdArg(t); a != nil {
+	if slices.Contains(strongCwdAliases, n) || slices.Contains(dirAliases, n) {
+		if a := cwdArg(t); a != nil && slices.Contains(strongCwdAliases, n) {
+			return a.Name
+		}
+		if a := workdirArg(t); a != nil {
 			return a.Name
 		}
 	}
@@ -156,7 +173,33 @@ func SuggestArg(t *config.Tool, name string) string {
 			return a.Name
 		}
 	}
-	return ""
+	return guessArg(t, name, v, typed)
+}
+
+// dirAliases are the plainest names of a directory: given to a tool
+// without a cwd argument, they stand for its argument named for a
+// directory to work in, as the strong cwd names do.
+var dirAliases = []string{"dir", "directory"}
+
+// workdirArg returns, for a tool without a cwd argument, its one argument
+// whose name is itself a working directory's (workdir, working_dir, cwd,
+// dir, directory: docker exec's --workdir, a directory inside the
+// container), or nil.
+func workdirArg(t *config.Tool) *config.Arg {
+	if cwdArg(t) != nil {
+		return nil
+	}
+	var found *config.Arg
+	for i := range t.Args {
+		n := normalize(t.Args[i].Name)
+		if slices.Contains(strongCwdAliases, n) || slices.Contains(dirAliases, n) {
+			if found != nil {
+				return nil
+			}
+			found = &t.Args[i]
+		}
+	}
+	return found
 }
 
 // cwdArg returns t's working-directory argument, or nil.

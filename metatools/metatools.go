@@ -605,7 +605,7 @@ func besideArgsNote(tool *config.Tool, args map[string]any) string {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "'%s'", displayName(k))
-		if s := executor.SuggestArg(tool, k); s != "" {
+		if s := executor.SuggestArgFor(tool, k, args[k]); s != "" {
 			fmt.Fprintf(&b, " (did you mean args.%s?)", s)
 		}
 	}
