@@ -2380,7 +2380,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
-				ExitCodes: map[int]string{1: "some paths could not be searched (see stderr)"},
+				ExitCodes: map[int]string{1: "an error (see stderr): a missing or unreadable path or file, or a bad value"},
 				ReadOnly:  ptr(true),
 				Line:      15,
 			}},

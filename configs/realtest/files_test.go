@@ -65,6 +65,12 @@ func init() {
 				{tool: "find_files", args: a{"modified_minutes": "-60", "name": "*.txt", "dir": tree}, want: []string{"(no output)"}},
 				{tool: "find_files", args: a{"modified_minutes": "+60", "dir": tree}, want: []string{"./old.txt"}, check: lacks("main.py")},
 				{tool: "find_files", args: a{"newer_than": "old.txt", "name": "*.md", "dir": tree}, want: []string{"./docs/guide.md"}},
+				// Exit code 1 is any error, and its meaning says so: a
+				// missing reference file is not a path find could not search.
+				{tool: "find_files", args: a{"newer_than": "nonexist", "dir": tree}, exit: 1, want: []string{"nonexist", "No such file or directory", "[exit code: 1 (an error (see stderr): a missing or unreadable path or file, or a bad value)]"}, check: lacks("./main.py")},
+				{tool: "find_files", args: a{"modified_after": "not a date", "dir": tree}, exit: 1, want: []string{"not a date", "[exit code: 1 (an error (see stderr)"}, check: lacks("./main.py")},
+				// A missing start path: the others are still searched.
+				{tool: "find_files", args: a{"path": []any{"docs", "nonexist"}, "dir": tree}, exit: 1, want: []string{"docs/guide.md", "nonexist", "No such file or directory", "[exit code: 1 (an error (see stderr)"}},
 				{tool: "find_files", args: a{"empty": true, "type": "f", "dir": tree}, before: func(t *testing.T) { write(t, sb.path("tree", "empty.txt"), "") }, want: []string{"./empty.txt"}, check: lacks("main.py")},
 				// -1k rounds sizes up to whole KiB: only empty files are "under 1k".
 				{tool: "find_files", args: a{"size": "-1k", "type": "f", "dir": tree}, want: []string{"./empty.txt"}, check: lacks("main.py")},
