@@ -220,3 +220,31 @@ func TestRankNegatedProgram(t *testing.T) {
 		}
 	}
 }
+
+// Two query words a tool writes as one ("work tree", "one-line") match
+// the word it writes, both of them.
+func TestRankCompound(t *testing.T) {
+	ix := rankFixture(t,
+		&config.Config{Name: "vc", Tools: fixtureTools(
+			"vc_status: Show the state of the work area and the tree of changes",
+			"vc_worktree_add: Add a linked worktree",
+			"vc_log: List commits, in the oneline format if asked",
+			"vc_blame: Annotate each line with the commit that changed it, line by line, one at a time")},
+	)
+	for _, tt := range []struct{ query, first string }{
+		{"add a work tree", "vc_worktree_add"},
+		{"work-tree add", "vc_worktree_add"},
+		{"commits in one-line form", "vc_log"},
+	} {
+		if got := entryNames(ix.Search(tt.query, "", "", 3)); len(got) == 0 || got[0] != tt.first {
+			t.Errorf("Search(%q) = %q, want %s first", tt.query, got, tt.first)
+		}
+	}
+	var via []string
+	for _, m := range ix.Explain("add a work tree", "", "", 1).Results[0].Matches {
+		via = append(via, m.Term+" "+m.Via)
+	}
+	if !slices.Contains(via, "worktree compound") {
+		t.Errorf("explanation %q lacks the compound", via)
+	}
+}

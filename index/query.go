@@ -19,9 +19,10 @@ const (
 	viaAbbrev   // a word of the tools' names it abbreviates: "worktree" for "wt"
 	viaFlag     // one of combined short flags: "-d" for "-fdx"
 	viaLongFlag // a long flag for a short one: "--create" for "-c"
+	viaCompound // the word joined with its neighbour: "worktree" for "work tree"
 )
 
-var variantKindNames = [...]string{"exact", "synonym", "longer form", "shorter form", "typo", "abbreviation", "one of the flags", "long flag"}
+var variantKindNames = [...]string{"exact", "synonym", "longer form", "shorter form", "typo", "abbreviation", "one of the flags", "long flag", "compound"}
 
 func (k variantKind) String() string { return variantKindNames[k] }
 
@@ -39,6 +40,10 @@ type variant struct {
 type queryTerm struct {
 	term, raw string
 	w         float32 // its weight: less in the clauses that set the scene
+	// compounds are the stems of the word written together with the
+	// word before or after it ("work tree", "one-line", "set up"), both
+	// words counting: a tool may spell them as one (see variants).
+	compounds []string
 }
 
 // queryTerms returns the distinct words of query without stop words and
@@ -57,13 +62,23 @@ func queryTerms(query string) []queryTerm {
 	}
 	cut := lastClause(query)
 	words := func(part string, w float32) {
+		prev := ""   // the previous word, when it counts
+		prevAt := -1 // … and its index in terms
 		tokenize(part, func(tok []byte) {
 			t := queryTerm{term: stem(string(tok)), raw: string(tok), w: w}
 			if isStopWord(t.raw) || isNumber(t.term) {
 				rest = add(rest, t)
-			} else {
-				terms = add(terms, t)
+				prev, prevAt = "", -1
+				return
 			}
+			terms = add(terms, t)
+			at := slices.IndexFunc(terms, func(q queryTerm) bool { return q.term == t.term })
+			if prev != "" && at >= 0 && prevAt >= 0 {
+				c := stem(prev + t.raw)
+				terms[at].compounds = append(terms[at].compounds, c)
+				terms[prevAt].compounds = append(terms[prevAt].compounds, c)
+			}
+			prev, prevAt = t.raw, at
 		})
 	}
 	words(query[:cut], contextWeight)
@@ -144,6 +159,11 @@ func (r *ranker) variants(vs []variant, s *scratch, t queryTerm, typoOK bool) []
 	exact, ok := r.termID[t.term]
 	if ok {
 		vs = append(vs, variant{exact, 1, 1, viaExact})
+	}
+	for _, c := range t.compounds {
+		if id, ok := r.termID[c]; ok && !r.isStop[id] && c != t.term {
+			vs = append(vs, variant{id, compoundWeight, 1, viaCompound})
+		}
 	}
 	for _, syn := range synonyms()[t.term] {
 		if id, ok := r.termID[syn]; ok && !r.isStop[id] {

@@ -85,7 +85,8 @@ const (
 
 	nameBoost = 0.75 // extra weight of query terms found in the tool's name or subcommand, by the fraction found there
 
-	contextWeight = 0.7 // the weight of words before the last clause of a query
+	compoundWeight = float32(1) // a query word joined with its neighbour: "worktree" for "work tree"
+	contextWeight  = 0.7        // the weight of words before the last clause of a query
 
 	minRelScore = 0.1  // results scoring less than this fraction of the best are left out, unless they contain the query
 	tieRange    = 0.05 // scores within this fraction of each other count as equal when spreading results over CLIs
