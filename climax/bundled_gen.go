@@ -2965,8 +2965,8 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:      404,
 			}, config.Tool{
 				Name:        "gh_api",
-				Description: "Read any GitHub REST API endpoint (GET only) as JSON, for what the other gh tools do not show: a pull request's review comments (repos/OWNER/REPO/pulls/N/comments), a file's content, commit statuses. {owner} and {repo} stand for the repository of dir.",
-				Keywords:    []string{"github api", "review comments", "inline comments on a PR", "rest api", "raw json from github", "gh api", "list pull request review comments", "get file contents from github"},
+				Description: "Read any GitHub REST API endpoint (GET only) as JSON: the fallback for data no other gh tool returns, e.g. inline review comments, file contents, commit statuses. In the endpoint, {owner} and {repo} stand for the repository of dir.",
+				Keywords:    []string{"github rest api", "api endpoint", "raw json", "gh api", "inline review comments", "file contents at a ref", "commit statuses"},
 				Command:     "api --method=GET",
 				Args: []config.Arg{config.Arg{
 					Name:        "endpoint",

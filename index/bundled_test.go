@@ -129,3 +129,34 @@ func TestBundledFlagsJoinTheirValue(t *testing.T) {
 		}
 	}
 }
+
+// TestBundledFallbackRanksBelowDedicatedTools checks that gh_api, which
+// reads any GitHub endpoint, does not out-rank the gh tool made for a
+// task when a query names that task's resource: a fallback's words say
+// what it is for, not the resources the dedicated tools cover.
+func TestBundledFallbackRanksBelowDedicatedTools(t *testing.T) {
+	ix, _, err := index.New(bundledConfigs(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for query, want := range map[string]string{
+		"list pull requests github":       "gh_pr_list",
+		"list open pull requests":         "gh_pr_list",
+		"list github issues":              "gh_issue_list",
+		"show a pull request on github":   "gh_pr_view",
+		"github actions workflow runs":    "gh_run_list",
+		"list pull request review checks": "gh_pr_checks",
+	} {
+		rank := map[string]int{}
+		for i, e := range ix.Search(query, "", "", 10) {
+			rank[e.ToolName] = i + 1
+		}
+		if rank[want] == 0 {
+			t.Errorf("%q: %s not among the first 10", query, want)
+			continue
+		}
+		if r, ok := rank["gh_api"]; ok && r < rank[want] {
+			t.Errorf("%q: gh_api ranks %d, above %s (%d)", query, r, want, rank[want])
+		}
+	}
+}
