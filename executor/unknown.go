@@ -67,6 +67,18 @@ func UnknownArgs(t *config.Tool, args map[string]any) (first []IgnoredArg, more 
 //
 //	[ignored argument 'cwd' (did you mean 'dir'?): the tool has no argument of that name, so the command ran without it]
 func ignoredNote(ignored []IgnoredArg, more int) string {
+	return IgnoredNote(ignored, more, "the tool", "the command")
+}
+
+// IgnoredNote is the one-line note on ignored, the unknown argument
+// names of a call of owner (and more beyond them, only counted; see
+// [UnknownArgs]), which ran as what without them: each name quoted (as
+// messages quote it, control characters shown as U+FFFD) with the
+// argument it probably stands for. "" when nothing was ignored.
+//
+//	IgnoredNote(ignored, 0, "climax_search", "the search")
+//	// [ignored argument 'q' (did you mean 'query'?): climax_search has no argument of that name, so the search ran without it]
+func IgnoredNote(ignored []IgnoredArg, more int, owner, what string) string {
 	if len(ignored) == 0 {
 		return ""
 	}
@@ -96,9 +108,9 @@ func ignoredNote(ignored []IgnoredArg, more int) string {
 		fmt.Fprintf(&b, " and %d more", more)
 	}
 	if len(ignored)+more == 1 {
-		b.WriteString(": the tool has no argument of that name, so the command ran without it]")
+		fmt.Fprintf(&b, ": %s has no argument of that name, so %s ran without it]", owner, what)
 	} else {
-		b.WriteString(": the tool has no arguments of those names, so the command ran without them]")
+		fmt.Fprintf(&b, ": %s has no arguments of those names, so %s ran without them]", owner, what)
 	}
 	return b.String()
 }

@@ -29,7 +29,9 @@
 //     query longer than [MaxQueryBytes] is refused.
 //     limit is a whole number >= 0 (0 gives no results) or a string
 //     holding one; anything else — negative, fractional, another type —
-//     falls back to [DefaultLimit].
+//     falls back to [DefaultLimit]. Other keys are ignored and named in
+//     the answer (note and ignored_args, with the property each probably
+//     stands for: "q" is query, "dir" is cwd).
 //   - climax_call: tool_name is required and must be a non-empty string;
 //     args must be an object, and null or absent means {}. Tool names are
 //     matched exactly; an unknown name gets "Unknown tool: NAME" followed
@@ -232,6 +234,12 @@ func New(ix *index.Index, runner *executor.Runner) *Tools {
 type SearchResult struct {
 	Text    string
 	IsError bool
+	// IgnoredArgs lists the keys of the call that are not climax_search's
+	// properties, each with the one it probably stands for (as a call's
+	// [executor.Result].IgnoredArgs does); the JSON of Text holds them
+	// too, with a note. A server gives such an answer the JSON as
+	// structuredContent, as a call's result gives its ignored_args.
+	IgnoredArgs []executor.IgnoredArg
 }
 
 // CallResult is climax_call's answer: the executor's outcome, and the tool
@@ -248,7 +256,8 @@ type CallResult struct {
 // (in the summary, the CLIs); Returned the ones in this answer; HasMore
 // says that more follow them (pass offset Offset+Returned).
 type searchResponse struct {
-	Mode         string        `json:"mode"`
+	Mode string `json:"mode"`
+	ignoredKeys
 	TotalMatches int           `json:"total_matches"`
 	Returned     int           `json:"returned"`
 	HasMore      bool          `json:"has_more"`
@@ -258,12 +267,83 @@ type searchResponse struct {
 }
 
 type summaryResponse struct {
-	Mode         string             `json:"mode"`
+	Mode string `json:"mode"`
+	ignoredKeys
 	TotalMatches int                `json:"total_matches"`
 	Returned     int                `json:"returned"`
 	HasMore      bool               `json:"has_more"`
 	Hint         string             `json:"hint,omitempty"`
 	Summary      []index.CLISummary `json:"summary"`
+}
+
+// ignoredKeys are the fields of both answers on keys climax_search does
+// not have (docs/search.md, Unknown keys): Note, the line a climax_call
+// result starts with for such names, and the names with their likely
+// meaning, as a call's structuredContent lists them.
+type ignoredKeys struct {
+	Note               string                `json:"note,omitempty"`
+	IgnoredArgs        []executor.IgnoredArg `json:"ignored_args,omitempty"`
+	IgnoredArgsOmitted int                   `json:"ignored_args_omitted,omitempty"`
+}
+
+// searchProperties are climax_search's properties in the order of its
+// schema.
+var searchProperties = []string{"query", "category", "cli", "limit", "offset", "cwd"}
+
+// searchTool is climax_search's properties as a tool's arguments (types
+// and descriptions from its schema, cwd the working-directory argument),
+// so that its unknown keys get the suggestions a tool's get: "clii" is
+// cli, "dir" and "project" are cwd, "keywords" is query (its description
+// is "Task or keywords").
+var searchTool = func() *config.Tool {
+	var schema struct {
+		Properties map[string]struct{ Type, Description string }
+	}
+	if err := json.Unmarshal([]byte(searchSchema), &schema); err != nil {
+		panic("metatools: invalid built-in schema: " + err.Error())
+	}
+	t := &config.Tool{Name: SearchName}
+	for _, name := range searchProperties {
+		p := schema.Properties[name]
+		t.Args = append(t.Args, config.Arg{Name: name, Type: config.ArgType(p.Type), Description: p.Description, Cwd: name == "cwd"})
+	}
+	return t
+}()
+
+// searchAliases are other keys callers use for climax_search's
+// properties, in [squash]ed form: a search engine's "q", a tool search's
+// "tool_name", a page size's "max_results", a page number's "page" (the
+// next page is a larger offset). They win over the suggestions of
+// [executor.SuggestArgFor], which find none for most of them and would
+// take "page" for limit ("Results per page").
+var searchAliases = map[string]string{
+	"q": "query", "search": "query", "keyword": "query", "term": "query", "terms": "query", "text": "query",
+	"find": "query", "task": "query", "prompt": "query", "question": "query", "topic": "query",
+	"tool": "query", "toolname": "query", "name": "query", "searchterm": "query", "searchquery": "query",
+	"program": "cli", "command": "cli", "cmd": "cli", "binary": "cli", "app": "cli",
+	"tag": "category", "tags": "category", "type": "category", "group": "category", "kind": "category",
+	"max": "limit", "maxresults": "limit", "count": "limit", "n": "limit", "num": "limit", "size": "limit",
+	"pagesize": "limit", "perpage": "limit", "top": "limit", "topk": "limit", "k": "limit",
+	"skip": "offset", "start": "offset", "page": "offset", "from": "offset", "cursor": "offset",
+}
+
+// squash lowers s and drops "_", "-", "." and " ", so that max_results,
+// maxResults and max-results compare equal.
+func squash(s string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "", ".", "", " ", "").Replace(s))
+}
+
+// searchIgnored returns the keys of args that are not climax_search's
+// properties, each with the one it probably stands for, and how many
+// more there are beyond the listed ones (see [executor.UnknownArgs]).
+func searchIgnored(args map[string]any) ([]executor.IgnoredArg, int) {
+	ignored, more := executor.UnknownArgs(searchTool, args)
+	for i := range ignored {
+		if p, ok := searchAliases[squash(ignored[i].Name)]; ok {
+			ignored[i].DidYouMean = p
+		}
+	}
+	return ignored, more
 }
 
 // Search answers climax_search. args holds the JSON-decoded arguments (nil
@@ -272,6 +352,22 @@ type summaryResponse struct {
 // {"mode":"summary",...,"summary":[...]}; both are one page: limit
 // entries from offset.
 func (t *Tools) Search(args map[string]any) SearchResult {
+	ignored, more := searchIgnored(args)
+	keys := ignoredKeys{Note: executor.IgnoredNote(ignored, more, SearchName, "the search"), IgnoredArgs: ignored, IgnoredArgsOmitted: more}
+	res := t.search(args, keys)
+	switch {
+	case keys.Note == "":
+	case res.IsError:
+		res.Text = keys.Note + "\n\n" + res.Text
+	default:
+		res.IgnoredArgs = ignored
+	}
+	return res
+}
+
+// search is [Tools.Search] with the note on the keys it ignores already
+// made: the answer's JSON holds it.
+func (t *Tools) search(args map[string]any, keys ignoredKeys) SearchResult {
 	var problems []string
 	given := false
 	str := func(name string) string {
@@ -304,7 +400,9 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 
 	var resp any
 	if !given {
-		resp = t.summary(offset, limit)
+		sum := t.summary(offset, limit)
+		sum.ignoredKeys = keys
+		resp = sum
 	} else {
 		opts := index.SearchOptions{Category: category, CLI: cli, Offset: offset, Limit: limit}
 		var programs []string
@@ -319,6 +417,7 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 		page := t.ix.SearchPage(query, opts)
 		resp = searchResponse{
 			Mode:         "search",
+			ignoredKeys:  keys,
 			TotalMatches: page.Total,
 			Returned:     len(page.Results),
 			HasMore:      offset < page.Total && page.Total-offset > len(page.Results),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -561,5 +562,93 @@ func TestMetaToolNamesAreReserved(t *testing.T) {
 		if !slices.Contains(config.ReservedToolNames, name) {
 			t.Errorf("%s is not in config.ReservedToolNames", name)
 		}
+	}
+}
+
+// Keys climax_search does not have are not silent: the answer's JSON
+// names each with the property it probably stands for, in a note (the
+// line a climax_call result starts with for such names) and in
+// ignored_args; the search runs as it would without them.
+func TestSearchIgnoredKeys(t *testing.T) {
+	t.Parallel()
+	mt := newTools(t)
+	tests := []struct {
+		args     map[string]any
+		mode     string
+		ignored  []executor.IgnoredArg
+		omitted  int
+		noteHead string
+	}{
+		{map[string]any{"q": "git status"}, "summary", []executor.IgnoredArg{{Name: "q", DidYouMean: "query"}},
+			0, "[ignored argument 'q' (did you mean 'query'?): climax_search has no argument of that name, so the search ran without it]"},
+		{map[string]any{"search": "git status"}, "summary", []executor.IgnoredArg{{Name: "search", DidYouMean: "query"}}, 0, "[ignored argument 'search' (did you mean 'query'?)"},
+		{map[string]any{"keywords": "stash"}, "summary", []executor.IgnoredArg{{Name: "keywords", DidYouMean: "query"}}, 0, "[ignored argument 'keywords' (did you mean 'query'?)"},
+		{map[string]any{"query": "stash", "dir": "/repo"}, "search", []executor.IgnoredArg{{Name: "dir", DidYouMean: "cwd"}}, 0, "[ignored argument 'dir' (did you mean 'cwd'?)"},
+		{map[string]any{"query": "stash", "project": "/repo"}, "search", []executor.IgnoredArg{{Name: "project", DidYouMean: "cwd"}}, 0, "[ignored argument 'project' (did you mean 'cwd'?)"},
+		{map[string]any{"query": "stash", "clii": "git"}, "search", []executor.IgnoredArg{{Name: "clii", DidYouMean: "cli"}}, 0, "[ignored argument 'clii' (did you mean 'cli'?)"},
+		{map[string]any{"query": "x", "maxResults": 3, "page": 2, "zzz": 1}, "search",
+			[]executor.IgnoredArg{{Name: "maxResults", DidYouMean: "limit"}, {Name: "page", DidYouMean: "offset"}, {Name: "zzz"}},
+			0, "[ignored arguments 'maxResults' (did you mean 'limit'?), 'page' (did you mean 'offset'?) and 'zzz': climax_search has no arguments of those names, so the search ran without them]"},
+	}
+	for _, tt := range tests {
+		res := mt.Search(tt.args)
+		var got struct {
+			Mode               string                `json:"mode"`
+			Note               string                `json:"note"`
+			IgnoredArgs        []executor.IgnoredArg `json:"ignored_args"`
+			IgnoredArgsOmitted int                   `json:"ignored_args_omitted"`
+		}
+		if err := json.Unmarshal([]byte(res.Text), &got); err != nil || res.IsError {
+			t.Errorf("%v: %v %q (%v)", tt.args, res.IsError, res.Text, err)
+			continue
+		}
+		if got.Mode != tt.mode || !strings.HasPrefix(got.Note, tt.noteHead) || !reflect.DeepEqual(got.IgnoredArgs, tt.ignored) || !reflect.DeepEqual(res.IgnoredArgs, tt.ignored) {
+			t.Errorf("%v: %s\nwant mode %s, note %q..., ignored %+v", tt.args, res.Text, tt.mode, tt.noteHead, tt.ignored)
+		}
+	}
+
+	// The same search without the extra key answers the same otherwise.
+	with := mt.Search(map[string]any{"query": "commit", "clii": "git"}).Text
+	without := mt.Search(map[string]any{"query": "commit"}).Text
+	if i := strings.Index(with, `,"total_matches"`); i < 0 || `{"mode":"search"`+with[i:] != without {
+		t.Errorf("with an ignored key:\n%s\nwithout:\n%s", with, without)
+	}
+	// Known keys only: no note.
+	if res := mt.Search(map[string]any{"query": "commit", "cli": "git-tools", "limit": 2}); strings.Contains(res.Text, "ignored") || res.IgnoredArgs != nil {
+		t.Errorf("known keys: %s", res.Text)
+	}
+	// An error answer starts with the note.
+	res := mt.Search(map[string]any{"query": 5.0, "q": "x"})
+	if want := "[ignored argument 'q' (did you mean 'query'?): climax_search has no argument of that name, so the search ran without it]\n\nArgument validation failed:\n  - Argument 'query' must be a string (got number)"; !res.IsError || res.Text != want {
+		t.Errorf("error with an ignored key: %q\nwant %q", res.Text, want)
+	}
+	// Very many keys: the first 20, the rest counted.
+	many := map[string]any{}
+	for i := range 1000 {
+		many[fmt.Sprintf("k%04d", i)] = i
+	}
+	res = mt.Search(many)
+	if !strings.Contains(res.Text, `'k0019' and 980 more: climax_search has no arguments of those names`) || !strings.Contains(res.Text, `"ignored_args_omitted":980`) || len(res.IgnoredArgs) != executor.MaxIgnoredArgs {
+		t.Errorf("many keys: %.300s", res.Text)
+	}
+}
+
+// Every property of climax_search's schema is one it knows: none is
+// reported as ignored.
+func TestSearchKnowsItsProperties(t *testing.T) {
+	t.Parallel()
+	var schema struct{ Properties map[string]any }
+	if err := json.Unmarshal(metatools.Definitions()[0].InputSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{}
+	for name := range schema.Properties {
+		args[name] = nil
+	}
+	if len(args) != 6 {
+		t.Fatalf("schema properties %v", schema.Properties)
+	}
+	if res := newTools(t).Search(args); res.IsError || res.IgnoredArgs != nil || strings.Contains(res.Text, "ignored") {
+		t.Errorf("search with every property: %s", res.Text)
 	}
 }

@@ -21,8 +21,10 @@
 // error: bad arguments (including arguments that are not a JSON object),
 // unknown tools, validation and policy errors, non-zero exits, timeouts.
 // When a command ran, the result carries the executor's [executor.Result]
-// as structuredContent beside the text. No output schema is declared, so
-// clients do not validate it.
+// as structuredContent beside the text; a climax_search answer carries
+// its JSON as structuredContent when the call gave keys climax_search does
+// not have (it lists them in ignored_args). No output schema is declared,
+// so clients do not validate it.
 //
 // # Long calls
 //
@@ -305,7 +307,13 @@ func (s *Server) searchHandler(ctx context.Context, req *mcp.CallToolRequest) (*
 	res := s.toolsFor(ctx).meta.Search(args)
 	s.metrics.searched(time.Since(start))
 	s.log.Info("search", "args", shorten(string(req.Params.Arguments)), "is_error", res.IsError)
-	return &mcp.CallToolResult{IsError: res.IsError, Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}, nil
+	r := &mcp.CallToolResult{IsError: res.IsError, Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}
+	if len(res.IgnoredArgs) > 0 {
+		// The answer's JSON, which lists the ignored keys, is also its
+		// structured content: where a call's result lists them.
+		r.StructuredContent = json.RawMessage(res.Text)
+	}
+	return r, nil
 }
 
 // A heartbeat sends progress notifications while a call waits or runs.

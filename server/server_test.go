@@ -249,6 +249,27 @@ func TestSearch(t *testing.T) {
 	}
 }
 
+// Keys climax_search does not have are named in its answer's JSON, which
+// is then also the structured content (a call's result lists its ignored
+// names there): {"q": ...} got the overview with no word on why.
+func TestSearchIgnoredKeys(t *testing.T) {
+	cs := newSession(t)
+	res := call(t, cs, "climax_search", map[string]any{"q": "git status"})
+	got := text(t, res)
+	wantNote := `"note":"[ignored argument 'q' (did you mean 'query'?): climax_search has no argument of that name, so the search ran without it]","ignored_args":[{"name":"q","did_you_mean":"query"}]`
+	if res.IsError || !strings.HasPrefix(got, `{"mode":"summary",`+wantNote+`,"total_matches":2`) {
+		t.Errorf("search with q: %v %s\nwant the note %s", res.IsError, got, wantNote)
+	}
+	m, ok := res.StructuredContent.(map[string]any)
+	if !ok {
+		t.Fatalf("structured content is %T", res.StructuredContent)
+	}
+	b, _ := json.Marshal(m["ignored_args"])
+	if string(b) != `[{"did_you_mean":"query","name":"q"}]` || m["mode"] != "summary" || m["summary"] == nil {
+		t.Errorf("structured content %v", m)
+	}
+}
+
 // Classic calls and climax_call share one execution path: same text, same
 // structured content, same isError.
 func TestCallParity(t *testing.T) {
