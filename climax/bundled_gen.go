@@ -3067,6 +3067,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("boolean"),
 					Flag:        "--first-parent",
 				}, config.Arg{
+					Name:        "no_merges",
+					Description: "Leave out merge commits",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--no-merges",
+				}, config.Arg{
+					Name:        "graph",
+					Description: "Draw the branch and merge graph",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--graph",
+				}, config.Arg{
 					Name: "stat",
 					Type: config.ArgType("boolean"),
 					Flag: "--stat",
@@ -3171,7 +3181,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      120,
+				Line:      128,
 			}, config.Tool{
 				Name:        "git_show",
 				Description: "Show a commit (message, author, diff), a tag, or a file at a revision (REV:PATH).",
@@ -3204,7 +3214,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      157,
+				Line:      165,
 			}, config.Tool{
 				Name:        "git_blame",
 				Description: "Show who last changed each line of a file and in which commit.",
@@ -3242,7 +3252,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      183,
+				Line:      191,
 			}, config.Tool{
 				Name:        "git_grep",
 				Description: "Search tracked files for a text or regex pattern, e.g. to find where a function or symbol is used. Patterns are POSIX basic regexes (\\| for alternation, \\+ \\? \\{n\\}) unless extended_regexp (ERE: | + ? {n} ( )) or perl_regexp (PCRE: \\d, \\s, lookarounds) is set; fixed_strings matches literally. Exit code 1 means no matches.",
@@ -3306,7 +3316,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "no matches"},
 				ReadOnly:         ptr(true),
-				Line:             210,
+				Line:             218,
 			}, config.Tool{
 				Name:        "git_ls_files",
 				Description: "List files tracked by git (or untracked, modified or deleted ones).",
@@ -3340,7 +3350,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      261,
+				Line:      269,
 			}, config.Tool{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its hash; for an annotated tag add ^{commit} to get the commit, not the tag object.",
@@ -3369,7 +3379,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      287,
+				Line:      295,
 			}, config.Tool{
 				Name:        "git_repo_root",
 				Description: "Print the absolute path of the repository's top-level (root) directory.",
@@ -3384,7 +3394,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      311,
+				Line:      319,
 			}, config.Tool{
 				Name:        "git_reflog",
 				Description: "Show the reflog, newest 30 by default: every commit HEAD pointed to (commits, checkouts, resets, rebases). Use to recover lost commits.",
@@ -3408,7 +3418,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      323,
+				Line:      331,
 			}, config.Tool{
 				Name:        "git_describe",
 				Description: "Name a commit after the nearest tag reachable from it (v1.2.0-3-gabc1234), e.g. the version of a build.",
@@ -3437,7 +3447,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      342,
+				Line:      350,
 			}, config.Tool{
 				Name:        "git_branch_list",
 				Description: "List branches (local, remote or all), marking the current one, with last commit and upstream.",
@@ -3481,7 +3491,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      364,
+				Line:      372,
 			}, config.Tool{
 				Name:        "git_current_branch",
 				Description: "Print the name of the current branch (empty when HEAD is detached).",
@@ -3495,7 +3505,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      397,
+				Line:      405,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with new_branch does both).",
@@ -3519,7 +3529,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        408,
+				Line:        416,
 			}, config.Tool{
 				Name:        "git_branch_rename",
 				Description: "Rename a local branch (the current one when old is not given); refuses to overwrite an existing branch.",
@@ -3543,7 +3553,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        425,
+				Line:        433,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "Delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
@@ -3567,7 +3577,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        441,
+				Line:        449,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout); new_branch creates a branch of that name first (from branch, else from HEAD).",
@@ -3575,7 +3585,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Command:     "switch",
 				Args: []config.Arg{config.Arg{
 					Name:        "branch",
-					Description: "Branch to switch to; with new_branch, its start point",
+					Description: "Branch to switch to (@{-1}: the previous one); with new_branch, its start point",
 					Type:        config.ArgType("string"),
 					Positional:  true,
 				}, config.Arg{
@@ -3596,7 +3606,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        461,
+				Line:        469,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch); a file path as target discards its changes. To discard file changes use git_restore.",
@@ -3621,7 +3631,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        482,
+				Line:        490,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
@@ -3657,7 +3667,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        501,
+				Line:        509,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "Discard uncommitted changes to files; staged=true only unstages them.",
@@ -3689,7 +3699,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        531,
+				Line:        539,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one. Its hooks run and may refuse it.",
@@ -3728,7 +3738,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        556,
+				Line:        564,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "Delete files from the working tree and index; cached=true only untracks them.",
@@ -3769,7 +3779,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        589,
+				Line:        597,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -3793,7 +3803,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        623,
+				Line:        631,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
@@ -3826,7 +3836,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        640,
+				Line:        648,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
@@ -3840,7 +3850,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      670,
+				Line:      678,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
@@ -3859,7 +3869,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      681,
+				Line:      689,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -3883,7 +3893,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        694,
+				Line:        702,
 			}, config.Tool{
 				Name:        "git_stash_apply",
 				Description: "Re-apply a stash's changes and keep the stash in the list (unlike git_stash_pop).",
@@ -3907,7 +3917,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        712,
+				Line:        720,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "Delete a stash without applying it.",
@@ -3926,7 +3936,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        728,
+				Line:        736,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
@@ -3955,7 +3965,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      742,
+				Line:      750,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -3984,7 +3994,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        761,
+				Line:        769,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "Delete a local tag.",
@@ -4003,7 +4013,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        781,
+				Line:        789,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
@@ -4017,7 +4027,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      795,
+				Line:      803,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -4041,7 +4051,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        809,
+				Line:        817,
 			}, config.Tool{
 				Name:        "git_remote_set_url",
 				Description: "Change the URL of a remote (e.g. switch origin from HTTPS to SSH, or to a moved repository).",
@@ -4067,7 +4077,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        826,
+				Line:        834,
 			}, config.Tool{
 				Name:        "git_remote_remove",
 				Description: "Remove a remote and its remote-tracking branches.",
@@ -4086,7 +4096,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        846,
+				Line:        854,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
@@ -4127,7 +4137,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        858,
+				Line:        866,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
@@ -4170,7 +4180,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        893,
+				Line:        901,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
@@ -4197,6 +4207,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("boolean"),
 					Flag:        "--force-with-lease",
 				}, config.Arg{
+					Name:        "delete",
+					Description: "Delete the remote branch (or tag) named by branch",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--delete",
+				}, config.Arg{
 					Name: "tags",
 					Type: config.ArgType("boolean"),
 					Flag: "--tags",
@@ -4213,7 +4228,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        933,
+				Line:        941,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
@@ -4250,7 +4265,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        969,
+				Line:        981,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -4274,7 +4289,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        999,
+				Line:        1011,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -4313,7 +4328,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1017,
+				Line:        1029,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
@@ -4327,11 +4342,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1048,
+				Line:        1060,
 			}, config.Tool{
 				Name:        "git_rebase",
-				Description: "Replay the current branch's commits onto another branch (rewrites history). After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
-				Keywords:    []string{"rebase onto main", "linear history", "update branch onto main", "squash commits", "interactive rebase", "rewrite history", "replay commits", "squash the last few commits", "reorder commits", "rebase on the latest main", "clean up history before a PR", "drop a commit from history", "edit an old commit", "reword an old commit message"},
+				Description: "Replay the current branch's commits onto another branch (rewrites history); not interactive: to squash the last N commits, git_reset soft to HEAD~N, then git_commit. After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
+				Keywords:    []string{"rebase onto main", "linear history", "update branch onto main", "rewrite history", "replay commits", "rebase on the latest main", "clean up history before a PR", "move my commits onto main"},
 				Command:     "rebase",
 				Args: []config.Arg{config.Arg{
 					Name:        "upstream",
@@ -4357,7 +4372,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1063,
+				Line:        1075,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -4371,7 +4386,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1088,
+				Line:        1101,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -4385,7 +4400,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1101,
+				Line:        1114,
 			}, config.Tool{
 				Name:        "git_rebase_skip",
 				Description: "Skip the commit a rebase stopped on (the rebased branch goes on without it) and continue with the next; for a commit whose changes are already upstream or that a conflict resolution left empty.",
@@ -4399,7 +4414,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1112,
+				Line:        1125,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit (cherry-pick).",
@@ -4424,7 +4439,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1122,
+				Line:        1135,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
 				Description: "Continue a cherry-pick after resolving and staging its conflicts (a pick the resolution left empty is skipped, or kept with allow_empty).",
@@ -4438,7 +4453,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1141,
+				Line:        1154,
 			}, config.Tool{
 				Name:        "git_cherry_pick_abort",
 				Description: "Abort a cherry-pick in progress and return to the state before it.",
@@ -4452,7 +4467,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1150,
+				Line:        1163,
 			}, config.Tool{
 				Name:        "git_cherry_pick_skip",
 				Description: "Skip the commit a cherry-pick stopped on (its changes are not applied) and continue with the rest; for a pick that a conflict resolution left empty. git_commit with allow_empty keeps it as an empty commit instead.",
@@ -4466,7 +4481,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1159,
+				Line:        1172,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -4490,7 +4505,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1169,
+				Line:        1182,
 			}, config.Tool{
 				Name:        "git_revert_continue",
 				Description: "Continue a revert after resolving and staging its conflicts (a revert the resolution left empty is skipped, or kept with allow_empty).",
@@ -4504,7 +4519,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1188,
+				Line:        1201,
 			}, config.Tool{
 				Name:        "git_revert_abort",
 				Description: "Abort a revert in progress and return to the state before it.",
@@ -4518,7 +4533,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1199,
+				Line:        1212,
 			}, config.Tool{
 				Name:        "git_revert_skip",
 				Description: "Skip the commit a revert stopped on (it is not reverted) and continue with the rest; for a revert that a conflict resolution left empty.",
@@ -4532,7 +4547,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1209,
+				Line:        1222,
 			}, config.Tool{
 				Name:        "git_checkout_ours",
 				Description: "Resolve conflicted files by taking our side whole: the current branch's version during a merge or cherry-pick (during a rebase, the branch being rebased onto). Then git_add the files.",
@@ -4555,7 +4570,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1218,
+				Line:        1231,
 			}, config.Tool{
 				Name:        "git_checkout_theirs",
 				Description: "Resolve conflicted files by taking their side whole: the version from the branch being merged or the commit being cherry-picked or reverted (during a rebase, the commit being replayed). Then git_add the files.",
@@ -4578,11 +4593,11 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1236,
+				Line:        1249,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
-				Keywords:    []string{"undo last commit", "uncommit", "unstage all", "move HEAD", "soft reset", "HEAD~1", "go back a commit", "undo git add", "undo the commit but keep the changes", "unstage everything", "remove the last commit", "committed to the wrong branch", "reset to a previous commit", "exceeds GitHub's file size limit"},
+				Keywords:    []string{"undo last commit", "uncommit", "unstage all", "move HEAD", "soft reset", "HEAD~1", "go back a commit", "undo git add", "undo the commit but keep the changes", "unstage everything", "remove the last commit", "committed to the wrong branch", "reset to a previous commit", "exceeds GitHub's file size limit", "squash the last few commits", "squash commits"},
 				Command:     "reset",
 				Args: []config.Arg{config.Arg{
 					Name:        "commit",
@@ -4591,7 +4606,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Positional:  true,
 				}, config.Arg{
 					Name:        "soft",
-					Description: "Keep the undone changes staged",
+					Description: "Keep the undone changes staged (then git_commit squashes them into one commit)",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--soft",
 				}, config.Arg{
@@ -4609,7 +4624,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1254,
+				Line:        1267,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "Reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -4629,7 +4644,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1279,
+				Line:        1292,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
@@ -4660,7 +4675,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1295,
+				Line:      1308,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "Permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -4692,7 +4707,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1319,
+				Line:        1332,
 			}, config.Tool{
 				Name:        "git_bisect",
 				Description: "Find the commit that introduced a bug by binary search: start BAD GOOD, then mark each checked-out commit good or bad; reset ends.",
@@ -4719,7 +4734,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1347,
+				Line:        1360,
 			}, config.Tool{
 				Name:        "git_worktree_list",
 				Description: "List the worktrees of the repository (extra checkouts of other branches) with path, commit and branch.",
@@ -4733,7 +4748,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1366,
+				Line:      1379,
 			}, config.Tool{
 				Name:        "git_worktree_add",
 				Description: "Check out a branch into a new directory (a worktree), to work on two branches at once.",
@@ -4763,7 +4778,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1376,
+				Line:        1389,
 			}, config.Tool{
 				Name:        "git_worktree_remove",
 				Description: "Remove a worktree and its directory; force=true even with uncommitted changes.",
@@ -4787,7 +4802,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1396,
+				Line:        1409,
 			}, config.Tool{
 				Name:        "git_config_get",
 				Description: "Print the value of one git setting (user.email, remote.origin.url...); exit code 1 when it is not set.",
@@ -4809,7 +4824,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "not set"},
 				ReadOnly:         ptr(true),
-				Line:             1412,
+				Line:             1425,
 			}, config.Tool{
 				Name:        "git_config_set",
 				Description: "Set a git setting in this repository's .git/config (user.name, user.email, core.autocrlf...).",
@@ -4836,7 +4851,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1428,
+				Line:        1441,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -4850,7 +4865,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1452,
+				Line:      1465,
 			}},
 			Source: "bundled:git",
 		}

@@ -108,6 +108,9 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_branch_delete", args: r(a{"name": "feature"}), exit: 1, want: []string{"not fully merged"}},
 		{tool: "git_stash_push", args: r(a{"message": "wip readme", "include_untracked": true}), want: []string{"wip readme"}},
 		{tool: "git_switch", args: r(a{"branch": "feature"}), want: []string{"Switched to branch 'feature'"}},
+		// "-" (the previous branch) is refused as an option; @{-1} names it.
+		{tool: "git_switch", args: r(a{"branch": "-"}), refused: "@{-1}"},
+		{tool: "git_switch", args: r(a{"branch": "@{-1}"}), want: []string{"Switched to branch 'main'"}},
 		{tool: "git_switch", args: r(a{"new_branch": "fix", "branch": "main"}), want: []string{"Switched to a new branch 'fix'"}},
 		// A boolean is not a branch name (it made a branch named "true").
 		{tool: "git_switch", args: r(a{"new_branch": true}), refused: "cannot convert true to string"},
@@ -157,6 +160,12 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main", "dry_run": true}), want: []string{"main -> main"}},
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main", "tags": true}), want: []string{"v1.0.0"}},
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "work", "set_upstream": true, "force_with_lease": true}), want: []string{"work -> work"}},
+		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main:doomed"}), want: []string{"main -> doomed"}},
+		{tool: "git_push", args: r(a{"remote": "origin", "branch": "doomed", "delete": true}), want: []string{"[deleted]", "doomed"}, check: func(t *testing.T, _ outcome) {
+			if refs := run(t, repo, "git", "ls-remote", "--heads", "origin"); strings.Contains(refs, "doomed") || !strings.Contains(refs, "refs/heads/work") {
+				t.Errorf("origin's branches after deleting doomed:\n%s", refs)
+			}
+		}},
 		{tool: "git_clone", args: a{"url": sb.path("remote.git"), "directory": "clone", "branch": "main", "depth": 1, "dir": sb.dir}, want: []string{"Cloning into 'clone'"}, check: exists(sb.path("clone", "README.md"), true)},
 		{tool: "git_commit", args: a{"dir": sb.path("clone"), "message": "from the clone", "all": true}, before: func(t *testing.T) { write(t, sb.path("clone", "README.md"), "# demo\n\nFrom the clone.\n") }, want: []string{"from the clone"}},
 		{tool: "git_push", args: a{"dir": sb.path("clone")}, want: []string{"main -> main"}},
@@ -169,6 +178,14 @@ func gitCalls(sb *sandbox) []call {
 		// Integrating and rewriting.
 		{tool: "git_merge", args: r(a{"branch": "feature", "no_ff": true, "message": "merge feature"}), want: []string{"feature.txt"}},
 		{tool: "git_merge", args: r(a{"branch": "feature", "ff_only": true}), want: []string{"Already up to date"}},
+		// The merge commit drawn by graph, left out by no_merges.
+		{tool: "git_log", args: r(a{"graph": true, "oneline": true, "max_count": 3}), want: []string{"*   ", "merge feature", "|\\ "}},
+		{tool: "git_log", args: r(a{"no_merges": true, "oneline": true, "max_count": 3}), check: func(t *testing.T, o outcome) {
+			lacks("merge feature")(t, o)
+			if n := strings.Count(strings.TrimSpace(o.Result.Stdout), "\n") + 1; n != 3 {
+				t.Errorf("want 3 commits, got %d:\n%s", n, o.Result.Stdout)
+			}
+		}},
 		{tool: "git_merge", args: r(a{"branch": "clash", "squash": true}), before: gitConflict(sb, "clash"), exit: 1, want: []string{"CONFLICT"}},
 		{tool: "git_reset_hard", args: r(a{}), want: []string{"HEAD is now at"}},
 		{tool: "git_merge", args: r(a{"branch": "clash"}), exit: 1, want: []string{"CONFLICT"}},
@@ -395,6 +412,22 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_commit", args: r(a{"message": "hooked", "all": true, "signoff": true}), want: []string{"hooked"}, check: func(t *testing.T, _ outcome) {
 			if msg := run(t, repo, "git", "log", "-1", "--format=%B"); !strings.Contains(msg, "Signed-off-by: Real Test <real@test.invalid>") {
 				t.Errorf("no sign-off in the commit message:\n%s", msg)
+			}
+		}},
+
+		// Squashing, as git_rebase's description says (it is not
+		// interactive): git_reset soft to HEAD~2, then git_commit.
+		{tool: "git_reset", args: r(a{"commit": "HEAD~2", "soft": true}), before: func(t *testing.T) {
+			write(t, sb.path("repo", "squash1.txt"), "one\n")
+			run(t, repo, "git", "add", "squash1.txt")
+			run(t, repo, "git", "commit", "--quiet", "-m", "squash one")
+			write(t, sb.path("repo", "squash2.txt"), "two\n")
+			run(t, repo, "git", "add", "squash2.txt")
+			run(t, repo, "git", "commit", "--quiet", "-m", "squash two")
+		}, check: gitStatusHas(repo, "A  squash2.txt")},
+		{tool: "git_commit", args: r(a{"message": "squashed"}), want: []string{"2 files changed"}, check: func(t *testing.T, _ outcome) {
+			if got := run(t, repo, "git", "log", "-2", "--format=%s"); got != "squashed\nhooked\n" {
+				t.Errorf("last two commits:\n%s\nwant squashed, then hooked", got)
 			}
 		}},
 	}
