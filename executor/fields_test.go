@@ -448,3 +448,38 @@ func TestSuggestArgForValueType(t *testing.T) {
 		t.Errorf("SuggestArg(o) = %q, want output", got)
 	}
 }
+
+// Shared words: a word of the arg's name or option (or a synonym) counts
+// twice one of its description's first clause; generic words alone, ties
+// and asides suggest nothing.
+func TestSuggestArgByWords(t *testing.T) {
+	t.Parallel()
+	tl := &config.Tool{Args: []config.Arg{
+		{Name: "destination", Description: "Directory to extract into, created if missing (not the archive's directory)"},
+		{Name: "member", Type: config.TypeArray, Description: "Only these members"},
+		{Name: "workdir", Description: "Directory inside the container (default: the image's WORKDIR)"},
+		{Name: "log_file", Description: "Where the log goes"},
+		{Name: "error_file", Description: "Where errors go"},
+		{Name: "dir", Cwd: true},
+	}}
+	tests := map[string]string{
+		"target_dir":  "destination", // a synonym in the name
+		"extractInto": "destination", // camelCase; both words
+		"extract_to":  "destination", // "extract" in the description
+		"members":     "member",
+		"output_dir":  "destination",
+		"missing":     "",    // after the first clause
+		"image":       "",    // an aside
+		"archive":     "",    // an aside
+		"directory":   "dir", // the cwd arg's alias, before any guess
+		"file":        "",    // generic, and two args have it
+		"log":         "log_file",
+		"the_to":      "", // filler only
+		"inside":      "workdir",
+	}
+	for name, want := range tests {
+		if got := executor.SuggestArgFor(tl, name, "x"); got != want {
+			t.Errorf("SuggestArgFor(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -232,7 +232,7 @@ var genericWords = []string{"data", "dir", "dirs", "directory", "folder", "file"
 // uses for it: "target_dir" and "into" for a destination. Only this way
 // round: a caller's "target" is a destination, but a build target is not.
 var synonyms = map[string][]string{
-	"destination": {"dest", "target", "output", "out", "into", "to"},
+	"destination": {"dest", "target", "output", "out", "into"},
 	"output":      {"out"},
 	"source":      {"src", "from"},
 	"directory":   {"dir", "folder"},
