@@ -421,6 +421,7 @@ func TestSuggestArgForValueType(t *testing.T) {
 		{Name: "output", Flag: "-o="},
 		{Name: "verbose", Type: config.TypeBoolean, Flag: "-v"},
 		{Name: "vars", Type: config.TypeJSON},
+		{Name: "count", Type: config.TypeInteger},
 		{Name: "dir", Cwd: true},
 	}}
 	tests := []struct {
@@ -432,6 +433,8 @@ func TestSuggestArgForValueType(t *testing.T) {
 		{"o", true, ""}, // a boolean is no path
 		{"out", "/x", "output"},
 		{"out", 3.0, ""},
+		{"cou", "5", "count"}, // a number sent as text
+		{"cou", "five", ""},
 		{"v", true, "verbose"},
 		{"v", "x", ""},
 		{"variables", map[string]any{}, "vars"},

@@ -79,9 +79,9 @@ func guessArg(t *config.Tool, name string, v any, typed bool) string {
 }
 
 // fitsType reports whether v is a value of a's type as sent, not only
-// one that converts to it: a string for a string, a number for a number,
-// a boolean for a boolean (a json argument takes any), so that a number
-// sent as "limit" is not taken for a path.
+// one that converts to it: a string for a string, a number (or a string
+// holding one) for a number, a boolean for a boolean (a json argument
+// takes any), so that a number sent as "limit" is not taken for a path.
 func fitsType(a *config.Arg, v any) bool {
 	if a.Type == config.TypeJSON {
 		return true
@@ -97,6 +97,10 @@ func fitsType(a *config.Arg, v any) bool {
 func fitsItem(typ config.ArgType, v any) bool {
 	switch v.(type) {
 	case string:
+		if typ == config.TypeInteger || typ == config.TypeNumber {
+			_, err := coerce(typ, v) // a number sent as text ("5")
+			return err == nil
+		}
 		return typ == config.TypeString || typ == ""
 	case bool:
 		return typ == config.TypeBoolean
