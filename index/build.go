@@ -356,7 +356,11 @@ func (b *builder) scorePostings() {
 	}
 	flat := make([]posting, 0, sum) // one backing array, cut per term
 	for id := range r.vocab {
-		r.idf[id] = float32(idf(r.n, int(b.idfDF[id])))
+		// A word of a CLI's fields counts once for the CLI on top of
+		// the tools that have it in their own fields, so with few tools
+		// it can count more often than there are tools: it is then in
+		// all of them.
+		r.idf[id] = float32(idf(r.n, min(int(b.idfDF[id]), r.n)))
 		end := len(flat) + int(r.df[id])
 		r.postings[id] = flat[len(flat):len(flat):end]
 		flat = flat[:end]

@@ -248,3 +248,22 @@ func TestRankCompound(t *testing.T) {
 		t.Errorf("explanation %q lacks the compound", via)
 	}
 }
+
+// With few tools, a word of the CLI's own fields that its tools also hold
+// counts more often than there are tools; it must still count as a match,
+// not lose every tool that has it (a two-word query found nothing).
+func TestRankWordsOfASmallConfig(t *testing.T) {
+	ix := rankFixture(t,
+		&config.Config{Name: "rg", Description: "ripgrep, to search the files of a tree or to list them", Tools: fixtureTools(
+			"rg_search: Search files for a pattern and list the matching lines",
+			"rg_files: List the files that would be searched")},
+	)
+	for _, tt := range []struct{ query, first string }{
+		{"list files", "rg_files"},
+		{"list python files", "rg_files"},
+	} {
+		if got := entryNames(ix.Search(tt.query, "", "", 3)); len(got) == 0 || got[0] != tt.first {
+			t.Errorf("Search(%q) = %q, want %s first", tt.query, got, tt.first)
+		}
+	}
+}

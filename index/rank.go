@@ -221,7 +221,7 @@ func phraseKey(ids []int32) string {
 	return string(b)
 }
 
-// idf is the BM25 inverse document frequency, always positive.
+// idf is the BM25 inverse document frequency, positive for df <= n.
 func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
