@@ -63,7 +63,7 @@ func tokenizeBuf(s string, buf []byte, fn func(tok []byte)) []byte {
 			split := !isUpper(prev) // fooBar: split before B
 			if !split && i < len(s) {
 				next, _ := utf8.DecodeRuneInString(s[i:])
-				split = unicode.IsLower(next) // HTTPServer: split before S
+				split = unicode.IsLower(next) && !pluralS(s[i:]) // HTTPServer: split before S; not TODOs, PRs
 			}
 			if split && len(buf) > 0 {
 				fn(buf)
@@ -163,6 +163,13 @@ func stem(w string) string {
 		w = w[:n-1] // image → imag, tree stays
 	}
 	return w
+}
+
+// pluralS reports whether s, the rest of a token after an uppercase
+// letter, is only the "s" of a plural: "TODOs", "PRs", "URLs" are words,
+// not "TOD" and "Os".
+func pluralS(s string) bool {
+	return len(s) > 0 && s[0] == 's' && (len(s) == 1 || !unicode.IsLetter(rune(s[1])))
 }
 
 func isASCIILower(s string) bool {

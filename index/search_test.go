@@ -26,6 +26,9 @@ func TestTokenize(t *testing.T) {
 		{"a.b:c/d e\tf", []string{"a", "b", "c", "d", "e", "f"}},
 		{"dockerPs", []string{"docker", "ps"}},
 		{"HTTPServer", []string{"http", "server"}},
+		// An acronym's plural is one word.
+		{"find TODOs, open PRs", []string{"find", "todos", "open", "prs"}},
+		{"URLs/IDs", []string{"urls", "ids"}},
 		{"getHTTP2Response", []string{"get", "http2", "response"}},
 		{"List running containers.", []string{"list", "running", "containers"}},
 		{"version-control", []string{"version", "control"}},
