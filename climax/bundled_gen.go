@@ -4822,7 +4822,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(30),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
-				ExitCodes:        map[int]string{1: "not set"},
+				ExitCodes:        map[int]string{1: "not set, or not a valid key: see stderr"},
 				ReadOnly:         ptr(true),
 				Line:             1425,
 			}, config.Tool{
@@ -4851,7 +4851,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1441,
+				Line:        1443,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -4865,7 +4865,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1465,
+				Line:      1467,
 			}},
 			Source: "bundled:git",
 		}
@@ -6952,7 +6952,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(30),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
-				ExitCodes:        map[int]string{1: "no"},
+				ExitCodes:        map[int]string{1: "no, or kubectl failed: see stderr"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
 				Line:             455,
@@ -6998,7 +6998,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      480,
+				Line:      482,
 			}, config.Tool{
 				Name:        "kubectl_config_get_contexts",
 				Description: "List the kubeconfig contexts (clusters, users, namespaces), marking the current one.",
@@ -7007,7 +7007,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        511,
+				Line:        513,
 			}, config.Tool{
 				Name:        "kubectl_config_use_context",
 				Description: "Switch the current kubeconfig context (which cluster later kubectl tools talk to).",
@@ -7024,7 +7024,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        522,
+				Line:        524,
 			}},
 			Source: "bundled:kubectl",
 		}
@@ -7431,7 +7431,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(120),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
-				ExitCodes:        map[int]string{1: "some dependencies are outdated"},
+				ExitCodes:        map[int]string{1: "outdated dependencies found, or npm failed: see stderr"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
 				Line:             215,
@@ -7460,7 +7460,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      236,
+				Line:      238,
 			}, config.Tool{
 				Name:        "npm_audit",
 				Description: "Scan dependencies for known security vulnerabilities, with severity and fixes; exit code 1 when any are found.",
@@ -7489,10 +7489,10 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(120),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
-				ExitCodes:        map[int]string{1: "vulnerabilities found"},
+				ExitCodes:        map[int]string{1: "vulnerabilities found, or npm failed: see stderr"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             259,
+				Line:             261,
 			}, config.Tool{
 				Name:        "npm_audit_fix",
 				Description: "Upgrade vulnerable dependencies to patched versions within semver ranges.",
@@ -7511,7 +7511,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        286,
+				Line:        290,
 			}, config.Tool{
 				Name:        "npm_init",
 				Description: "Create a package.json with default values.",
@@ -7525,7 +7525,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        302,
+				Line:        306,
 			}, config.Tool{
 				Name:        "npm_version",
 				Description: "Bump the package version in package.json (patch, minor, major or an exact version); under git it also commits and tags it.",
@@ -7550,7 +7550,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        313,
+				Line:        317,
 			}},
 			Source: "bundled:npm",
 		}

@@ -373,7 +373,9 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_config_set", args: r(a{"key": "core.fsmonitor", "value": "touch " + sb.path("pwned")}), refused: "does not match pattern", check: exists(sb.path("pwned"), false)},
 		{tool: "git_config_set", args: r(a{"key": "alias.st", "value": "!touch x"}), refused: "does not match pattern"},
 		{tool: "git_config_get", args: r(a{"key": "push.default"}), want: []string{"simple"}},
-		{tool: "git_config_get", args: r(a{"key": "no.such"}), exit: 1},
+		{tool: "git_config_get", args: r(a{"key": "no.such"}), exit: 1, want: []string{"[exit code: 1 (not set, or not a valid key: see stderr)]"}},
+		// git's exit code 1 is also its refusal of a key: the label holds then too.
+		{tool: "git_config_get", args: r(a{"key": "nosection"}), exit: 1, want: []string{"key does not contain a section", "[exit code: 1 (not set, or not a valid key: see stderr)]"}},
 		{tool: "git_config_list", args: r(a{}), want: []string{"local\tpush.default=simple", "global\tuser.name=Real Test"}},
 
 		// Remotes.

@@ -100,7 +100,12 @@ current-context: fake
 				{tool: "kubectl_rollout_history", args: a{"resource": "deployment/web", "revision": 1}, want: []string{"revision #1", "nginx:1.25"}},
 				{tool: "kubectl_set_image", args: a{"resource": "deployment/web", "image": []any{"web=nginx:1.28"}, "namespace": "default"}, want: []string{"deployment.apps/web image updated"}, check: sent("PATCH", "/deployments/web", "nginx:1.28")},
 				{tool: "kubectl_auth_can_i", args: a{"verb": "list", "resource": "pods", "namespace": "default"}, want: []string{"yes"}, check: sent("POST", "/selfsubjectaccessreviews", "list", "pods", "default")},
-				{tool: "kubectl_auth_can_i", args: a{"verb": "delete", "resource": "nodes", "all_namespaces": true}, exit: 1, want: []string{"no", "[exit code: 1 (no)]"}},
+				{tool: "kubectl_auth_can_i", args: a{"verb": "delete", "resource": "nodes", "all_namespaces": true}, exit: 1, want: []string{"no", "[exit code: 1 (no, or kubectl failed: see stderr)]"}},
+				// kubectl's exit code 1 is also its failure: the label holds then too.
+				{tool: "kubectl_auth_can_i", args: a{"verb": "get", "resource": "pods"}, before: func(t *testing.T) {
+					write(t, sb.path("unreachable.kubeconfig"), "apiVersion: v1\nkind: Config\nclusters:\n- name: gone\n  cluster: {server: \"http://127.0.0.1:9\"}\ncontexts:\n- name: gone\n  context: {cluster: gone}\ncurrent-context: gone\n")
+					t.Setenv("KUBECONFIG", sb.path("unreachable.kubeconfig"))
+				}, exit: 1, want: []string{"refused", "[exit code: 1 (no, or kubectl failed: see stderr)]"}},
 				{tool: "kubectl_wait", args: a{"resource": "pod/web-1", "for": "condition=Ready", "namespace": "default", "wait_timeout": "10s"}, want: []string{"pod/web-1 condition met"}},
 				{tool: "kubectl_wait", args: a{"resource": "pods", "for": "condition=Ready", "selector": "app=web", "wait_timeout": "10s"}, want: []string{"condition met"}},
 				{tool: "kubectl_wait", args: a{"resource": "pods", "for": "condition=Ready", "all": true, "wait_timeout": "10s"}, want: []string{"condition met"}},

@@ -45,9 +45,12 @@ func init() {
 				{tool: "npm_ls", args: a{"package": "tiny-dep", "all": true, "depth": 0, "json": true, "dir": p}, want: []string{`"version": "1.0.0"`}},
 				{tool: "npm_ls", args: a{"package": []any{"tiny-dep", "dev-dep"}, "dir": p}, want: []string{"tiny-dep@1.0.0", "dev-dep@1.0.0"}},
 				{tool: "npm_explain", args: a{"package": "tiny-dep", "dir": p}, want: []string{"tiny-dep@1.0.0", `"^1.0.0" from the root project`}},
-				{tool: "npm_outdated", args: a{"package": "tiny-dep", "json": true, "dir": p}, exit: 1, want: []string{`"latest": "1.1.0"`, "(some dependencies are outdated)"}},
+				{tool: "npm_outdated", args: a{"package": "tiny-dep", "json": true, "dir": p}, exit: 1, want: []string{`"latest": "1.1.0"`, "[exit code: 1 (outdated dependencies found, or npm failed: see stderr)]"}},
+				// npm's exit code 1 is also its failure: the label must hold then too.
+				{tool: "npm_outdated", args: a{"dir": p}, before: npmUnreachable, exit: 1, want: []string{"ECONNREFUSED", "[exit code: 1 (outdated dependencies found, or npm failed: see stderr)]"}},
 				{tool: "npm_view", args: a{"package": "tiny-dep", "field": "versions", "json": true}, want: []string{`"1.0.0"`, `"1.1.0"`}},
-				{tool: "npm_audit", args: a{"dir": p}, exit: 1, want: []string{"tiny-dep", "Prototype pollution", "(vulnerabilities found)"}},
+				{tool: "npm_audit", args: a{"dir": p}, exit: 1, want: []string{"tiny-dep", "Prototype pollution", "[exit code: 1 (vulnerabilities found, or npm failed: see stderr)]"}},
+				{tool: "npm_audit", args: a{"dir": p}, before: npmUnreachable, exit: 1, want: []string{"audit endpoint returned an error", "[exit code: 1 (vulnerabilities found, or npm failed: see stderr)]"}},
 				{tool: "npm_audit", args: a{"audit_level": "critical", "omit_dev": true, "json": true, "dir": p}, want: []string{`"high": 1`}},
 				{tool: "npm_audit_fix", args: a{"dry_run": true, "dir": p}, exit: 1, want: []string{"change tiny-dep 1.0.0 => 1.1.0"}},
 				{tool: "npm_audit_fix", args: a{"dir": p}, check: fileHas(sb.path("proj", "node_modules", "tiny-dep", "package.json"), `"version":"1.1.0"`)},
@@ -69,6 +72,14 @@ func init() {
 			}
 		},
 	})
+}
+
+// npmUnreachable points npm, for one call, at a registry on a closed port
+// with an empty cache and no retries: npm fails with ECONNREFUSED.
+func npmUnreachable(t *testing.T) {
+	t.Setenv("npm_config_registry", "http://127.0.0.1:9/")
+	t.Setenv("npm_config_cache", t.TempDir())
+	t.Setenv("npm_config_fetch_retries", "0")
 }
 
 // npmScripts adds scripts to package.json.
