@@ -4442,7 +4442,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:        1135,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
-				Description: "Continue a cherry-pick after resolving and staging its conflicts (a pick the resolution left empty is skipped, or kept with allow_empty).",
+				Description: "Continue a cherry-pick after resolving and staging its conflicts (git refuses one the resolution left empty: git_cherry_pick_skip drops it, git_commit with allow_empty keeps it).",
 				Keywords:    []string{"conflicts resolved", "resume after conflicts"},
 				Command:     "cherry-pick --continue",
 				Args: []config.Arg{config.Arg{
@@ -4508,7 +4508,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:        1182,
 			}, config.Tool{
 				Name:        "git_revert_continue",
-				Description: "Continue a revert after resolving and staging its conflicts (a revert the resolution left empty is skipped, or kept with allow_empty).",
+				Description: "Continue a revert after resolving and staging its conflicts (git refuses one the resolution left empty: git_revert_skip drops it, git_commit with allow_empty keeps it).",
 				Keywords:    []string{"conflicts resolved", "resume revert", "finish the revert", "after resolving the conflicts, mark the corrected paths", "revert is already in progress", "You are currently reverting commit"},
 				Command:     "revert --continue",
 				Args: []config.Arg{config.Arg{
@@ -7085,7 +7085,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Line:        9,
 			}, config.Tool{
 				Name:        "make_dry_run",
-				Description: "Print the commands that make would run for a target (default: the first in the Makefile), with variable overrides, without running its recipes. Not read-only: make still runs the Makefile's $(shell ...) calls and its '+' and $(MAKE) lines, which see the targets and variables given.",
+				Description: "Print the commands that make would run for a target (default: the first in the Makefile) without running its recipes. Not read-only: make still runs the Makefile's $(shell ...) calls and its '+' and $(MAKE) lines.",
 				Keywords:    []string{"what would make do", "preview make", "make -n", "show commands", "dry run", "what commands would make run", "show commands without running them", "debug a Makefile", "print the recipe", "Nothing to be done for", "Circular dependency dropped", "overriding recipe for target", "commands commence before first target"},
 				Command:     "--dry-run",
 				Args: []config.Arg{config.Arg{
@@ -7095,13 +7095,6 @@ var compiledBundled = map[string]func() *config.Config{
 					Items:       config.ArgType("string"),
 					Positional:  true,
 					Pattern:     "[\\p{L}\\p{N}_./,:+@%^~-]+",
-				}, config.Arg{
-					Name:        "variable",
-					Description: "NAME=VALUE overrides, e.g. VERSION=1.2.3 (plain '=' only; no $, quotes or shell syntax in VALUE; not SHELL or MAKE...)",
-					Type:        config.ArgType("array"),
-					Items:       config.ArgType("string"),
-					Positional:  true,
-					Pattern:     "(?:[A-FH-LN-RT-Z_a-z]\\w*|G(?:|[0-9A-MO-Z_a-z]\\w*|N(?:|[0-9A-TV-Z_a-z]\\w*|U(?:|[0-9A-LN-Z_a-z]\\w*|M(?:|[0-9B-Z_a-z]\\w*|A(?:|[0-9A-JL-Z_a-z]\\w*|K(?:|[0-9A-DF-Z_a-z]\\w*))))))|M(?:|[0-9B-EG-Z_a-z]\\w*|A(?:|[0-9A-JL-Z_a-z]\\w*|K(?:|[0-9A-DF-Z_a-z]\\w*))|F(?:|[0-9A-KM-Z_a-z]\\w*|L(?:|[0-9B-Z_a-z]\\w*|A(?:|[0-9A-FH-Z_a-z]\\w*|G(?:|[0-9A-RT-Z_a-z]\\w*)))))|S(?:|[0-9A-GI-Z_a-z]\\w*|H(?:|[0-9A-DF-Z_a-z]\\w*|E(?:|[0-9A-KM-Z_a-z]\\w*|L(?:|[0-9A-KM-Z_a-z]\\w*)))))=[\\w ./,:+@%^~=-]*",
 				}, config.Arg{
 					Name:        "always_make",
 					Description: "Show every command, even of up-to-date targets (a full rebuild)",
@@ -7142,7 +7135,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "the default target is not up to date", 2: "make could not read the Makefile"},
 				Destructive:      ptr(false),
 				Idempotent:       ptr(true),
-				Line:             106,
+				Line:             89,
 			}},
 			Source: "bundled:make",
 		}

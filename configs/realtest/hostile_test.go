@@ -490,10 +490,11 @@ var hostileGofmt = &hostile{
 // `make --dry-run` runs. make has no read-only tool: the control proves
 // why, and runHostile that --read-only serves none.
 // A plain Makefile, which runs nothing of its own, then proves that
-// make_dry_run's targets and variables add no code: its goals reach a
-// "+" line as $@, its variables a $(shell ...) call and a $(MAKE) line,
-// as in many real Makefiles. The controls run each attack on make itself;
-// through make_dry_run each is refused before make runs.
+// make_dry_run's targets add no code and that it takes no variables: its
+// goals reach a "+" line as $@, variables a $(shell ...) call, a $(MAKE)
+// line and the environment of both, as in many real Makefiles. The
+// controls run each attack on make itself; through make_dry_run a target
+// is refused before make runs and a variable ignored.
 var hostileMake = &hostile{
 	config:  "make",
 	workdir: "proj",
@@ -501,6 +502,9 @@ var hostileMake = &hostile{
 		write(t, filepath.Join(dir, "proj", "Makefile"), "X := $(shell "+touch(canaries, "make-shell")+")\n\nall:\n\t+"+touch(canaries, "make-plus")+"\n\techo built\n")
 		write(t, filepath.Join(dir, "plain", "Makefile"), "V ?= 1\nVERSION := $(shell echo $(V))\n\nsub:\n\t$(MAKE) -f Makefile inner V=$(V)\n\ninner:\n\t@echo inner $(V) $(VERSION)\n\ngoal-%:\n\t+@echo goal $@\n")
 		script(t, filepath.Join(dir, "evil-shell"), canaries, "make-var-shell", "")
+		// make exports a command line's variables to what it runs: a
+		// PATH given runs this "make" for the $(MAKE) line.
+		script(t, filepath.Join(dir, "fakebin", "make"), canaries, "make-var-path", "")
 		// make matches goal-% against the part of a goal after its last
 		// "/": the goal attack reaches the canaries without one.
 		if err := os.Symlink(canaries, filepath.Join(dir, "plain", "canaries")); err != nil {
@@ -518,30 +522,36 @@ var hostileMake = &hostile{
 			{canary: []string{"make-var-bang"}, dir: plain, argv: []string{"make", "--dry-run", "sub", "W!=" + touch(canaries, "make-var-bang")}},
 			{canary: []string{"make-var-shell"}, dir: plain, argv: []string{"make", "--dry-run", "sub", "SHELL=" + filepath.Join(dir, "evil-shell")}},
 			{canary: []string{"make-eval"}, dir: plain, argv: []string{"make", "--dry-run", "--eval=X:=$(shell " + touch(canaries, "make-eval") + ")", "sub"}},
+			{canary: []string{"make-var-path"}, dir: plain, argv: []string{"make", "--dry-run", "sub", fakePath(dir)}},
 		}
 	},
 	unsafe: func(dir string) []call {
 		plain := filepath.Join(dir, "plain")
 		canaries := filepath.Join(dir, "canaries")
 		pattern, dash := []string{"does not match pattern"}, []string{"starts with '-'"}
+		ignored := []string{"ignored argument 'variable'", "echo inner 1 1"}
 		return []call{
-			// The preview works with a goal and a variable, and passes
-			// them on to the sub-make.
-			{tool: "make_dry_run", args: a{"target": []any{"sub", "goal-x"}, "variable": "V=2", "dir": plain}, want: []string{"echo inner 2 2", "goal goal-x"}},
+			// The preview works with goals, and passes them on to the
+			// sub-make.
+			{tool: "make_dry_run", args: a{"target": []any{"sub", "goal-x"}, "dir": plain}, want: []string{"echo inner 1 1", "goal goal-x"}},
 			{tool: "make_dry_run", args: a{"target": goalAttack, "dir": plain}, refused: "pattern", want: pattern},
 			{tool: "make_dry_run", args: a{"target": "goal-$(shell " + touch(canaries, "make-goal") + ")", "dir": plain}, refused: "pattern", want: pattern},
 			{tool: "make_dry_run", args: a{"target": "--eval=X:=$(shell " + touch(canaries, "make-eval") + ")", "dir": plain}, refused: "-", want: dash},
 			{tool: "make_dry_run", args: a{"target": []any{"sub", "-f/etc/passwd"}, "dir": plain}, refused: "-", want: dash},
-			{tool: "make_dry_run", args: a{"variable": "V=1;" + touch(canaries, "make-var"), "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
-			{tool: "make_dry_run", args: a{"variable": "V:=$(shell " + touch(canaries, "make-var-eval") + ")", "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
-			{tool: "make_dry_run", args: a{"variable": "V=$(shell " + touch(canaries, "make-var-eval") + ")", "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
-			{tool: "make_dry_run", args: a{"variable": "W!=" + touch(canaries, "make-var-bang"), "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
-			{tool: "make_dry_run", args: a{"variable": "SHELL=" + filepath.Join(dir, "evil-shell"), "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
-			{tool: "make_dry_run", args: a{"variable": "MAKE=" + filepath.Join(dir, "evil-shell"), "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
-			{tool: "make_dry_run", args: a{"variable": "MAKEFLAGS=--eval=X", "target": "sub", "dir": plain}, refused: "pattern", want: pattern},
-			{tool: "make_dry_run", args: a{"variable": "-f/etc/passwd", "dir": plain}, refused: "-", want: dash},
+			// It takes no variables: each is ignored, with a note.
+			{tool: "make_dry_run", args: a{"variable": "V=1;" + touch(canaries, "make-var"), "target": "sub", "dir": plain}, want: ignored},
+			{tool: "make_dry_run", args: a{"variable": "V:=$(shell " + touch(canaries, "make-var-eval") + ")", "target": "sub", "dir": plain}, want: ignored},
+			{tool: "make_dry_run", args: a{"variable": "W!=" + touch(canaries, "make-var-bang"), "target": "sub", "dir": plain}, want: ignored},
+			{tool: "make_dry_run", args: a{"variable": "SHELL=" + filepath.Join(dir, "evil-shell"), "target": "sub", "dir": plain}, want: ignored},
+			{tool: "make_dry_run", args: a{"variable": fakePath(dir), "target": "sub", "dir": plain}, want: ignored},
 		}
 	},
+}
+
+// fakePath is a make variable setting PATH to run the make fixture's
+// fake "make" first.
+func fakePath(dir string) string {
+	return "PATH=" + filepath.Join(dir, "fakebin") + string(os.PathListSeparator) + os.Getenv("PATH")
 }
 
 // goalAttack is a make goal that, as $@ in a "+" recipe line, runs a
