@@ -15,16 +15,21 @@ import (
 // message shows; longer output is cut with "…".
 const MaxResolvedLen = 200
 
+// NotLookedUp is the value of a resolver variable whose resolver failed:
+// it says the value is missing rather than showing the resolver's own
+// arguments, which would read as the answer ("named: Name=instance-id,...").
+const NotLookedUp = "<not looked up>"
+
 // Resolution is what the resolvers of one call found: the value of every
 // variable, and why those that failed did.
 type Resolution struct {
 	// Vars holds each resolver variable's value: the resolver's output
-	// (trimmed, at most [MaxResolvedLen] bytes), or for one that failed,
-	// the raw value it was given (the values its flags carry).
+	// (trimmed, at most [MaxResolvedLen] bytes), or [NotLookedUp] for one
+	// that failed.
 	Vars map[string]string
 	// Failures say, one per failed resolver in order, which variable
-	// stayed raw and why ("{_size} is shown unresolved: exit status 1:
-	// NoSuchBucket").
+	// could not be looked up and why ("{_size} could not be looked up:
+	// exit status 1: NoSuchBucket").
 	Failures []string
 }
 
@@ -34,17 +39,18 @@ type Resolution struct {
 // the config (same executor, docker or local, environment, working
 // directory, global args) and run like one (no shell, its own timeout,
 // the tool's output limit). A flag whose template names an arg without a
-// value is left out; an array arg's items are joined by commas. A resolver that fails — cannot start, exits non-zero,
-// times out or prints nothing — leaves its variable as the raw value and
-// adds a failure. Resolve runs nothing for a tool without resolvers.
+// value is left out; an array arg's items are joined by commas. A
+// resolver that fails — cannot start, exits non-zero, times out or prints
+// nothing — leaves its variable as [NotLookedUp] and adds a failure.
+// Resolve runs nothing for a tool without resolvers.
 func (r *Runner) Resolve(ctx context.Context, rt *config.ResolvedTool, cmd *Command) Resolution {
 	res := Resolution{Vars: map[string]string{}}
 	for i := range rt.Tool.Resolve {
 		rv := &rt.Tool.Resolve[i]
-		value, raw, err := r.resolveOne(ctx, rt, cmd, rv)
+		value, err := r.resolveOne(ctx, rt, cmd, rv)
 		if err != nil {
-			res.Vars[rv.Var] = raw
-			res.Failures = append(res.Failures, fmt.Sprintf("{%s} is shown unresolved: %v", rv.Var, err))
+			res.Vars[rv.Var] = NotLookedUp
+			res.Failures = append(res.Failures, fmt.Sprintf("{%s} could not be looked up: %v", rv.Var, err))
 			continue
 		}
 		res.Vars[rv.Var] = value
@@ -52,11 +58,11 @@ func (r *Runner) Resolve(ctx context.Context, rt *config.ResolvedTool, cmd *Comm
 	return res
 }
 
-// resolveOne runs one resolver and returns its value, the raw value it
-// stands for, and why it failed. The raw value and the reason, which the
-// question and the log show, have "***" for the value of every secret arg
-// the resolver was given, also where its error output echoed it.
-func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *Command, rv *config.Resolver) (value, raw string, err error) {
+// resolveOne runs one resolver and returns its value, or why it failed.
+// The reason, which the question and the log show, has "***" for the value
+// of every secret arg the resolver was given where its error output echoed
+// it.
+func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *Command, rv *config.Resolver) (value string, err error) {
 	tool := &config.Tool{
 		Name:      rt.Tool.Name,
 		Command:   rv.Command,
@@ -64,7 +70,7 @@ func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *C
 		MaxOutput: rt.Tool.MaxOutput,
 	}
 	values := map[string]any{}
-	var raws, secrets []string
+	var secrets []string
 	defer func() {
 		if err != nil {
 			err = errors.New(hideSecrets(err.Error(), secrets))
@@ -87,34 +93,29 @@ func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *C
 		name := "flag" + strconv.Itoa(i)
 		tool.Args = append(tool.Args, config.Arg{Name: name, Flag: f.Flag, Type: config.TypeString})
 		values[name] = v
-		raws = append(raws, hideSecrets(v, secrets))
-	}
-	raw = strings.Join(raws, " ")
-	if raw == "" {
-		raw = "{" + rv.Var + "}"
 	}
 	c, err := Build(&config.ResolvedTool{Tool: tool, CLI: rt.CLI, Executor: rt.Executor}, values)
 	if err != nil {
-		return "", raw, err
+		return "", err
 	}
 	out, err := r.Run(ctx, c)
 	if err != nil {
-		return "", raw, err
+		return "", err
 	}
 	text := strings.TrimSpace(out.Stdout)
 	switch {
 	case out.TimedOut:
-		return "", raw, fmt.Errorf("timed out after %s", secondsText(rv.Timeout))
+		return "", fmt.Errorf("timed out after %s", secondsText(rv.Timeout))
 	case out.ExitCode != 0:
 		msg := fmt.Sprintf("exit status %d", out.ExitCode)
 		if line, _, _ := strings.Cut(strings.TrimSpace(out.Stderr), "\n"); line != "" {
 			msg += ": " + clipText(line, 100)
 		}
-		return "", raw, errors.New(msg)
+		return "", errors.New(msg)
 	case text == "":
-		return "", raw, errors.New("it printed nothing")
+		return "", errors.New("it printed nothing")
 	}
-	return clipText(text, MaxResolvedLen), raw, nil
+	return clipText(text, MaxResolvedLen), nil
 }
 
 // hideSecrets returns s with every occurrence of a value in secrets (the

@@ -61,8 +61,10 @@ func TestResolveLeavesOutFlagsWithoutValues(t *testing.T) {
 	}
 }
 
-// A resolver that fails leaves its variable as the raw value and says why.
-func TestResolveFailureKeepsTheRawValue(t *testing.T) {
+// A resolver that fails leaves its variable saying it was not looked up,
+// never as the resolver's own arguments (which read as the answer: "named:
+// Name=instance-id,Values=i-1"), and says why.
+func TestResolveFailureSaysNotLookedUp(t *testing.T) {
 	t.Parallel()
 	rt := resolveTool("Delete {_name}?",
 		config.Resolver{Var: "_name", Command: "fail", Timeout: 5, Flags: []config.ResolverFlag{{Flag: "--id", Value: "{bucket}"}}},
@@ -70,18 +72,20 @@ func TestResolveFailureKeepsTheRawValue(t *testing.T) {
 		config.Resolver{Var: "_empty", Command: "raw=", Timeout: 5})
 	cmd := build(t, rt, map[string]any{"bucket": "bkt-123"})
 	res := executor.New().Resolve(context.Background(), rt, cmd)
-	if res.Vars["_name"] != "bkt-123" || res.Vars["_slow"] != "{_slow}" {
-		t.Errorf("raw values %+v", res.Vars)
+	for _, v := range []string{"_name", "_slow", "_empty"} {
+		if res.Vars[v] != executor.NotLookedUp {
+			t.Errorf("%s is %q, want %q", v, res.Vars[v], executor.NotLookedUp)
+		}
 	}
 	want := []string{
-		"{_name} is shown unresolved: exit status 3: something broke",
-		"{_slow} is shown unresolved: timed out after 0.2 seconds",
-		"{_empty} is shown unresolved: it printed nothing",
+		"{_name} could not be looked up: exit status 3: something broke",
+		"{_slow} could not be looked up: timed out after 0.2 seconds",
+		"{_empty} could not be looked up: it printed nothing",
 	}
 	if strings.Join(res.Failures, "\n") != strings.Join(want, "\n") {
 		t.Errorf("failures:\n%s\nwant:\n%s", strings.Join(res.Failures, "\n"), strings.Join(want, "\n"))
 	}
-	if got := executor.ConfirmText(rt.Tool, cmd, res); got != "Delete bkt-123?" {
+	if got := executor.ConfirmText(rt.Tool, cmd, res); got != "Delete <not looked up>?" {
 		t.Errorf("message %q", got)
 	}
 }
@@ -98,19 +102,19 @@ func TestConfirmTextEscapesControlCharacters(t *testing.T) {
 	}
 }
 
-// A failed resolver shows neither the value of a secret arg it was given
-// (its raw value has *** there) nor that value echoed in its error output:
-// the failure goes into the question and the log.
+// A failed resolver does not show the value of a secret arg it was given
+// where its error output echoes it: the failure goes into the question and
+// the log.
 func TestResolveFailureHidesSecrets(t *testing.T) {
 	t.Parallel()
 	rt := resolveTool("Delete {bucket} ({_t})?", config.Resolver{Var: "_t", Command: "out=x", Timeout: 5,
 		Flags: []config.ResolverFlag{{Flag: "err=", Value: "bad token {token}"}, {Flag: "exit=", Value: "3"}}})
 	cmd := build(t, rt, map[string]any{"bucket": "b", "token": "hunter2"})
 	res := executor.New().Resolve(context.Background(), rt, cmd)
-	if res.Vars["_t"] != "bad token *** 3" {
-		t.Errorf("raw value %q", res.Vars["_t"])
+	if res.Vars["_t"] != executor.NotLookedUp {
+		t.Errorf("value %q", res.Vars["_t"])
 	}
-	if want := "{_t} is shown unresolved: exit status 3: bad token ***"; len(res.Failures) != 1 || res.Failures[0] != want {
+	if want := "{_t} could not be looked up: exit status 3: bad token ***"; len(res.Failures) != 1 || res.Failures[0] != want {
 		t.Errorf("failures %q, want %q", res.Failures, want)
 	}
 }

@@ -39,6 +39,10 @@ func init() {
 			unsetenv(t, "AWS_PROFILE") // an empty one names a profile ""
 			t.Setenv("AWS_CONFIG_FILE", sb.path("aws-config"))
 			t.Setenv("AWS_SHARED_CREDENTIALS_FILE", sb.path("aws-credentials"))
+			// A second profile with its own key and region, for the
+			// tools' profile arg.
+			write(t, sb.path("aws-config"), "[profile work]\nregion = eu-central-1\n")
+			write(t, sb.path("aws-credentials"), "[work]\naws_access_key_id = AKIAWORK\naws_secret_access_key = work-secret\n")
 			t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 			t.Setenv("AWS_MAX_ATTEMPTS", "1")
 			write(t, sb.path("site", "index.html"), "<h1>hi</h1>\n")
@@ -69,8 +73,26 @@ func init() {
 					}
 				}
 			}
+			// signed checks the last request's signature scope: its key
+			// and region (--profile and --region reached aws).
+			signed := func(texts ...string) func(t *testing.T, _ outcome) {
+				return func(t *testing.T, _ outcome) {
+					t.Helper()
+					reqs := sb.rec.since(0)
+					if len(reqs) == 0 {
+						t.Fatal("no request")
+					}
+					auth := http.Header(reqs[len(reqs)-1].Header).Get("Authorization")
+					for _, s := range texts {
+						if !strings.Contains(auth, s) {
+							t.Errorf("Authorization %q lacks %q", auth, s)
+						}
+					}
+				}
+			}
 			return []call{
 				{tool: "aws_sts_get_caller_identity", want: []string{`"Account": "123456789012"`}, check: sent("POST", "/", "Action=GetCallerIdentity")},
+				{tool: "aws_sts_get_caller_identity", args: a{"profile": "work"}, want: []string{`"Account": "123456789012"`}, check: signed("Credential=AKIAWORK/")},
 				{tool: "aws_configure_list", want: []string{"us-east-1", "env"}},
 				{tool: "aws_s3_ls", want: []string{"prod-logs"}},
 				{tool: "aws_s3_ls", args: a{"path": "s3://prod-logs/", "recursive": true}, want: []string{"app.log"}, check: sent("GET", "/prod-logs", "list-type=2")},
@@ -80,6 +102,7 @@ func init() {
 				{tool: "aws_s3_rm", args: a{"path": "s3://prod-logs/app.log"}, want: []string{"delete: s3://prod-logs/app.log"}, check: sent("DELETE", "/prod-logs/app.log")},
 				{tool: "aws_s3_presign", args: a{"path": "s3://prod-logs/app.log", "expires_in": 60}, want: []string{"/prod-logs/app.log?", "Expires="}},
 				{tool: "aws_ec2_describe_instances", args: a{"filter": "Name=instance-state-name,Values=running,stopped"}, want: []string{`"InstanceId": "i-0abc"`, "web-1"}, check: sent("POST", "/", "Action=DescribeInstances", "Filter.1.Name=instance-state-name", "Filter.1.Value.2=stopped")},
+				{tool: "aws_ec2_describe_instances", args: a{"region": "us-west-2"}, want: []string{"web-1"}, check: signed("Credential=AKIAFAKE/", "/us-west-2/ec2/")},
 				{tool: "aws_ec2_start_instances", args: a{"instance_ids": []any{"i-0abc", "i-0def"}}, want: []string{"pending"}, check: sent("POST", "/", "Action=StartInstances", "InstanceId.1=i-0abc", "InstanceId.2=i-0def")},
 				{tool: "aws_ec2_stop_instances", args: a{"instance_ids": "i-0abc"}, want: []string{"stopping"}, check: sent("POST", "/", "Action=StopInstances")},
 				{tool: "aws_ec2_terminate_instances", args: a{"instance_ids": []any{"i-0abc"}}, want: []string{"shutting-down"}, check: sent("POST", "/", "Action=TerminateInstances")},
@@ -99,7 +122,10 @@ var awsTools = []string{"aws_sts_get_caller_identity", "aws_configure_list", "aw
 
 // TestAWSTerminateResolver runs the resolver of aws_ec2_terminate_instances
 // with the real AWS CLI against the fake endpoint: the approval question
-// names the instances by their Name tags.
+// names the instances by their Name tags, looked up in the call's region;
+// where aws cannot look them up (no region anywhere, as on a machine
+// without "aws configure"), the question says so rather than showing the
+// lookup's own arguments as names.
 func TestAWSTerminateResolver(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real aws; not with -short")
@@ -116,7 +142,7 @@ func TestAWSTerminateResolver(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	for k, v := range map[string]string{"AWS_ENDPOINT_URL": srv.URL, "AWS_ACCESS_KEY_ID": "AKIAFAKE", "AWS_SECRET_ACCESS_KEY": "x",
-		"AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "us-east-1", "AWS_CONFIG_FILE": dir + "/c", "AWS_SHARED_CREDENTIALS_FILE": dir + "/k", "AWS_EC2_METADATA_DISABLED": "true", "AWS_MAX_ATTEMPTS": "1"} {
+		"AWS_CONFIG_FILE": dir + "/c", "AWS_SHARED_CREDENTIALS_FILE": dir + "/k", "AWS_EC2_METADATA_DISABLED": "true", "AWS_MAX_ATTEMPTS": "1"} {
 		t.Setenv(k, v)
 	}
 	unsetenv(t, "AWS_PROFILE")
@@ -126,21 +152,52 @@ func TestAWSTerminateResolver(t *testing.T) {
 			rt = &config.ResolvedTool{Tool: &c.Tools[i], CLI: c}
 		}
 	}
-	cmd, err := executor.Build(rt, map[string]any{"instance_ids": []any{"i-0abc", "i-0def"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := executor.New().Resolve(context.Background(), rt, cmd)
-	if rec.len() == 0 {
-		t.Skipf("this aws ignores AWS_ENDPOINT_URL (%v)", res.Failures)
-	}
-	got := executor.ConfirmText(rt.Tool, cmd, res)
-	if want := "Terminate EC2 instance(s) i-0abc i-0def (named: web-1)? This cannot be undone."; got != want || len(res.Failures) > 0 {
-		t.Fatalf("question %q (failures %v), want %q", got, res.Failures, want)
-	}
-	q, ok := rec.find("POST", "/")
-	if !ok || !strings.Contains(q.Body, "Filter.1.Value.1=i-0abc") || !strings.Contains(q.Body, "Filter.1.Value.2=i-0def") {
-		t.Errorf("resolver request %+v", q)
+	ids := []any{"i-0abc", "i-0def"}
+	for _, tc := range []struct {
+		name, envRegion string
+		args            map[string]any
+		want, failure   string // failure: a text of the one failure, if any
+		scope           string // the resolver request's signing scope
+	}{
+		{name: "region from the environment", envRegion: "us-east-1", args: map[string]any{"instance_ids": ids},
+			want: "Terminate EC2 instance(s) i-0abc i-0def (named: web-1)? This cannot be undone.", scope: "/us-east-1/ec2/"},
+		{name: "region of the call", args: map[string]any{"instance_ids": ids, "region": "us-west-2"},
+			want: "Terminate EC2 instance(s) i-0abc i-0def (named: web-1)? This cannot be undone.", scope: "/us-west-2/ec2/"},
+		{name: "no region", args: map[string]any{"instance_ids": ids},
+			want:    "Terminate EC2 instance(s) i-0abc i-0def (named: <not looked up>)? This cannot be undone.",
+			failure: "{_names} could not be looked up: exit status 255: You must specify a region"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION"} {
+				if tc.envRegion != "" {
+					t.Setenv(k, tc.envRegion)
+				} else {
+					unsetenv(t, k)
+				}
+			}
+			cmd, err := executor.Build(rt, tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := rec.len()
+			res := executor.New().Resolve(context.Background(), rt, cmd)
+			if tc.failure == "" && rec.len() == before {
+				t.Skipf("this aws ignores AWS_ENDPOINT_URL (%v)", res.Failures)
+			}
+			got := executor.ConfirmText(rt.Tool, cmd, res)
+			failed := strings.Join(res.Failures, "\n")
+			if got != tc.want || (tc.failure == "") != (failed == "") || !strings.Contains(failed, tc.failure) {
+				t.Fatalf("question %q (failures %q), want %q (failure %q)", got, failed, tc.want, tc.failure)
+			}
+			if tc.failure != "" {
+				return
+			}
+			q := rec.since(before)[0]
+			if !strings.Contains(q.Body, "Filter.1.Value.1=i-0abc") || !strings.Contains(q.Body, "Filter.1.Value.2=i-0def") ||
+				!strings.Contains(http.Header(q.Header).Get("Authorization"), tc.scope) {
+				t.Errorf("resolver request %+v, want one signed for %s", q, tc.scope)
+			}
+		})
 	}
 }
 
