@@ -683,6 +683,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:     float64(120),
 				MaxOutput:   65536,
+				Env:         map[string]string{"TERM": "dumb"},
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				Line:        147,
@@ -723,7 +724,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        166,
+				Line:        171,
 			}, config.Tool{
 				Name:        "cargo_bench",
 				Description: "Build and run the crate's benchmarks and report timings.",
@@ -758,7 +759,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        194,
+				Line:        199,
 			}, config.Tool{
 				Name:        "cargo_doc",
 				Description: "Build HTML documentation of the crate and its dependencies into target/doc; reports bad doc links.",
@@ -786,7 +787,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        218,
+				Line:        223,
 			}, config.Tool{
 				Name:        "cargo_clean",
 				Description: "Delete build output (the target directory) to free disk space or force a full rebuild.",
@@ -811,19 +812,38 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        238,
+				Line:        243,
 			}, config.Tool{
 				Name:        "cargo_add",
-				Description: "Add a dependency to Cargo.toml, e.g. 'serde' or 'tokio@1'.",
-				Keywords:    []string{"add crate", "add dependency", "install crate", "use a library", "new dependency", "unresolved import", "use of undeclared crate or module", "can't find crate for", "E0432", "E0433", "failed to resolve", "add a feature to a dependency", "dev-dependency"},
+				Description: "Add a dependency to Cargo.toml: 'serde', 'tokio@1', a local crate (path) or a git repository.",
+				Keywords:    []string{"add crate", "add dependency", "install crate", "use a library", "new dependency", "unresolved import", "use of undeclared crate or module", "can't find crate for", "E0432", "E0433", "failed to resolve", "add a feature to a dependency", "dev-dependency", "path dependency", "local crate", "git dependency", "depend on a crate in the workspace", "depend on a git branch"},
 				Command:     "add",
 				Args: []config.Arg{config.Arg{
 					Name:        "crate",
 					Description: "Names, each with optional @version",
 					Type:        config.ArgType("array"),
 					Items:       config.ArgType("string"),
-					Required:    true,
 					Positional:  true,
+				}, config.Arg{
+					Name:        "path",
+					Description: "Local crate's directory (crate optional)",
+					Type:        config.ArgType("string"),
+					Flag:        "--path=",
+				}, config.Arg{
+					Name:        "git",
+					Description: "Repository URL (crate optional)",
+					Type:        config.ArgType("string"),
+					Flag:        "--git=",
+				}, config.Arg{
+					Name:        "branch",
+					Description: "Of git",
+					Type:        config.ArgType("string"),
+					Flag:        "--branch=",
+				}, config.Arg{
+					Name:        "tag",
+					Description: "Of git",
+					Type:        config.ArgType("string"),
+					Flag:        "--tag=",
 				}, config.Arg{
 					Name:        "features",
 					Description: "Comma-separated features",
@@ -852,7 +872,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        257,
+				Line:        262,
 			}, config.Tool{
 				Name:        "cargo_remove",
 				Description: "Remove a dependency from Cargo.toml.",
@@ -881,7 +901,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        288,
+				Line:        306,
 			}, config.Tool{
 				Name:        "cargo_update",
 				Description: "Update Cargo.lock dependencies to the newest compatible versions.",
@@ -906,7 +926,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        308,
+				Line:        326,
 			}, config.Tool{
 				Name:        "cargo_tree",
 				Description: "Show the crate's dependency tree; invert shows why a crate is pulled in.",
@@ -941,7 +961,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        330,
+				Line:        348,
 			}, config.Tool{
 				Name:        "cargo_search",
 				Description: "Search crates.io for Rust crates by keyword.",
@@ -964,7 +984,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        359,
+				Line:        377,
 			}, config.Tool{
 				Name:        "cargo_new",
 				Description: "Start a new Rust package in a new directory: Cargo.toml and a hello-world main (library=true: a library).",
@@ -990,7 +1010,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        379,
+				Line:        397,
 			}},
 			Source: "bundled:cargo",
 		}

@@ -42,10 +42,21 @@ func init() {
 			write(t, sb.path("ws", "app", "examples", "demo.rs"), "fn main() {\n    println!(\"demo example\");\n}\n")
 			write(t, sb.path("ws", "util", "Cargo.toml"), "[package]\nname = \"util\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
 			run(t, sb.dir, "git", "init", "--quiet", sb.path("ws"))
+			// Two crates outside the workspace: one to add by its path,
+			// one in a git repository (tag v1, branch main) to add by URL.
+			for _, c := range []string{"localdep", "gitdep"} {
+				write(t, sb.path(c, "Cargo.toml"), "[package]\nname = \""+c+"\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+				write(t, sb.path(c, "src", "lib.rs"), "pub fn one() -> i32 {\n    1\n}\n")
+			}
+			run(t, sb.dir, "git", "init", "--quiet", "--initial-branch=main", sb.path("gitdep"))
+			run(t, sb.path("gitdep"), "git", "add", "-A")
+			run(t, sb.path("gitdep"), "git", "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "--quiet", "-m", "gitdep")
+			run(t, sb.path("gitdep"), "git", "tag", "v1")
 			write(t, sb.path("ws", "util", "src", "lib.rs"), "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        println!(\"captured output\");\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n")
 		},
 		calls: func(sb *sandbox) []call {
 			ws := sb.path("ws")
+			gitdep := "file://" + filepath.ToSlash(sb.path("gitdep"))
 			return []call{
 				{tool: "cargo_check", args: a{"workspace": true, "all_targets": true, "dir": ws}, want: []string{"Finished"}},
 				{tool: "cargo_check", args: a{"package": "app", "features": "loud", "dir": ws}, want: []string{"Finished"}},
@@ -65,11 +76,21 @@ func init() {
 				{tool: "cargo_fmt", args: a{"check": true, "dir": ws}, before: func(t *testing.T) {
 					write(t, sb.path("ws", "util", "src", "extra.rs"), "pub fn  f( )->i32{1}\n")
 					write(t, sb.path("ws", "util", "src", "lib.rs"), "pub mod extra;\n\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n")
-				}, exit: 1, want: []string{"extra.rs"}},
+					// rustfmt colours its diff when TERM names a colour terminal.
+					t.Setenv("TERM", "xterm-256color")
+				}, exit: 1, want: []string{"Diff in", "extra.rs", "-pub fn  f( )->i32{1}", "+pub fn f() -> i32 {"}, check: lacks("\x1b")},
 				{tool: "cargo_fmt", args: a{"all": true, "dir": ws}, check: fileHas(sb.path("ws", "util", "src", "extra.rs"), "pub fn f() -> i32 {")},
 				{tool: "cargo_add", args: a{"crate": "util", "package": "app", "dir": ws}, check: fileHas(sb.path("ws", "app", "Cargo.toml"), `util = { version = "0.1.0", path = "../util"`)},
 				{tool: "cargo_add", args: a{"crate": "util", "dev": true, "package": "app", "dir": ws}, check: fileHas(sb.path("ws", "app", "Cargo.toml"), "[dev-dependencies]")},
 				{tool: "cargo_add", args: a{"crate": "util", "build": true, "features": "", "dir": sb.path("ws", "app")}, check: fileHas(sb.path("ws", "app", "Cargo.toml"), "[build-dependencies]")},
+				{tool: "cargo_add", args: a{"path": "../localdep", "package": "app", "dir": ws}, want: []string{"Adding localdep (local)"}, check: fileHas(sb.path("ws", "app", "Cargo.toml"), `localdep = { version = "0.1.0", path = "../../localdep"`)},
+				// The sandbox's default registry (for cargo_search) would be
+				// written next to git, which cargo then refuses: crates.io
+				// is the default for these two calls, as it is for a user.
+				{tool: "cargo_add", args: a{"git": gitdep, "tag": "v1", "package": "app", "dir": ws}, before: crateDefaultRegistry, check: fileHas(sb.path("ws", "app", "Cargo.toml"), `gitdep = { git = "`+gitdep+`", tag = "v1"`)},
+				{tool: "cargo_add", args: a{"crate": "gitdep", "git": gitdep, "branch": "main", "dir": sb.path("ws", "app")}, before: crateDefaultRegistry, check: fileHas(sb.path("ws", "app", "Cargo.toml"), `gitdep = { git = "`+gitdep+`", version = "0.1.0", branch = "main" }`)},
+				{tool: "cargo_check", args: a{"package": "app", "dir": ws}, want: []string{"Checking localdep", "gitdep?branch=main", "Finished"}},
+				{tool: "cargo_remove", args: a{"crate": []any{"localdep", "gitdep"}, "package": "app", "dir": ws}, want: []string{"Removing localdep from dependencies", "Removing gitdep from dependencies"}},
 				{tool: "cargo_tree", args: a{"invert": "util", "depth": 1, "dir": ws}, want: []string{"util v0.1.0", "app v0.1.0"}},
 				{tool: "cargo_tree", args: a{"package": "app", "duplicates": true, "dir": ws}},
 				{tool: "cargo_remove", args: a{"crate": []any{"util"}, "dev": true, "package": "app", "dir": ws}, want: []string{"Removing util from dev-dependencies"}},
@@ -84,6 +105,9 @@ func init() {
 		},
 	})
 }
+
+// crateDefaultRegistry makes crates.io cargo's default registry for one call.
+func crateDefaultRegistry(t *testing.T) { t.Setenv("CARGO_REGISTRY_DEFAULT", "crates-io") }
 
 // envValue returns the value of key in env (KEY=VALUE entries).
 func envValue(env []string, key string) string {
