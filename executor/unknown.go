@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index/config"
@@ -115,11 +114,13 @@ func IgnoredNote(ignored []IgnoredArg, more int, owner, what string) string {
 	return b.String()
 }
 
-// oneLine replaces the control characters of s (line breaks, tabs) with
-// U+FFFD, so that a name keeps the note on one line.
+// oneLine replaces the control and format characters of s (line breaks,
+// tabs, U+2028, bidirectional overrides, zero-width spaces; see
+// isControl) with U+FFFD, so that a name keeps the note on one line and
+// cannot reorder the text around it.
 func oneLine(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
+		if isControl(r) {
 			return utf8.RuneError
 		}
 		return r

@@ -165,8 +165,12 @@ func coerceArgs(rt *config.ResolvedTool, args map[string]any) (values map[string
 		}
 		if a.Type == config.TypeArray {
 			items, errs := coerceList(a, raw)
-			for _, err := range errs {
-				problems = append(problems, fmt.Sprintf("Argument '%s': %v%s", a.Name, err, enumHint(a)))
+			for i, err := range errs {
+				hint := ""
+				if i == 0 {
+					hint = enumHint(a) // once: the allowed values are the same for every item
+				}
+				problems = append(problems, fmt.Sprintf("Argument '%s': %v%s", a.Name, err, hint))
 			}
 			if len(errs) > 0 {
 				continue
@@ -199,9 +203,30 @@ func enumHint(a *config.Arg) string {
 	case len(a.Enum) == 0:
 		return ""
 	case a.Type == config.TypeArray:
-		return "; each item must be one of: " + strings.Join(a.Enum, ", ")
+		return "; each item must be one of: " + enumList(a)
 	}
-	return "; it must be one of: " + strings.Join(a.Enum, ", ")
+	return "; it must be one of: " + enumList(a)
+}
+
+// maxEnumShown is how many bytes of an argument's allowed values a
+// message lists.
+const maxEnumShown = 400
+
+// enumList is a's allowed values, comma-separated, cut after about
+// [maxEnumShown] bytes with how many there are in all.
+func enumList(a *config.Arg) string {
+	var b strings.Builder
+	for i, e := range a.Enum {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if b.Len()+len(e) > maxEnumShown {
+			fmt.Fprintf(&b, "… (%d values in all)", len(a.Enum))
+			break
+		}
+		b.WriteString(e)
+	}
+	return b.String()
 }
 
 // checkEnums is validation's third step: enums, for supplied values
@@ -215,15 +240,26 @@ func checkEnums(t *config.Tool, values map[string]any, supplied map[string]bool)
 			continue
 		}
 		if list, isList := v.([]any); isList {
+			bad := 0
 			for j, item := range list {
-				if s := Render(item); !slices.Contains(a.Enum, s) {
-					problems = append(problems, fmt.Sprintf("Argument '%s': item %d (%s) must be one of: %s", a.Name, j+1, quoteArg(a, s), strings.Join(a.Enum, ", ")))
+				s := Render(item)
+				if slices.Contains(a.Enum, s) {
+					continue
 				}
+				switch bad++; {
+				case bad == 1:
+					problems = append(problems, fmt.Sprintf("Argument '%s': item %d (%s) must be one of: %s", a.Name, j+1, quoteArg(a, s), enumList(a)))
+				case bad <= maxItemProblems:
+					problems = append(problems, fmt.Sprintf("Argument '%s': item %d (%s) is not one of them", a.Name, j+1, quoteArg(a, s)))
+				}
+			}
+			if bad > maxItemProblems {
+				problems = append(problems, fmt.Sprintf("Argument '%s': %v", a.Name, moreItems(bad-maxItemProblems)))
 			}
 			continue
 		}
 		if !slices.Contains(a.Enum, Render(v)) {
-			problems = append(problems, fmt.Sprintf("Argument '%s' must be one of: %s", a.Name, strings.Join(a.Enum, ", ")))
+			problems = append(problems, fmt.Sprintf("Argument '%s' must be one of: %s", a.Name, enumList(a)))
 		}
 	}
 	return problems
@@ -244,12 +280,21 @@ func checkSafety(rt *config.ResolvedTool, values map[string]any, supplied map[st
 		if !isList {
 			list = []any{v}
 		}
+		bad := 0
 		for j, item := range list {
 			who := fmt.Sprintf("Argument '%s'", a.Name)
 			if isList {
 				who = fmt.Sprintf("Argument '%s': item %d", a.Name, j+1)
 			}
-			problems = append(problems, checkValueSafety(rt, a, who, isList, Render(item))...)
+			found := checkValueSafety(rt, a, who, isList, Render(item))
+			if len(found) > 0 {
+				if bad++; bad <= maxItemProblems {
+					problems = append(problems, found...)
+				}
+			}
+		}
+		if bad > maxItemProblems {
+			problems = append(problems, fmt.Sprintf("Argument '%s': %v", a.Name, moreItems(bad-maxItemProblems)))
 		}
 	}
 	return problems
@@ -435,16 +480,33 @@ func coerceList(a *config.Arg, v any) ([]any, []error) {
 	}
 	out := make([]any, 0, rv.Len())
 	var errs []error
+	bad := 0
 	for i := range rv.Len() {
 		item := rv.Index(i).Interface()
 		cv, err := coerce(typ, item)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("item %d: cannot convert %s to %s", i+1, describeArg(a, item), typeName(typ)))
+			if bad++; bad <= maxItemProblems {
+				errs = append(errs, fmt.Errorf("item %d: cannot convert %s to %s", i+1, describeArg(a, item), typeName(typ)))
+			}
 			continue
 		}
 		out = append(out, cv)
 	}
+	if bad > maxItemProblems {
+		errs = append(errs, moreItems(bad-maxItemProblems))
+	}
 	return out, errs
+}
+
+// maxItemProblems is how many refused items of one array argument a
+// validation error lists; the rest are counted ("… and 98 more items
+// refused"), so that a call of many bad items gets an answer of bounded
+// size.
+const maxItemProblems = 5
+
+// moreItems is the problem that counts the n refused items not listed.
+func moreItems(n int) error {
+	return fmt.Errorf("… and %d more %s refused", n, plural(n, "item", "items"))
 }
 
 var errConvert = errors.New("cannot convert")

@@ -451,3 +451,54 @@ func TestValidateNamesMisspellingsOfAFailedCall(t *testing.T) {
 		t.Errorf("valid call with an unknown name: %v", err)
 	}
 }
+
+// A call of many bad items gets an answer of bounded size: a few items
+// of each argument are named, the rest counted, and a long list of
+// allowed values is cut.
+func TestValidateBoundsManyBadItems(t *testing.T) {
+	t.Parallel()
+	var enum []string
+	for i := range 500 {
+		enum = append(enum, fmt.Sprintf("mode-%03d-%s", i, strings.Repeat("x", 100)))
+	}
+	cfg := &config.Config{Name: "cli", Command: "prog", Tools: []config.Tool{{Name: "t", Timeout: 5, Args: []config.Arg{
+		{Name: "names", Type: config.TypeArray, Positional: true, Pattern: `[a-z]+`},
+		{Name: "modes", Type: config.TypeArray, Flag: "--mode", Enum: enum},
+		{Name: "counts", Type: config.TypeArray, Items: config.TypeInteger, Flag: "-n"},
+	}}}}
+	ix, _, err := index.New([]*config.Config{cfg}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, _ := ix.Get("t")
+	const n = 20000
+	many := func(v any) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	for _, args := range []map[string]any{
+		{"names": many("-x")},
+		{"names": many("A")},
+		{"modes": many("nope")},
+		{"modes": many(true)},
+		{"counts": many("x")},
+	} {
+		got := problems(rt, args)
+		// Five items, each with at most two problems, and the count.
+		if lines := strings.Count(got, "\n  - "); lines > 11 {
+			t.Errorf("%d problem lines, want at most 11:\n%.300s", lines, got)
+		}
+		if want := fmt.Sprintf("… and %d more items refused", n-5); !strings.Contains(got, want) {
+			t.Errorf("lacks %q:\n%.500s", want, got)
+		}
+		if len(got) > 4000 {
+			t.Errorf("%d bytes of problems", len(got))
+		}
+	}
+	if got := problems(rt, map[string]any{"modes": []any{"nope"}}); !strings.Contains(got, "… (500 values in all)") {
+		t.Errorf("allowed values not cut:\n%.600s", got)
+	}
+}
