@@ -610,11 +610,8 @@ func (t *Tools) Prepare(args map[string]any) (*executor.Call, CallResult) {
 		// Without args, another key most likely holds the tool's
 		// arguments ("arguments", or the arguments themselves): the call
 		// must not run with none of them.
-		example := cmp.Or(name, "TOOL")
-		for _, k := range slices.Sorted(maps.Keys(args)) {
-			if k != "tool_name" && k != "args" {
-				problems = append(problems, fmt.Sprintf("Unknown argument '%s': climax_call takes tool_name and args; put the tool's arguments in args, e.g. {\"tool_name\": \"%s\", \"args\": {...}}", displayName(k), displayName(example)))
-			}
+		if p := strayKeysProblem(args, cmp.Or(name, "TOOL")); p != "" {
+			problems = append(problems, p)
 		}
 	case map[string]any:
 		toolArgs = v
@@ -630,6 +627,39 @@ func (t *Tools) Prepare(args map[string]any) (*executor.Call, CallResult) {
 	}
 	c, out := t.runner.Prepare(rt, toolArgs)
 	return c, CallResult{Outcome: out, Tool: name}
+}
+
+// maxStrayKeys is how many of the keys besides tool_name and args a
+// climax_call error names; the rest are counted.
+const maxStrayKeys = 5
+
+// strayKeysProblem is the problem of a climax_call without args whose
+// other keys are most likely the tool's arguments: one line naming the
+// first few of them (sorted) and how to send them, "" when there are
+// none.
+func strayKeysProblem(args map[string]any, example string) string {
+	var keys []string
+	for k := range args {
+		if k != "tool_name" && k != "args" {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	slices.Sort(keys)
+	shown := make([]string, 0, maxStrayKeys)
+	for _, k := range keys[:min(len(keys), maxStrayKeys)] {
+		shown = append(shown, "'"+displayName(k)+"'")
+	}
+	what := "Unknown argument " + shown[0]
+	if len(keys) > 1 {
+		what = "Unknown arguments " + strings.Join(shown, ", ")
+		if more := len(keys) - len(shown); more > 0 {
+			what += fmt.Sprintf(" and %d more", more)
+		}
+	}
+	return fmt.Sprintf("%s: climax_call takes tool_name and args; put the tool's arguments in args, e.g. {\"tool_name\": \"%s\", \"args\": {...}}", what, displayName(example))
 }
 
 // nameAliases are keys a caller may use for climax_call's tool_name,

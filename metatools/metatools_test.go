@@ -337,6 +337,9 @@ func TestCallArgumentErrors(t *testing.T) {
 		// The tool's arguments under another key: refused, not run with none.
 		{"arguments instead of args", map[string]any{"tool_name": "fake_echo", "arguments": map[string]any{"message": "x"}}, "Argument validation failed:\n  - Unknown argument 'arguments': climax_call takes tool_name and args; put the tool's arguments in args, e.g. {\"tool_name\": \"fake_echo\", \"args\": {...}}"},
 		{"the arguments themselves", map[string]any{"tool_name": "fake_echo", "message": "x"}, "Argument validation failed:\n  - Unknown argument 'message': climax_call takes tool_name and args; put the tool's arguments in args, e.g. {\"tool_name\": \"fake_echo\", \"args\": {...}}"},
+		// Many of them: one line, the first five named (a call of
+		// 100,000 keys got a line each, 15 MB).
+		{"many keys", manyKeys(100000), "Argument validation failed:\n  - Missing required argument 'tool_name'\n  - Unknown arguments 'k00000', 'k00001', 'k00002', 'k00003', 'k00004' and 99995 more: climax_call takes tool_name and args; put the tool's arguments in args, e.g. {\"tool_name\": \"TOOL\", \"args\": {...}}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -651,4 +654,13 @@ func TestSearchKnowsItsProperties(t *testing.T) {
 	if res := newTools(t).Search(args); res.IsError || res.IgnoredArgs != nil || strings.Contains(res.Text, "ignored") {
 		t.Errorf("search with every property: %s", res.Text)
 	}
+}
+
+// manyKeys returns n keys k00000, k00001, … with the value 1.
+func manyKeys(n int) map[string]any {
+	m := make(map[string]any, n)
+	for i := range n {
+		m[fmt.Sprintf("k%05d", i)] = 1.0
+	}
+	return m
 }
