@@ -128,12 +128,24 @@ func init() {
 				// HTTP(S) only: no local files, no other protocols.
 				{tool: "curl_request", args: a{"url": "file:///etc/hostname"}, exit: 1, want: []string{`Protocol "file" not supported`}},
 				{tool: "curl_headers", args: a{"url": "telnet://127.0.0.1:1"}, exit: 1, want: []string{`Protocol "telnet" not supported`}},
+				// An HTTP error status is exit code 22 by default, with the body.
+				{tool: "curl_request", args: a{"url": u + "/missing"}, exit: 22, want: []string{"nothing here", "returned error: 404", "[exit code: 22 (the server answered with an HTTP error status)]"}},
 				{tool: "curl_request", args: a{"url": u + "/missing", "fail_on_error": true}, exit: 22, want: []string{"nothing here", "404", "[exit code: 22 (the server answered with an HTTP error status)]"}},
+				{tool: "curl_request", args: a{"url": u + "/missing", "fail_on_error": false}, want: []string{"nothing here"}, check: lacks("exit code")},
+				{tool: "curl_send_stdin", args: a{"url": u + "/missing", "body": "{}"}, exit: 22, want: []string{"nothing here", "returned error: 404", "(the server answered with an HTTP error status)"}},
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": `{"big":true}`}, want: []string{`POST /echo ct=application/json x= body={"big":true}`}},
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": "<a/>", "method": "PUT", "content_type_header": "Content-Type: application/xml", "header": "X-Test: 2"}, want: []string{"PUT /echo ct=application/xml x=2 body=<a/>"}},
 				{tool: "curl_headers", args: a{"url": u + "/echo", "header": "X-Test: 3"}, want: []string{"HTTP/1.1 200 OK", "X-Echo: yes"}},
 				{tool: "curl_headers", args: a{"url": u + "/moved", "follow_redirects": true}, want: []string{"HTTP/1.1 302", "HTTP/1.1 200"}},
-				{tool: "curl_download", args: a{"url": u + "/file.txt", "output": "dl/file.txt", "header": "X-Test: 4", "dir": sb.dir}, check: fileHas(sb.path("dl", "file.txt"), "downloaded content")},
+				{tool: "curl_download", args: a{"url": u + "/file.txt", "output": "dl/file.txt", "header": "X-Test: 4", "dir": sb.dir}, want: []string{"output=dl/file.txt"}, check: fileHas(sb.path("dl", "file.txt"), "downloaded content")},
+				// An existing file is kept: the download goes to NAME.1, and
+				// the result names it.
+				{tool: "curl_download", args: a{"url": u + "/file.txt", "output": "dl/file.txt", "dir": sb.dir}, before: func(t *testing.T) {
+					write(t, sb.path("dl", "file.txt"), "my own work\n")
+				}, want: []string{"output=dl/file.txt.1"}, check: func(t *testing.T, _ outcome) {
+					fileHas(sb.path("dl", "file.txt"), "my own work")(t, outcome{})
+					fileHas(sb.path("dl", "file.txt.1"), "downloaded content")(t, outcome{})
+				}},
 				{tool: "curl_download", args: a{"url": u + "/missing", "output": sb.path("none.txt")}, exit: 22, want: []string{"404"}},
 			}
 		},
