@@ -77,6 +77,9 @@ current-context: fake
 				{tool: "kubectl_get", args: a{"resource": "pods", "output": "jsonpath-file=/etc/passwd"}, refused: "must be one of"},
 				{tool: "kubectl_get", args: a{"resource": "pods", "jsonpath": "{.items[0].metadata.name}-file=/etc/passwd"}, want: []string{"web-1-file=/etc/passwd"}, check: lacks("root:")},
 				{tool: "kubectl_get", args: a{"resource": "pods", "all_namespaces": true, "output": "name"}, want: []string{"pod/web-1"}, check: sent("GET", "/api/v1/pods")},
+				// context picks another kubeconfig context for this call only:
+				// staging's default namespace is staging.
+				{tool: "kubectl_get", args: a{"resource": "pods", "context": "staging"}, want: []string{"web-1"}, check: sent("GET", "/api/v1/namespaces/staging/pods")},
 				{tool: "kubectl_describe", args: a{"resource": "pods", "name": "web-1", "namespace": "default"}, want: []string{"web-1", "nginx"}},
 				{tool: "kubectl_describe", args: a{"resource": "pods", "selector": "app=web"}, want: []string{"web-1"}},
 				{tool: "kubectl_logs", args: a{"pod": "web-1", "container": "web", "since": "1h", "previous": true}, want: []string{"fake log line"}, check: sent("GET", "/pods/web-1/log", "tailLines=100", "sinceSeconds=3600", "previous=true", "container=web")},
@@ -92,10 +95,12 @@ current-context: fake
 				{tool: "kubectl_exec", args: a{"pod": "web-1", "container": "web", "command": "cat /etc/hostname", "namespace": "default"}, want: []string{"fake exec output"},
 					check: sent("GET", "/pods/web-1/exec", "command=sh", "command=-c", "command=cat+%2Fetc%2Fhostname", "container=web")},
 				{tool: "kubectl_apply", args: a{"file": sb.path("manifests", "cm.yaml"), "dry_run": "server"}, want: []string{"configmap/settings created (server dry run)"}, check: sent("POST", "/configmaps", "dryRun=All")},
+				// A relative file is read from dir, in the context named.
+				{tool: "kubectl_apply", args: a{"file": "manifests/cm.yaml", "dir": sb.dir, "dry_run": "server", "context": "staging"}, want: []string{"configmap/settings created (server dry run)"}, check: sent("POST", "/namespaces/staging/configmaps", "dryRun=All")},
 				{tool: "kubectl_apply", args: a{"file": []any{m}, "recursive": true, "namespace": "default"}, want: []string{"configmap/settings created", "deployment.apps/web configured"}, check: sent("PATCH", "/deployments/web", "nginx:1.27")},
 				{tool: "kubectl_apply_manifest", args: a{"manifest": cmManifest("from stdin"), "namespace": "default", "dry_run": "client"}, want: []string{"configmap/settings", "(dry run)"}},
 				{tool: "kubectl_apply_manifest", args: a{"manifest": cmManifest("from stdin")}, want: []string{"configmap/settings configured"}, check: sent("PATCH", "/configmaps/settings", "from stdin")},
-				{tool: "kubectl_diff", args: a{"file": sb.path("manifests", "deploy.yaml"), "namespace": "default"}, exit: 1, want: []string{"+      - image: nginx:1.27", "(differences found)"}},
+				{tool: "kubectl_diff", args: a{"file": "deploy.yaml", "dir": m, "namespace": "default"}, exit: 1, want: []string{"+      - image: nginx:1.27", "(differences found)"}},
 				{tool: "kubectl_rollout_history", args: a{"resource": "deployment/web", "namespace": "default"}, want: []string{"REVISION", "1 ", "2 "}},
 				{tool: "kubectl_rollout_history", args: a{"resource": "deployment/web", "revision": 1}, want: []string{"revision #1", "nginx:1.25"}},
 				{tool: "kubectl_set_image", args: a{"resource": "deployment/web", "image": []any{"web=nginx:1.28"}, "namespace": "default"}, want: []string{"deployment.apps/web image updated"}, check: sent("PATCH", "/deployments/web", "nginx:1.28")},
@@ -109,7 +114,7 @@ current-context: fake
 				{tool: "kubectl_wait", args: a{"resource": "pod/web-1", "for": "condition=Ready", "namespace": "default", "wait_timeout": "10s"}, want: []string{"pod/web-1 condition met"}},
 				{tool: "kubectl_wait", args: a{"resource": "pods", "for": "condition=Ready", "selector": "app=web", "wait_timeout": "10s"}, want: []string{"condition met"}},
 				{tool: "kubectl_wait", args: a{"resource": "pods", "for": "condition=Ready", "all": true, "wait_timeout": "10s"}, want: []string{"condition met"}},
-				{tool: "kubectl_cp", args: a{"source": "web-1:/etc/hostname", "destination": sb.path("copied-hostname"), "container": "web", "namespace": "default"}, check: fileHas(sb.path("copied-hostname"), "fakepod")},
+				{tool: "kubectl_cp", args: a{"source": "web-1:/etc/hostname", "destination": "copied-hostname", "dir": m, "container": "web", "namespace": "default"}, check: fileHas(sb.path("manifests", "copied-hostname"), "fakepod")},
 				{tool: "kubectl_scale", args: a{"resource": "deployment/web", "replicas": 2, "namespace": "default"}, want: []string{"deployment.apps/web scaled"}, check: sent("PATCH", "/deployments/web/scale", `"replicas":2`)},
 				{tool: "kubectl_rollout_status", args: a{"resource": "deployment/web", "namespace": "default", "wait_timeout": "10s"}, want: []string{`deployment "web" successfully rolled out`}},
 				{tool: "kubectl_rollout_restart", args: a{"resource": "deployment/web", "namespace": "default"}, want: []string{"deployment.apps/web restarted"}, check: sent("PATCH", "/deployments/web", "kubectl.kubernetes.io/restartedAt")},
@@ -122,7 +127,7 @@ current-context: fake
 				{tool: "kubectl_explain", args: a{"field": "pods.spec", "recursive": true}, want: []string{"containers"}},
 				{tool: "kubectl_delete", args: a{"resource": "configmap", "name": []any{"settings"}, "namespace": "default"}, want: []string{`configmap "settings" deleted`}, check: sent("DELETE", "/configmaps/settings")},
 				{tool: "kubectl_delete", args: a{"resource": "configmap", "selector": "app=web", "ignore_not_found": true}, check: sent("GET", "/configmaps", "labelSelector=app%3Dweb")},
-				{tool: "kubectl_delete", args: a{"file": sb.path("manifests", "cm.yaml")}, want: []string{`configmap "settings" deleted`}},
+				{tool: "kubectl_delete", args: a{"file": "cm.yaml", "dir": m}, want: []string{`configmap "settings" deleted`}},
 				{tool: "kubectl_config_use_context", args: a{"context": "staging"}, want: []string{`Switched to context "staging"`}, check: fileHas(sb.path("kubeconfig"), "current-context: staging")},
 			}
 		},
