@@ -84,6 +84,12 @@ func dockerCalls(sb *sandbox) []call {
 		{tool: "docker_exec", args: a{"container": "-web", "shell": "sh", "command": "--version"}, exit: 1, want: []string{"GET /containers/-web/json"}},
 		{tool: "docker_run", args: a{"image": "alpine:3.19", "command": "echo hi", "env": []any{"K=V", "A=B"}, "volume": "/tmp:/data:ro", "workdir": "/data", "network": "none", "user": "1000"}, want: []string{"fake output"},
 			check: sent("POST", "/containers/create", `"Image":"alpine:3.19"`, `"Cmd":["-c","echo hi"]`, `"Entrypoint":["sh"]`, `"K=V"`, `"A=B"`, `"WorkingDir":"/data"`, `"User":"1000"`, `"AutoRemove":true`, `"Binds":["/tmp:/data:ro"]`, `"NetworkMode":"none"`)},
+		// docker makes a relative host path of a volume absolute from its
+		// working directory: dir's.
+		{tool: "docker_run", args: a{"image": "alpine", "command": "ls /data", "volume": "./data:/data", "dir": sb.path("ctx")}, want: []string{"fake output"},
+			check: sent("POST", "/containers/create", `"Binds":["`+sb.path("ctx", "data")+`:/data"]`)},
+		{tool: "docker_run_detached", args: a{"image": "nginx", "volume": "./site:/usr/share/nginx/html:ro", "dir": sb.path("ctx")}, want: []string{"abc123"},
+			check: sent("POST", "/containers/create", `"Binds":["`+sb.path("ctx", "site")+`:/usr/share/nginx/html:ro"]`)},
 		{tool: "docker_run_detached", args: a{"image": "postgres:16", "name": "db", "publish": "5432:5432", "env": "POSTGRES_PASSWORD=x", "volume": "pgdata:/var/lib/postgresql/data", "network": "app"}, want: []string{"abc123"},
 			check: sent("POST", "/containers/create", "name=db", `"Image":"postgres:16"`, `"Env":["POSTGRES_PASSWORD=x"]`, `"PortBindings":{"5432/tcp":[{"HostIp":"","HostPort":"5432"}]}`, `"Binds":["pgdata:/var/lib/postgresql/data"]`, `"NetworkMode":"app"`)},
 		{tool: "docker_stop", args: a{"container": "web", "wait_seconds": 5}, want: []string{"web"}, check: sent("POST", "/containers/web/stop", "t=5")},
@@ -94,6 +100,8 @@ func dockerCalls(sb *sandbox) []call {
 		{tool: "docker_rm", args: a{"container": "web", "force": true, "volumes": true}, want: []string{"web"}, check: sent("DELETE", "/containers/web", "force=1", "v=1")},
 		{tool: "docker_rm", args: a{"container": []any{"web", "db"}}, want: []string{"web", "db"}, check: sent("DELETE", "/containers/db")},
 		{tool: "docker_cp", args: a{"source": "web:/etc/hostname", "destination": sb.path("hostname")}, check: fileHas(sb.path("hostname"), "fakehost")},
+		// A relative local path is dir's.
+		{tool: "docker_cp", args: a{"source": "web:/etc/hostname", "destination": "./hostname-copy", "dir": sb.path("ctx")}, check: fileHas(sb.path("ctx", "hostname-copy"), "fakehost")},
 		{tool: "docker_images", args: a{"repository": "nginx", "all": true, "filter": "dangling=false", "format": "{{.Repository}}:{{.Tag}}"}, want: []string{"nginx:latest"}, check: sent("GET", "/images/json", "all=1", "dangling")},
 		{tool: "docker_pull", args: a{"image": "alpine:3.19", "platform": "linux/amd64"}, want: []string{"alpine:3.19"}, check: sent("POST", "/images/create", "fromImage=", "alpine", "tag=3.19", "platform=linux")},
 		{tool: "docker_build", args: a{"context": ".", "tag": "app:dev", "file": "Dockerfile", "build_arg": "V=1", "target": "final", "no_cache": true, "pull": true, "dir": sb.path("ctx")}, want: []string{"Successfully built"},
