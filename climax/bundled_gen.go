@@ -1400,7 +1400,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      22,
+				Line:      26,
 			}, config.Tool{
 				Name:        "docker_logs",
 				Description: "Fetch a container's logs (stdout/stderr), last 100 lines by default. Use to debug a crashing container.",
@@ -1431,7 +1431,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      48,
+				Line:      52,
 			}, config.Tool{
 				Name:        "docker_inspect",
 				Description: "Show low-level JSON details of a container, image, volume or network: config, env, mounts, IPs, health.",
@@ -1458,7 +1458,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      72,
+				Line:      76,
 			}, config.Tool{
 				Name:        "docker_stats",
 				Description: "Snapshot of container resource usage: CPU, memory, network and block I/O.",
@@ -1483,7 +1483,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      95,
+				Line:      99,
 			}, config.Tool{
 				Name:        "docker_top",
 				Description: "List the processes running inside a container.",
@@ -1499,7 +1499,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      115,
+				Line:      119,
 			}, config.Tool{
 				Name:        "docker_port",
 				Description: "List a container's published port mappings (host to container).",
@@ -1515,7 +1515,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      127,
+				Line:      131,
 			}, config.Tool{
 				Name:        "docker_exec",
 				Description: "Run a shell command inside a running container (in workdir, else the image's working directory), e.g. to inspect files or run migrations.",
@@ -1563,7 +1563,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				ExitCodes:   map[int]string{125: "docker itself failed (bad option, image or container)", 126: "the command could not be run in the container", 127: "the command was not found in the container"},
 				Destructive: ptr(true),
-				Line:        142,
+				Line:        146,
 			}, config.Tool{
 				Name:        "docker_run",
 				Description: "Run a shell command in a new throwaway container and return its output (removed afterwards). The image needs /bin/sh.",
@@ -1598,6 +1598,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Flag:        "--user=",
 				}, config.Arg{
+					Name:        "dir",
+					Description: "Local directory of relative volume paths",
+					Type:        config.ArgType("string"),
+					Cwd:         true,
+				}, config.Arg{
 					Name:        "image",
 					Description: "Image with /bin/sh, e.g. alpine:3.20",
 					Type:        config.ArgType("string"),
@@ -1615,7 +1620,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:   map[int]string{125: "docker itself failed (bad option, image or container)", 126: "the command could not be run in the container", 127: "the command was not found in the container"},
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        181,
+				Line:        185,
 			}, config.Tool{
 				Name:        "docker_run_detached",
 				Description: "Start a long-running container in the background (e.g. a database or web server) and print its ID.",
@@ -1649,6 +1654,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Flag: "--network=",
 				}, config.Arg{
+					Name:        "dir",
+					Description: "Local directory of relative volume paths",
+					Type:        config.ArgType("string"),
+					Cwd:         true,
+				}, config.Arg{
 					Name:     "image",
 					Type:     config.ArgType("string"),
 					Required: true,
@@ -1658,7 +1668,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        221,
+				Line:        228,
 			}, config.Tool{
 				Name:        "docker_start",
 				Description: "Start a stopped container.",
@@ -1675,7 +1685,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        255,
+				Line:        265,
 			}, config.Tool{
 				Name:        "docker_stop",
 				Description: "Stop a running container gracefully (SIGTERM, then SIGKILL after a timeout).",
@@ -1698,7 +1708,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        271,
+				Line:        281,
 			}, config.Tool{
 				Name:        "docker_kill",
 				Description: "Kill running containers at once (SIGKILL, or another signal), e.g. when docker_stop hangs.",
@@ -1720,7 +1730,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        291,
+				Line:        301,
 			}, config.Tool{
 				Name:        "docker_restart",
 				Description: "Restart a container (stop then start).",
@@ -1736,7 +1746,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        307,
+				Line:        317,
 			}, config.Tool{
 				Name:        "docker_rm",
 				Description: "Remove containers (data outside volumes is lost); force=true also kills running ones.",
@@ -1763,7 +1773,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        320,
+				Line:        330,
 			}, config.Tool{
 				Name:        "docker_cp",
 				Description: "Copy files between a container (CONTAINER:PATH) and the local filesystem.",
@@ -1781,11 +1791,15 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Required:    true,
 					Positional:  true,
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
 				}},
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        343,
+				Line:        353,
 			}, config.Tool{
 				Name:        "docker_images",
 				Description: "List local images with repository, tag, ID, age and size.",
@@ -1814,7 +1828,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      363,
+				Line:      375,
 			}, config.Tool{
 				Name:        "docker_pull",
 				Description: "Download an image from a registry (Docker Hub or another).",
@@ -1841,7 +1855,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        383,
+				Line:        395,
 			}, config.Tool{
 				Name:        "docker_build",
 				Description: "Build an image from a Dockerfile and a context directory, optionally tagging it.",
@@ -1892,7 +1906,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        409,
+				Line:        421,
 			}, config.Tool{
 				Name:        "docker_tag",
 				Description: "Give an image an additional name:tag, e.g. before pushing it to a registry.",
@@ -1915,7 +1929,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        451,
+				Line:        463,
 			}, config.Tool{
 				Name:        "docker_push",
 				Description: "Upload an image to a registry (needs docker login first).",
@@ -1936,7 +1950,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        470,
+				Line:        482,
 			}, config.Tool{
 				Name:        "docker_rmi",
 				Description: "Delete local images (untag them, remove unused layers).",
@@ -1958,7 +1972,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        490,
+				Line:        502,
 			}, config.Tool{
 				Name:        "docker_compose_ps",
 				Description: "List a Docker Compose project's services (containers) with state and ports.",
@@ -1986,7 +2000,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      511,
+				Line:      523,
 			}, config.Tool{
 				Name:        "docker_compose_up",
 				Description: "Create and start a Docker Compose project's services in the background; build=true rebuilds images first.",
@@ -2026,7 +2040,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        531,
+				Line:        543,
 			}, config.Tool{
 				Name:        "docker_compose_down",
 				Description: "Stop and remove a Docker Compose project's containers and networks; volumes=true also deletes its volumes.",
@@ -2050,7 +2064,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        565,
+				Line:        577,
 			}, config.Tool{
 				Name:        "docker_compose_logs",
 				Description: "Show recent logs of a Docker Compose project's services (last 100 lines each).",
@@ -2084,7 +2098,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      585,
+				Line:      597,
 			}, config.Tool{
 				Name:        "docker_compose_build",
 				Description: "Build or rebuild the images of a Docker Compose project.",
@@ -2113,7 +2127,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        610,
+				Line:        622,
 			}, config.Tool{
 				Name:        "docker_compose_restart",
 				Description: "Restart a Docker Compose project's services (all, or one).",
@@ -2132,7 +2146,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        633,
+				Line:        645,
 			}, config.Tool{
 				Name:        "docker_compose_stop",
 				Description: "Stop a Docker Compose project's services; docker_compose_up starts them again.",
@@ -2153,7 +2167,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        647,
+				Line:        659,
 			}, config.Tool{
 				Name:        "docker_compose_exec",
 				Description: "Run a shell command inside a started service container of a Docker Compose project.",
@@ -2203,7 +2217,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        662,
+				Line:        674,
 			}, config.Tool{
 				Name:        "docker_compose_run",
 				Description: "Run a one-off shell command in a throwaway container of a Compose service; it needs /bin/sh.",
@@ -2228,7 +2242,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        699,
+				Line:        711,
 			}, config.Tool{
 				Name:        "docker_volume_ls",
 				Description: "List Docker volumes (persistent data storage).",
@@ -2248,7 +2262,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      717,
+				Line:      729,
 			}, config.Tool{
 				Name:        "docker_volume_create",
 				Description: "Create a named Docker volume for persistent data.",
@@ -2264,7 +2278,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        732,
+				Line:        744,
 			}, config.Tool{
 				Name:        "docker_volume_rm",
 				Description: "Remove Docker volumes and all the data in them.",
@@ -2285,7 +2299,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        743,
+				Line:        755,
 			}, config.Tool{
 				Name:        "docker_network_ls",
 				Description: "List Docker networks (bridge, host, compose networks).",
@@ -2305,7 +2319,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      758,
+				Line:      770,
 			}, config.Tool{
 				Name:        "docker_network_create",
 				Description: "Create a user-defined Docker network for containers to join.",
@@ -2325,7 +2339,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        773,
+				Line:        785,
 			}, config.Tool{
 				Name:        "docker_network_rm",
 				Description: "Remove Docker networks not in use.",
@@ -2342,7 +2356,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        787,
+				Line:        799,
 			}, config.Tool{
 				Name:        "docker_system_df",
 				Description: "Show Docker disk space used by images, containers, volumes and build cache.",
@@ -2357,7 +2371,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      799,
+				Line:      811,
 			}, config.Tool{
 				Name:        "docker_info",
 				Description: "Show Docker daemon info (version, storage driver, resources); check that Docker is running.",
@@ -2372,7 +2386,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      812,
+				Line:      824,
 			}, config.Tool{
 				Name:        "docker_system_prune",
 				Description: "Delete stopped containers, unused networks, dangling images and build cache to free disk space.",
@@ -2392,7 +2406,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        827,
+				Line:        839,
 			}},
 			Source: "bundled:docker",
 		}
@@ -6491,6 +6505,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
 				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
 					Name: "all_namespaces",
 					Type: config.ArgType("boolean"),
 					Flag: "--all-namespaces",
@@ -6513,7 +6531,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      11,
+				Line:      18,
 			}, config.Tool{
 				Name:        "kubectl_describe",
 				Description: "Show detailed state and events of a resource; use to debug Pending, CrashLoopBackOff or failing pods.",
@@ -6535,6 +6553,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
 				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
 					Name:        "selector",
 					Description: "Label selector",
 					Type:        config.ArgType("string"),
@@ -6544,7 +6566,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      42,
+				Line:      51,
 			}, config.Tool{
 				Name:        "kubectl_logs",
 				Description: "Print the logs of a pod's container, or of the pods a selector matches (last 100 lines by default).",
@@ -6569,6 +6591,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}, config.Arg{
 					Name:        "container",
 					Description: "For multi-container pods",
@@ -6599,7 +6625,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      69,
+				Line:      80,
 			}, config.Tool{
 				Name:        "kubectl_exec",
 				Description: "Run a shell command in a pod's container and return its output.",
@@ -6615,6 +6641,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}, config.Arg{
 					Name:        "container",
 					Description: "For multi-container pods",
@@ -6636,7 +6666,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        112,
+				Line:        125,
 			}, config.Tool{
 				Name:        "kubectl_cp",
 				Description: "Copy files between a pod (POD:PATH or NAMESPACE/POD:PATH) and the local filesystem; needs tar in the container.",
@@ -6663,12 +6693,20 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
 				}},
 				Timeout:     float64(300),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        140,
+				Line:        155,
 			}, config.Tool{
 				Name:        "kubectl_apply",
 				Description: "Create or update resources from a manifest file, directory or URL (kubectl apply -f).",
@@ -6686,6 +6724,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
 				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
 					Name:        "dry_run",
 					Description: "Preview; server validates",
 					Type:        config.ArgType("string"),
@@ -6696,12 +6738,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Recurse into directories",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--recursive",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
 				}},
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        163,
+				Line:        182,
 			}, config.Tool{
 				Name:        "kubectl_apply_manifest",
 				Description: "Create or update resources from YAML/JSON manifest text given directly.",
@@ -6718,6 +6764,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
 				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
 					Name:        "dry_run",
 					Description: "Preview; server validates",
 					Type:        config.ArgType("string"),
@@ -6728,7 +6778,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        193,
+				Line:        216,
 			}, config.Tool{
 				Name:        "kubectl_diff",
 				Description: "Show what applying a manifest would change in the cluster (live vs. desired); exit code 1 means there are differences.",
@@ -6745,6 +6795,14 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
 				}},
 				Timeout:          float64(120),
 				MaxOutput:        65536,
@@ -6752,7 +6810,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "differences found"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             213,
+				Line:             238,
 			}, config.Tool{
 				Name:        "kubectl_delete",
 				Description: "Delete Kubernetes resources by type and name, by label selector, or from a manifest file.",
@@ -6774,6 +6832,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
 				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
 					Name:        "selector",
 					Description: "Delete all matching these labels",
 					Type:        config.ArgType("string"),
@@ -6788,12 +6850,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "ignore_not_found",
 					Type: config.ArgType("boolean"),
 					Flag: "--ignore-not-found",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
 				}},
 				Timeout:     float64(180),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        233,
+				Line:        262,
 			}, config.Tool{
 				Name:        "kubectl_scale",
 				Description: "Set the replica count of a deployment, statefulset or replicaset (scale up or down; 0 stops it).",
@@ -6814,13 +6880,17 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        264,
+				Line:        297,
 			}, config.Tool{
 				Name:        "kubectl_set_image",
 				Description: "Point a deployment (or other workload) at another container image, which starts a rollout.",
@@ -6843,13 +6913,17 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        284,
+				Line:        319,
 			}, config.Tool{
 				Name:        "kubectl_rollout_status",
 				Description: "Wait for a deployment rollout to finish and report success or failure.",
@@ -6866,6 +6940,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
 				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
 					Name:        "wait_timeout",
 					Description: "Give up after, e.g. 2m (max 5m)",
 					Type:        config.ArgType("string"),
@@ -6876,7 +6954,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      304,
+				Line:      341,
 			}, config.Tool{
 				Name:        "kubectl_rollout_history",
 				Description: "List the earlier revisions of a rollout (to pick one for kubectl_rollout_undo).",
@@ -6897,12 +6975,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      327,
+				Line:      366,
 			}, config.Tool{
 				Name:        "kubectl_rollout_restart",
 				Description: "Rolling restart of a deployment's pods (e.g. to pick up a changed ConfigMap).",
@@ -6918,12 +7000,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        345,
+				Line:        386,
 			}, config.Tool{
 				Name:        "kubectl_rollout_undo",
 				Description: "Roll a deployment back to its previous (or a given) revision after a bad release.",
@@ -6944,12 +7030,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        361,
+				Line:        404,
 			}, config.Tool{
 				Name:        "kubectl_events",
 				Description: "List recent cluster events (scheduling failures, image pull errors, OOM kills, restarts).",
@@ -6959,6 +7049,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}, config.Arg{
 					Name: "all_namespaces",
 					Type: config.ArgType("boolean"),
@@ -6978,7 +7072,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      381,
+				Line:      426,
 			}, config.Tool{
 				Name:        "kubectl_top_pods",
 				Description: "Show CPU and memory usage of pods (requires metrics-server).",
@@ -6988,6 +7082,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Name: "namespace",
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}, config.Arg{
 					Name: "all_namespaces",
 					Type: config.ArgType("boolean"),
@@ -7007,17 +7105,22 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      403,
+				Line:      450,
 			}, config.Tool{
 				Name:        "kubectl_top_nodes",
 				Description: "Show CPU and memory usage of cluster nodes (requires metrics-server).",
 				Keywords:    []string{"node cpu", "node memory", "cluster capacity", "node load", "node metrics", "node pressure", "MemoryPressure", "DiskPressure", "node resources", "is the cluster full"},
 				Command:     "top node",
-				Timeout:     float64(30),
-				MaxOutput:   65536,
-				ReadOnly:    ptr(true),
-				OpenWorld:   ptr(true),
-				Line:        426,
+				Args: []config.Arg{config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}},
+				Timeout:   float64(30),
+				MaxOutput: 65536,
+				ReadOnly:  ptr(true),
+				OpenWorld: ptr(true),
+				Line:      475,
 			}, config.Tool{
 				Name:        "kubectl_explain",
 				Description: "Show the documentation of a resource type or field path. Use when writing manifests.",
@@ -7034,12 +7137,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "All nested fields",
 					Type:        config.ArgType("boolean"),
 					Flag:        "--recursive",
+				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
 				}},
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      434,
+				Line:      486,
 			}, config.Tool{
 				Name:        "kubectl_auth_can_i",
 				Description: "Check whether the current user may perform an action (verb on a resource); answers yes or no (exit code 1).",
@@ -7062,6 +7169,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
 				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
 					Name: "all_namespaces",
 					Type: config.ArgType("boolean"),
 					Flag: "--all-namespaces",
@@ -7072,7 +7183,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "no, or kubectl failed: see stderr"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             455,
+				Line:             509,
 			}, config.Tool{
 				Name:        "kubectl_wait",
 				Description: "Wait until resources reach a condition (e.g. pods Ready, a job complete, deleted), up to a timeout.",
@@ -7095,6 +7206,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Flag: "--namespace=",
 				}, config.Arg{
+					Name: "context",
+					Type: config.ArgType("string"),
+					Flag: "--context=",
+				}, config.Arg{
 					Name:        "selector",
 					Description: "Label selector",
 					Type:        config.ArgType("string"),
@@ -7115,7 +7230,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      482,
+				Line:      538,
 			}, config.Tool{
 				Name:        "kubectl_config_get_contexts",
 				Description: "List the kubeconfig contexts (clusters, users, namespaces), marking the current one.",
@@ -7124,7 +7239,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        513,
+				Line:        571,
 			}, config.Tool{
 				Name:        "kubectl_config_use_context",
 				Description: "Switch the current kubeconfig context (which cluster later kubectl tools talk to).",
@@ -7141,7 +7256,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        524,
+				Line:        582,
 			}},
 			Source: "bundled:kubectl",
 		}
