@@ -1404,7 +1404,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "docker_logs",
 				Description: "Fetch a container's logs (stdout/stderr), last 100 lines by default. Use to debug a crashing container.",
-				Keywords:    []string{"container output", "why did the container crash", "tail logs", "stdout", "exited with code", "container keeps restarting", "error output", "crash log", "container exited immediately", "Exited (1)", "container won't start", "what did the container print", "follow logs", "exit code 1"},
+				Keywords:    []string{"container logs", "container output", "why did the container crash", "tail logs", "stdout", "exited with code", "container keeps restarting", "error output", "crash log", "container exited immediately", "Exited (1)", "container won't start", "what did the container print", "follow logs", "exit code 1"},
 				Command:     "logs",
 				Args: []config.Arg{config.Arg{
 					Name:        "container",
@@ -6570,7 +6570,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "kubectl_logs",
 				Description: "Print the logs of a pod's container, or of the pods a selector matches (last 100 lines by default).",
-				Keywords:    []string{"pod logs", "container logs", "crash logs", "tail", "previous container", "application output", "k8s logs", "stack trace", "logs of the crashed container", "previous logs", "application error", "Back-off restarting failed container", "follow logs", "exit code 1", "CrashLoopBackOff", "a container name must be specified for pod", "previous terminated container not found", "is not valid for pod"},
+				Keywords:    []string{"pod logs", "crash logs", "tail", "previous container", "application output", "k8s logs", "stack trace", "logs of the crashed container", "previous logs", "application error", "Back-off restarting failed container", "follow logs", "exit code 1", "CrashLoopBackOff", "a container name must be specified for pod", "previous terminated container not found", "is not valid for pod"},
 				Command:     "logs",
 				Args: []config.Arg{config.Arg{
 					Name:        "pod",
