@@ -27,7 +27,7 @@ func init() {
 			return []call{
 				{tool: "rg_search", args: a{"pattern": "TODO", "dir": tree}, want: []string{"main.py:2:", "docs/guide.md:2:"}, check: lacks("build/out.py")},
 				{tool: "rg_search", args: a{"pattern": "todo", "ignore_case": true, "word": true, "glob": "*.py", "context": 1, "dir": tree}, want: []string{"main.py:2:", "main.py-1-"}, check: lacks("guide.md")},
-				{tool: "rg_search", args: a{"pattern": "print('", "fixed_strings": true, "file_type": "py", "max_count": 1, "path": "main.py", "dir": tree}, want: []string{"3:    print('hello')"}},
+				{tool: "rg_search", args: a{"pattern": "print('", "fixed_strings": true, "file_type": "py", "max_count": 1, "path": "main.py", "dir": tree}, want: []string{"main.py:3:    print('hello')"}},
 				{tool: "rg_search", args: a{"pattern": "TODO", "files_only": true, "hidden": true, "path": tree}, want: []string{".env", "main.py"}},
 				{tool: "rg_search", args: a{"pattern": "-v", "dir": tree}, exit: 1},
 				{tool: "rg_search", args: a{"pattern": "no such text", "dir": tree}, exit: 1, want: []string{"[exit code: 1 (no matches)]"}},
@@ -36,7 +36,10 @@ func init() {
 				{tool: "rg_search", args: a{"pattern": []any{"hello", "Guide"}, "glob": []any{"*.py", "*.md"}, "path": []any{"main.py", "docs", "-missing"}, "dir": tree}, exit: 2, want: []string{"main.py:3:", "docs/guide.md:1:", "-missing: No such file"}},
 				{tool: "rg_search", args: a{"pattern": "TODO", "count": true, "dir": tree}, want: []string{"main.py:1", "docs/guide.md:1"}},
 				{tool: "rg_search", args: a{"pattern": "print", "files_without_match": true, "dir": tree}, want: []string{"docs/guide.md"}, check: lacks("main.py")},
-				{tool: "rg_search", args: a{"pattern": "TODO", "invert_match": true, "path": "main.py", "dir": tree}, want: []string{"def main():", "print('hello')"}, check: lacks("TODO")},
+				{tool: "rg_search", args: a{"pattern": "TODO", "invert_match": true, "path": "main.py", "dir": tree}, want: []string{"main.py:1:def main():", "main.py:3:    print('hello')"}, check: lacks("TODO")},
+				{tool: "rg_search", args: a{"pattern": "TODO", "count": true, "path": "main.py", "dir": tree}, want: []string{"main.py:1"}},
+				// One file searched is named too (rg alone prints "2:    # TODO").
+				{tool: "rg_search", args: a{"pattern": "TODO", "path": sb.path("tree", "main.py")}, want: []string{sb.path("tree", "main.py") + ":2:    # TODO: greet"}},
 				{tool: "rg_files", args: a{"dir": tree}, want: []string{"main.py", "docs/guide.md"}, check: lacks("out.py")},
 				{tool: "rg_files", args: a{"glob": "*.md", "file_type": "markdown", "hidden": true, "path": tree}, want: []string{"guide.md"}, check: lacks("main.py")},
 				{tool: "rg_files", args: a{"glob": []any{"*.py", "!build/*"}, "path": []any{"docs", "."}, "dir": tree}, want: []string{"main.py"}, check: lacks("guide.md")},

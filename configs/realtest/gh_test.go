@@ -43,6 +43,16 @@ func init() {
 	})
 }
 
+// ghLoggedOut takes gh's token and host away for one call (with GH_HOST
+// set, gh skips its login check); a proxy on a closed port keeps any
+// request gh would still make on this machine.
+func ghLoggedOut(t *testing.T) {
+	t.Setenv("GH_ENTERPRISE_TOKEN", "")
+	t.Setenv("GH_HOST", "")
+	t.Setenv("HTTPS_PROXY", "http://127.0.0.1:9")
+	t.Setenv("https_proxy", "http://127.0.0.1:9")
+}
+
 func ghCalls(sb *sandbox) []call {
 	// sent checks that the fake received a request whose path contains
 	// path and whose path, query or body holds every text (GraphQL
@@ -70,6 +80,9 @@ func ghCalls(sb *sandbox) []call {
 		{tool: "gh_issue_list", args: a{"repo": repo, "state": "all", "label": []any{"bug", "ui"}, "assignee": "ada", "author": "linus", "limit": 5}, want: []string{"7\tOPEN\tButton is blue"},
 			check: sent("/api/graphql", "IssueSearch", "assignee:ada", "author:linus", "label:bug", "label:ui", `"limit":5`)},
 		{tool: "gh_issue_list", args: a{"repo": repo, "search": "is:open button"}, want: []string{"Button is blue"}, check: sent("/api/graphql", "is:open button", "repo:acme/widgets")},
+		// No token and no login: gh exits 4, which every gh tool labels.
+		{tool: "gh_issue_list", args: a{"repo": repo}, before: ghLoggedOut, exit: 4, want: []string{"gh auth login", "[exit code: 4 (not logged in to GitHub (gh auth login, or GH_TOKEN))]"}},
+		{tool: "gh_api", args: a{"endpoint": "user"}, before: ghLoggedOut, exit: 4, want: []string{"[exit code: 4 (not logged in to GitHub (gh auth login, or GH_TOKEN))]"}},
 		{tool: "gh_issue_view", args: a{"issue": "7", "repo": repo}, want: []string{"Button is blue", "It should be green."}, check: sent("/api/graphql", "IssueByNumber", `"number":7`)},
 		{tool: "gh_issue_view", args: a{"issue": "7", "repo": repo, "comments": true}, want: []string{"Agreed."}},
 		{tool: "gh_issue_create", args: a{"repo": repo, "title": "New bug", "body": "Steps:\n1. click", "label": []any{"bug"}, "assignee": []any{"@me"}}, want: []string{"/acme/widgets/issues/8"},
