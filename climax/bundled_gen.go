@@ -1159,11 +1159,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Required:   true,
 					Positional: true,
 				}, config.Arg{
-					Name:    "scope",
-					Type:    config.ArgType("string"),
-					Default: "local",
-					Flag:    "--scope=",
-					Enum:    []string{"local", "project", "user"},
+					Name:        "scope",
+					Description: "Default: the scope that has it",
+					Type:        config.ArgType("string"),
+					Flag:        "--scope=",
+					Enum:        []string{"local", "project", "user"},
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
@@ -1174,7 +1174,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:       ptr(false),
 				Destructive:    ptr(true),
 				Risk:           config.Risk("destructive"),
-				ConfirmMessage: "Remove the MCP server {name} from Claude Code ({scope} scope)?",
+				ConfirmMessage: "Remove the MCP server {name} from Claude Code?",
 				Line:           111,
 			}, config.Tool{
 				Name:        "claude_version",
@@ -1185,7 +1185,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
 				Risk:        config.Risk("read"),
-				Line:        129,
+				Line:        132,
 			}},
 			Source: "bundled:claude",
 		}

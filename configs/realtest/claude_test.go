@@ -1,6 +1,9 @@
 package realtest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The claude sandbox: a project directory to ask about. Claude Code needs
 // an account (ANTHROPIC_API_KEY or a login), so the calls that reach the
@@ -23,7 +26,20 @@ func init() {
 					check: fileHas(sb.path("project", ".mcp.json"), `"demo"`, `"--read-only"`)},
 				{tool: "claude_mcp_list", args: a{"dir": project}, want: []string{"demo"}},
 				{tool: "claude_mcp_get", args: a{"name": "demo", "dir": project}, want: []string{"climax"}},
-				{tool: "claude_mcp_remove", args: a{"name": "demo", "scope": "project", "dir": project}, check: lacks("error")},
+				// Without scope, claude finds the server in the scope that has it.
+				{tool: "claude_mcp_remove", args: a{"name": "demo", "dir": project}, check: func(t *testing.T, out outcome) {
+					lacks("error")(t, out)
+					if strings.Contains(readFile(t, sb.path("project", ".mcp.json")), `"demo"`) {
+						t.Errorf(".mcp.json still has the server")
+					}
+				}},
+				{tool: "claude_mcp_add", args: a{"name": "mine", "command_or_url": "climax", "scope": "user", "dir": project}, check: fileHas(sb.path("home", ".claude.json"), `"mine"`)},
+				{tool: "claude_mcp_remove", args: a{"name": "mine", "scope": "project", "dir": project}, exit: 1, want: []string{"mine"}},
+				{tool: "claude_mcp_remove", args: a{"name": "mine", "scope": "user", "dir": project}, check: func(t *testing.T, _ outcome) {
+					if strings.Contains(readFile(t, sb.path("home", ".claude.json")), `"mine"`) {
+						t.Errorf(".claude.json still has the server")
+					}
+				}},
 				{tool: "claude_ask", args: a{"prompt": "What is the answer in README.md? Reply with the number only.", "dir": project, "max_turns": 3}, want: []string{"42"}},
 			}
 		},
