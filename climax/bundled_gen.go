@@ -7380,7 +7380,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:          float64(30),
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
-				ExitCodes:        map[int]string{1: "the default target is not up to date", 2: "make could not read the Makefile"},
+				ExitCodes:        map[int]string{1: "the default target is not up to date", 2: "make stopped on an error: see stderr (targets it read are listed)"},
 				Destructive:      ptr(false),
 				Idempotent:       ptr(true),
 				Line:             89,

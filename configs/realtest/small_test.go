@@ -208,6 +208,11 @@ func init() {
 					}
 				}, exit: 1, want: []string{"# Files", "\nbuild:", "\ntest:", "\nall: build", "(the default target is not up to date)"}, check: exists(sb.path("proj", "built.txt"), false)},
 				{tool: "make_list_targets", args: a{"makefile": "other.mk", "dir": proj}, exit: 1, want: []string{"\nhello:"}},
+				// make's 2 is any error: here it read the Makefile, whose
+				// default target needs a file nothing makes.
+				{tool: "make_list_targets", args: a{"makefile": "broken.mk", "dir": proj}, before: func(t *testing.T) {
+					write(t, sb.path("proj", "broken.mk"), "all: missing.c\n\tcc missing.c\n")
+				}, exit: 2, want: []string{"\nall: missing.c", "No rule to make target 'missing.c'", "[exit code: 2 (make stopped on an error: see stderr (targets it read are listed))]"}},
 			}
 		},
 	})
