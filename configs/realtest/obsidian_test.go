@@ -1,12 +1,22 @@
 package realtest
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/climax-mcp/climax/configs"
+	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
+	"github.com/climax-mcp/climax/index/config"
+)
 
 // The obsidian sandbox: the Obsidian CLI talks to a running Obsidian app,
 // which no test machine has; where the CLI exists, the calls need the app
 // running on a test vault, so they are skipped unless CLIMAX_OBSIDIAN_VAULT
-// names one (a vault the calls may change). The calls are what a run
-// against such a vault checks.
+// names one (a vault the calls may change), which every call picks with its
+// vault arg. The calls are what a run against such a vault checks;
+// TestObsidianArgv checks, without the CLI, the words they become.
 func init() {
 	register(&suite{
 		config: "obsidian",
@@ -19,23 +29,70 @@ func init() {
 			}
 		},
 		calls: func(sb *sandbox) []call {
+			v := envValue(sb.env, "CLIMAX_OBSIDIAN_VAULT")
 			return []call{
-				{tool: "obsidian_create", args: a{"path": "climax-test/alpha.md", "content": "# Alpha\\n\\nSee [[beta]] #climax-test", "overwrite": true}},
-				{tool: "obsidian_create", args: a{"path": "climax-test/beta.md", "content": "# Beta\\n\\n## Part\\nlinks back to [[alpha]]", "overwrite": true}},
-				{tool: "obsidian_read", args: a{"path": "climax-test/alpha.md"}, want: []string{"# Alpha"}},
-				{tool: "obsidian_append", args: a{"path": "climax-test/alpha.md", "content": "appended line"}},
-				{tool: "obsidian_search", args: a{"query": "appended line", "path": "climax-test"}, want: []string{"alpha"}},
-				{tool: "obsidian_search_context", args: a{"query": "links back", "path": "climax-test"}, want: []string{"links back"}},
-				{tool: "obsidian_files", args: a{"folder": "climax-test"}, want: []string{"alpha.md", "beta.md"}},
-				{tool: "obsidian_tags", args: a{"path": "climax-test/alpha.md"}, want: []string{"climax-test"}},
-				{tool: "obsidian_links", args: a{"path": "climax-test/alpha.md"}, want: []string{"beta"}},
-				{tool: "obsidian_backlinks", args: a{"path": "climax-test/alpha.md"}, want: []string{"beta"}},
-				{tool: "obsidian_outline", args: a{"path": "climax-test/beta.md"}, want: []string{"Part"}},
-				{tool: "obsidian_daily_append", args: a{"content": "climax test entry"}},
-				{tool: "obsidian_move", args: a{"path": "climax-test/beta.md", "to": "climax-test/gamma.md"}},
-				{tool: "obsidian_delete", args: a{"path": "climax-test/gamma.md", "permanent": true}},
-				{tool: "obsidian_delete", args: a{"path": "climax-test/alpha.md", "permanent": true}},
+				{tool: "obsidian_create", args: a{"vault": v, "path": "climax-test/alpha.md", "content": "# Alpha\n\nSee [[beta]] #climax-test", "overwrite": true}},
+				{tool: "obsidian_create", args: a{"vault": v, "path": "climax-test/beta.md", "content": "# Beta\n\n## Part\nlinks back to [[alpha]]", "overwrite": true}},
+				{tool: "obsidian_read", args: a{"vault": v, "path": "climax-test/alpha.md"}, want: []string{"# Alpha"}},
+				{tool: "obsidian_append", args: a{"vault": v, "path": "climax-test/alpha.md", "content": "appended line"}},
+				{tool: "obsidian_search", args: a{"vault": v, "query": "appended line", "path": "climax-test"}, want: []string{"alpha"}},
+				{tool: "obsidian_search_context", args: a{"vault": v, "query": "links back", "path": "climax-test"}, want: []string{"links back"}},
+				{tool: "obsidian_files", args: a{"vault": v, "folder": "climax-test"}, want: []string{"alpha.md", "beta.md"}},
+				{tool: "obsidian_tags", args: a{"vault": v, "path": "climax-test/alpha.md"}, want: []string{"climax-test"}},
+				{tool: "obsidian_links", args: a{"vault": v, "path": "climax-test/alpha.md"}, want: []string{"beta"}},
+				{tool: "obsidian_backlinks", args: a{"vault": v, "path": "climax-test/alpha.md"}, want: []string{"beta"}},
+				{tool: "obsidian_outline", args: a{"vault": v, "path": "climax-test/beta.md"}, want: []string{"Part"}},
+				{tool: "obsidian_daily_append", args: a{"vault": v, "content": "climax test entry"}},
+				{tool: "obsidian_move", args: a{"vault": v, "path": "climax-test/beta.md", "to": "climax-test/gamma.md"}},
+				{tool: "obsidian_delete", args: a{"vault": v, "path": "climax-test/gamma.md", "permanent": true}},
+				{tool: "obsidian_delete", args: a{"vault": v, "path": "climax-test/alpha.md", "permanent": true}},
 			}
 		},
 	})
+}
+
+// TestObsidianArgv checks the words the obsidian tools give the CLI: every
+// tool takes vault, passed as vault=NAME, the first parameter after the
+// command words, and left out when the call names none; content goes as
+// one word with its real line breaks.
+func TestObsidianArgv(t *testing.T) {
+	c, err := config.LoadFS(configs.FS, "obsidian.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.New([]*config.Config{c}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := func(tool string, args map[string]any) []string {
+		t.Helper()
+		rt, ok := ix.Get(tool)
+		if !ok {
+			t.Fatalf("no %s", tool)
+		}
+		values, err := executor.Validate(rt, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd, err := executor.Build(rt, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cmd.Argv
+	}
+	for _, tool := range c.Tools {
+		if len(tool.Args) == 0 || tool.Args[0].Name != "vault" {
+			t.Errorf("%s: the first arg is not vault", tool.Name)
+		}
+	}
+	if got, want := argv("obsidian_read", map[string]any{"file": "x", "vault": "Work"}), []string{"obsidian", "read", "vault=Work", "file=x"}; !slices.Equal(got, want) {
+		t.Errorf("obsidian_read argv %q, want %q", got, want)
+	}
+	got := argv("obsidian_append", map[string]any{"path": "log.md", "content": "line 1\nline 2", "vault": "My Notes"})
+	if want := []string{"obsidian", "append", "vault=My Notes", "path=log.md", "content=line 1\nline 2"}; !slices.Equal(got, want) {
+		t.Errorf("obsidian_append argv %q, want %q", got, want)
+	}
+	if got := argv("obsidian_daily_append", map[string]any{"content": "x"}); slices.ContainsFunc(got, func(w string) bool { return strings.HasPrefix(w, "vault=") }) {
+		t.Errorf("no vault given, yet %q", got)
+	}
 }
