@@ -76,7 +76,7 @@ func init() {
 			return []call{
 				{tool: "psql_list_databases", want: []string{"postgres", "template1"}},
 				{tool: "psql_list_databases", args: a{"database": sb.url}, want: []string{"template0"}},
-				{tool: "psql_script", args: a{"script": "CREATE TABLE users (id int PRIMARY KEY, name text);\nINSERT INTO users VALUES (1, 'ada'), (2, 'linus');\n"}, want: []string{"CREATE TABLE", "INSERT 0 2"}},
+				{tool: "psql_script", args: a{"script": "CREATE TABLE users (id int PRIMARY KEY, name text);\nINSERT INTO users VALUES (1, 'ada'), (2, 'linus');\nCREATE SCHEMA app;\nCREATE TABLE app.orders (id int);\n"}, want: []string{"CREATE TABLE", "INSERT 0 2", "CREATE SCHEMA"}},
 				{tool: "psql_script", args: a{"script": "INSERT INTO users VALUES (3, 'ken');\nSELECT nope;\nINSERT INTO users VALUES (4, 'rob');\n", "single_transaction": true, "database": "postgres"}, exit: 3, want: []string{`column "nope" does not exist`, "(an SQL statement failed; the script stopped there)"}},
 				// The aligned table keeps its leading space (the header is centred).
 				{tool: "psql_query", args: a{"sql": "SELECT count(*) FROM users"}, want: []string{"2"}, check: textStarts(" count")},
@@ -86,7 +86,13 @@ func init() {
 				{tool: "psql_query", args: a{"sql": "SELECT name FROM users WHERE id = 2", "tuples_only": true}, want: []string{"linus"}},
 				{tool: "psql_query", args: a{"sql": `\d users`}, want: []string{`Table "public.users"`, "name"}},
 				{tool: "psql_query", args: a{"sql": "SELECT * FROM missing"}, exit: 1, want: []string{`relation "missing" does not exist`, "(the statement failed)"}},
-				{tool: "psql_list_tables", args: a{"database": "postgres"}, want: []string{"users", "table"}},
+				// Every schema's tables, app's too (\dt+ lists the search_path's
+				// only), and none of the system's.
+				{tool: "psql_list_tables", args: a{"database": "postgres"}, want: []string{"Schema", "Owner", "Size", "app    | orders", "public | users", "(2 rows)"}, check: lacks("pg_class", "sql_features")},
+				{tool: "psql_list_tables", args: a{"host": sock, "port": 5432, "user": "postgres", "database": "postgres"}, want: []string{"orders", "users"}},
+				{tool: "psql_list_tables", args: a{"host": sock, "port": 5432, "user": "nobody"}, exit: 2, want: []string{`role "nobody" does not exist`, "(the connection to the server failed)"}},
+				{tool: "psql_list_databases", args: a{"host": sock, "port": 5432, "user": "postgres"}, want: []string{"template1"}},
+				{tool: "psql_list_databases", args: a{"host": sock, "database": "nosuchdb"}, exit: 2, want: []string{`database "nosuchdb" does not exist`, "(the connection to the server failed)"}},
 				{tool: "psql_list_tables", args: a{"database": "postgresql://postgres@/postgres?host=" + sock + "&port=5432"}, want: []string{"users"}},
 				{tool: "psql_script", args: a{"script": "SELECT current_user;", "host": sock, "port": 5432, "user": "postgres", "database": "postgres"}, want: []string{"postgres"}},
 				{tool: "psql_query", args: a{"sql": "SELECT current_user", "host": sock, "port": 5432, "user": "nobody"}, exit: 2, want: []string{`role "nobody" does not exist`, "(the connection to the server failed)"}},
