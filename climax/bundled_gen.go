@@ -358,7 +358,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive:    ptr(true),
 				OpenWorld:      ptr(true),
 				Risk:           config.Risk("destructive"),
-				ConfirmMessage: "Terminate EC2 instance(s) {instance_ids} (named: {_names})? This cannot be undone.",
+				ConfirmMessage: "Terminate EC2 instance(s) {instance_ids} ({_names})? This cannot be undone.",
 				Resolve: []config.Resolver{config.Resolver{
 					Var:     "_names",
 					Command: "ec2 describe-instances",
@@ -367,7 +367,7 @@ var compiledBundled = map[string]func() *config.Config{
 						Value: "Name=instance-id,Values={instance_ids}",
 					}, config.ResolverFlag{
 						Flag:  "--query",
-						Value: "Reservations[].Instances[].Tags[?Key=='Name'].Value[]",
+						Value: "join(', ', Reservations[].Instances[].join(': ', [InstanceId, Tags[?Key=='Name'].Value | [0] || 'no Name tag']))",
 					}, config.ResolverFlag{
 						Flag:  "--output",
 						Value: "text",
@@ -379,7 +379,7 @@ var compiledBundled = map[string]func() *config.Config{
 						Value: "{profile}",
 					}},
 					Timeout: float64(20),
-					Line:    255,
+					Line:    258,
 				}},
 				Line: 247,
 			}, config.Tool{
@@ -417,7 +417,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      275,
+				Line:      278,
 			}, config.Tool{
 				Name:        "aws_lambda_list_functions",
 				Description: "List Lambda functions with runtime, memory, timeout and last change.",
@@ -442,7 +442,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      298,
+				Line:      301,
 			}, config.Tool{
 				Name:        "aws_cloudformation_describe_stacks",
 				Description: "Show CloudFormation stacks (or one) with status, outputs and parameters.",
@@ -466,7 +466,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      315,
+				Line:      318,
 			}, config.Tool{
 				Name:        "aws_iam_list_roles",
 				Description: "List IAM roles with their ARNs and trust policies (100 at most by default).",
@@ -492,7 +492,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      330,
+				Line:      333,
 			}},
 			Source: "bundled:aws",
 		}

@@ -122,7 +122,8 @@ var awsTools = []string{"aws_sts_get_caller_identity", "aws_configure_list", "aw
 
 // TestAWSTerminateResolver runs the resolver of aws_ec2_terminate_instances
 // with the real AWS CLI against the fake endpoint: the approval question
-// names the instances by their Name tags, looked up in the call's region;
+// names the instances by their Name tags (an unnamed one as such), looked
+// up in the call's region;
 // where aws cannot look them up (no region anywhere, as on a machine
 // without "aws configure"), the question says so rather than showing the
 // lookup's own arguments as names.
@@ -160,11 +161,11 @@ func TestAWSTerminateResolver(t *testing.T) {
 		scope           string // the resolver request's signing scope
 	}{
 		{name: "region from the environment", envRegion: "us-east-1", args: map[string]any{"instance_ids": ids},
-			want: "Terminate EC2 instance(s) i-0abc i-0def (named: web-1)? This cannot be undone.", scope: "/us-east-1/ec2/"},
+			want: "Terminate EC2 instance(s) i-0abc i-0def (i-0abc: web-1, i-0def: no Name tag)? This cannot be undone.", scope: "/us-east-1/ec2/"},
 		{name: "region of the call", args: map[string]any{"instance_ids": ids, "region": "us-west-2"},
-			want: "Terminate EC2 instance(s) i-0abc i-0def (named: web-1)? This cannot be undone.", scope: "/us-west-2/ec2/"},
+			want: "Terminate EC2 instance(s) i-0abc i-0def (i-0abc: web-1, i-0def: no Name tag)? This cannot be undone.", scope: "/us-west-2/ec2/"},
 		{name: "no region", args: map[string]any{"instance_ids": ids},
-			want:    "Terminate EC2 instance(s) i-0abc i-0def (named: <not looked up>)? This cannot be undone.",
+			want:    "Terminate EC2 instance(s) i-0abc i-0def (<not looked up>)? This cannot be undone.",
 			failure: "{_names} could not be looked up: exit status 255: You must specify a region"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,7 +237,7 @@ func fakeAWS(rec *recorder) http.Handler {
 			xml(`<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult><Arn>arn:aws:iam::123456789012:user/test</Arn><UserId>AIDATEST</UserId><Account>123456789012</Account></GetCallerIdentityResult><ResponseMetadata><RequestId>1</RequestId></ResponseMetadata></GetCallerIdentityResponse>`)
 			return
 		case "DescribeInstances":
-			xml(`<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>1</requestId><reservationSet><item><reservationId>r-1</reservationId><ownerId>123456789012</ownerId><instancesSet><item><instanceId>i-0abc</instanceId><instanceType>t3.micro</instanceType><instanceState><code>16</code><name>running</name></instanceState><tagSet><item><key>Name</key><value>web-1</value></item></tagSet></item></instancesSet></item></reservationSet></DescribeInstancesResponse>`)
+			xml(`<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>1</requestId><reservationSet><item><reservationId>r-1</reservationId><ownerId>123456789012</ownerId><instancesSet><item><instanceId>i-0abc</instanceId><instanceType>t3.micro</instanceType><instanceState><code>16</code><name>running</name></instanceState><tagSet><item><key>Name</key><value>web-1</value></item></tagSet></item><item><instanceId>i-0def</instanceId><instanceType>t3.micro</instanceType><instanceState><code>80</code><name>stopped</name></instanceState></item></instancesSet></item></reservationSet></DescribeInstancesResponse>`)
 			return
 		case "StartInstances", "StopInstances", "TerminateInstances":
 			action := form.Get("Action")
