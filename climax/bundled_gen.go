@@ -1251,7 +1251,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ExitCodes: map[int]string{6: "could not resolve the host", 7: "could not connect to the server", 22: "the server answered with an HTTP error status", 28: "timed out", 35: "the TLS handshake failed", 47: "too many redirects", 52: "the server sent an empty reply", 56: "the connection broke while receiving", 60: "the server certificate could not be verified"},
 				OpenWorld: ptr(true),
-				Line:      23,
+				Line:      25,
 			}, config.Tool{
 				Name:        "curl_send_stdin",
 				Description: "Send an HTTP request whose body (JSON, XML, binary) is passed on standard input; POST by default.",
@@ -1292,7 +1292,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ExitCodes: map[int]string{6: "could not resolve the host", 7: "could not connect to the server", 22: "the server answered with an HTTP error status", 28: "timed out", 35: "the TLS handshake failed", 47: "too many redirects", 52: "the server sent an empty reply", 56: "the connection broke while receiving", 60: "the server certificate could not be verified"},
 				OpenWorld: ptr(true),
-				Line:      66,
+				Line:      68,
 			}, config.Tool{
 				Name:        "curl_headers",
 				Description: "Fetch only a URL's status and headers (HEAD request), e.g. to check if a site is up.",
@@ -1321,12 +1321,12 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes: map[int]string{6: "could not resolve the host", 7: "could not connect to the server", 22: "the server answered with an HTTP error status", 28: "timed out", 35: "the TLS handshake failed", 47: "too many redirects", 52: "the server sent an empty reply", 56: "the connection broke while receiving", 60: "the server certificate could not be verified"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      98,
+				Line:      100,
 			}, config.Tool{
 				Name:        "curl_download",
-				Description: "Download a URL to a local file (follows redirects, fails on HTTP errors).",
+				Description: "Download a URL to a local file, overwriting an existing one (follows redirects, fails on HTTP errors).",
 				Keywords:    []string{"download file", "save url", "wget", "fetch file", "grab file", "save to disk", "download a binary", "save a file from a url", "download a release asset", "download a tarball", "release binary", "Failure writing output to destination", "Failed writing body"},
-				Command:     "--location --fail --create-dirs --no-clobber --write-out output=%{filename_effective}\\n --max-time 540",
+				Command:     "--location --fail --create-dirs --max-time 540",
 				Args: []config.Arg{config.Arg{
 					Name:       "url",
 					Type:       config.ArgType("string"),
@@ -1334,7 +1334,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Positional: true,
 				}, config.Arg{
 					Name:        "output",
-					Description: "Local file; if it exists, NAME.1 is written",
+					Description: "Local file to write",
 					Type:        config.ArgType("string"),
 					Required:    true,
 					Flag:        "--output",
@@ -1354,10 +1354,10 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				ExitCodes:   map[int]string{6: "could not resolve the host", 7: "could not connect to the server", 22: "the server answered with an HTTP error status", 28: "timed out", 35: "the TLS handshake failed", 47: "too many redirects", 52: "the server sent an empty reply", 56: "the connection broke while receiving", 60: "the server certificate could not be verified"},
-				Destructive: ptr(false),
-				Idempotent:  ptr(false),
+				Destructive: ptr(true),
+				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        127,
+				Line:        129,
 			}},
 			Source: "bundled:curl",
 		}

@@ -137,14 +137,15 @@ func init() {
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": "<a/>", "method": "PUT", "content_type_header": "Content-Type: application/xml", "header": "X-Test: 2"}, want: []string{"PUT /echo ct=application/xml x=2 body=<a/>"}},
 				{tool: "curl_headers", args: a{"url": u + "/echo", "header": "X-Test: 3"}, want: []string{"HTTP/1.1 200 OK", "X-Echo: yes"}},
 				{tool: "curl_headers", args: a{"url": u + "/moved", "follow_redirects": true}, want: []string{"HTTP/1.1 302", "HTTP/1.1 200"}},
-				{tool: "curl_download", args: a{"url": u + "/file.txt", "output": "dl/file.txt", "header": "X-Test: 4", "dir": sb.dir}, want: []string{"output=dl/file.txt"}, check: fileHas(sb.path("dl", "file.txt"), "downloaded content")},
-				// An existing file is kept: the download goes to NAME.1, and
-				// the result names it.
+				{tool: "curl_download", args: a{"url": u + "/file.txt", "output": "dl/file.txt", "header": "X-Test: 4", "dir": sb.dir}, check: fileHas(sb.path("dl", "file.txt"), "downloaded content")},
+				// An existing file is overwritten, as the description and
+				// destructive: true say.
 				{tool: "curl_download", args: a{"url": u + "/file.txt", "output": "dl/file.txt", "dir": sb.dir}, before: func(t *testing.T) {
 					write(t, sb.path("dl", "file.txt"), "my own work\n")
-				}, want: []string{"output=dl/file.txt.1"}, check: func(t *testing.T, _ outcome) {
-					fileHas(sb.path("dl", "file.txt"), "my own work")(t, outcome{})
-					fileHas(sb.path("dl", "file.txt.1"), "downloaded content")(t, outcome{})
+				}, check: func(t *testing.T, _ outcome) {
+					if got := readFile(t, sb.path("dl", "file.txt")); got != "downloaded content\n" {
+						t.Errorf("dl/file.txt holds %q, want the download", got)
+					}
 				}},
 				{tool: "curl_download", args: a{"url": u + "/missing", "output": sb.path("none.txt")}, exit: 22, want: []string{"404"}},
 			}
