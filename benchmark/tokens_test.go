@@ -79,7 +79,7 @@ func TestBundledSavings(t *testing.T) {
 // Budgets of docs/search.md: paging and the project hint must not make
 // climax_search's definition in the discovery tools/list dearer than it
 // was before they came (164 tokens), and an average 5-result
-// climax_search answer stays under 550 tokens: a ceiling that catches
+// climax_search answer stays at most 550 tokens: a ceiling that catches
 // results growing what every one of them repeats (512 with the bundled
 // configs when this bound was set).
 const (
