@@ -638,16 +638,10 @@ const maxStrayKeys = 5
 // first few of them (sorted) and how to send them, "" when there are
 // none.
 func strayKeysProblem(args map[string]any, example string) string {
-	var keys []string
-	for k := range args {
-		if k != "tool_name" && k != "args" {
-			keys = append(keys, k)
-		}
-	}
+	keys := otherKeys(args)
 	if len(keys) == 0 {
 		return ""
 	}
-	slices.Sort(keys)
 	shown := make([]string, 0, maxStrayKeys)
 	for _, k := range keys[:min(len(keys), maxStrayKeys)] {
 		shown = append(shown, "'"+displayName(k)+"'")
@@ -660,6 +654,19 @@ func strayKeysProblem(args map[string]any, example string) string {
 		}
 	}
 	return fmt.Sprintf("%s: climax_call takes tool_name and args; put the tool's arguments in args, e.g. {\"tool_name\": \"%s\", \"args\": {...}}", what, displayName(example))
+}
+
+// otherKeys returns the keys of climax_call's args besides tool_name and
+// args, sorted.
+func otherKeys(args map[string]any) []string {
+	var keys []string
+	for k := range args {
+		if k != "tool_name" && k != "args" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // nameAliases are keys a caller may use for climax_call's tool_name,
@@ -709,16 +716,10 @@ const maxBeside = 5
 //
 //	[ignored climax_call key 'cwd' (did you mean args.dir?): the tool's arguments go in args]
 func besideArgsNote(tool *config.Tool, args map[string]any) string {
-	var keys []string
-	for k := range args {
-		if k != "tool_name" && k != "args" {
-			keys = append(keys, k)
-		}
-	}
+	keys := otherKeys(args)
 	if len(keys) == 0 {
 		return ""
 	}
-	slices.Sort(keys)
 	var b strings.Builder
 	if len(keys) == 1 {
 		b.WriteString("[ignored climax_call key ")
