@@ -5,10 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/index"
-	"github.com/climax-mcp/climax/index/config"
 )
 
 // The obsidian sandbox: the Obsidian CLI talks to a running Obsidian app,
@@ -56,14 +53,7 @@ func init() {
 // command words, and left out when the call names none; content goes as
 // one word with its real line breaks.
 func TestObsidianArgv(t *testing.T) {
-	c, err := config.LoadFS(configs.FS, "obsidian.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.New([]*config.Config{c}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := bundledIndex(t, "obsidian", nil)
 	argv := func(tool string, args map[string]any) []string {
 		t.Helper()
 		rt, ok := ix.Get(tool)
@@ -80,9 +70,9 @@ func TestObsidianArgv(t *testing.T) {
 		}
 		return cmd.Argv
 	}
-	for _, tool := range c.Tools {
-		if len(tool.Args) == 0 || tool.Args[0].Name != "vault" {
-			t.Errorf("%s: the first arg is not vault", tool.Name)
+	for _, name := range ix.Names() {
+		if rt, _ := ix.Get(name); len(rt.Tool.Args) == 0 || rt.Tool.Args[0].Name != "vault" {
+			t.Errorf("%s: the first arg is not vault", name)
 		}
 	}
 	if got, want := argv("obsidian_read", map[string]any{"file": "x", "vault": "Work"}), []string{"obsidian", "read", "vault=Work", "file=x"}; !slices.Equal(got, want) {

@@ -10,10 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/executor"
-	"github.com/climax-mcp/climax/index"
-	"github.com/climax-mcp/climax/index/config"
 )
 
 // The psql sandbox: a PostgreSQL server (initdb and pg_ctl from the
@@ -128,14 +125,7 @@ func postgresBin() string {
 // write local files), and only a lone describe or list command passes,
 // before anything runs; SQL passes.
 func TestPsqlMetaCommands(t *testing.T) {
-	c, err := config.LoadFS(configs.FS, "psql.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.New([]*config.Config{c}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := bundledIndex(t, "psql", nil)
 	rt, ok := ix.Get("psql_query")
 	if !ok {
 		t.Fatal("no psql_query")

@@ -195,6 +195,21 @@ func TestSuitesCoverEveryTool(t *testing.T) {
 	}
 }
 
+// bundledIndex returns the index of the bundled config name under policy
+// (nil for none).
+func bundledIndex(t *testing.T, name string, policy *config.Policy) *index.Index {
+	t.Helper()
+	c, err := config.LoadFS(configs.FS, name+".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.New([]*config.Config{c}, policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
 func runSuite(t *testing.T, name string, env []string, st *stats) {
 	c, err := config.LoadFS(configs.FS, name+".yaml")
 	if err != nil {
