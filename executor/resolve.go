@@ -216,6 +216,12 @@ func EscapeControl(s string) string {
 // clipText cuts s to at most n bytes at a character boundary, adding "…"
 // when it cut.
 func clipText(s string, n int) string {
+	return clip(s, n, "…")
+}
+
+// clip cuts s to at most n bytes at a character boundary, adding mark
+// when it cut.
+func clip(s string, n int, mark string) string {
 	if len(s) <= n {
 		return s
 	}
@@ -223,5 +229,5 @@ func clipText(s string, n int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + "…"
+	return s[:cut] + mark
 }

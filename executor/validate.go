@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -343,15 +342,7 @@ const maxDescriptionShown = 200
 // shortDescription is description d on one line (runs of white space
 // made one space) and cut after [maxDescriptionShown] bytes with "...".
 func shortDescription(d string) string {
-	d = strings.Join(strings.Fields(d), " ")
-	if len(d) <= maxDescriptionShown {
-		return d
-	}
-	cut := maxDescriptionShown
-	for cut > 0 && !utf8.RuneStart(d[cut]) {
-		cut--
-	}
-	return d[:cut] + "..."
+	return clip(strings.Join(strings.Fields(d), " "), maxDescriptionShown, "...")
 }
 
 // checkPolicy is validation's last step: the policy's constraints, on
@@ -811,14 +802,7 @@ func quote(s string) string {
 // shortened cuts s after maxShown bytes (at a character's start) and
 // marks the cut with "...".
 func shortened(s string) string {
-	if len(s) <= maxShown {
-		return s
-	}
-	cut := maxShown
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
+	return clip(s, maxShown, "...")
 }
 
 // describe renders any value for an error message: strings quoted,
