@@ -40,7 +40,7 @@ var version string
 const (
 	exitOK    = 0 // success
 	exitError = 1 // invalid config, validation failed, server failed
-	exitUsage = 2 // bad flags or arguments, unknown config name
+	exitUsage = 2 // bad flags or arguments, unknown config name, missing config or policy file
 )
 
 // subreaperErr says why climax could not become a child subreaper, if it
@@ -83,7 +83,8 @@ configs.
 Exit codes:
   0  success
   1  error: invalid config or policy, validation failed, server failed
-  2  usage error: bad flags or arguments, unknown config name`
+  2  usage error: bad flags or arguments, unknown config name, missing config
+     or policy file (validate counts a missing file as a failed validation: 1)`
 
 // env is what a command runs with: the standard streams of run.
 type env struct {
