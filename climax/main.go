@@ -198,6 +198,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return exitError
 	}
 	if err != nil {
+		err = withQueryUsage(err)
 		fmt.Fprintf(errOut, "climax: %v\n", err)
 		var pe *kong.ParseError
 		if errors.As(err, &pe) && pe.Context != nil && pe.Context.Selected() != nil {

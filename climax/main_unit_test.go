@@ -73,6 +73,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"./does-not-exist.yaml"}, "config file ./does-not-exist.yaml does not exist"},
 		{[]string{"--policy", "nope.yaml", "git"}, "policy file nope.yaml does not exist"},
 		{[]string{"validate"}, `expected "<CONFIG> ..."`},
+		// Search without QUERY says what to pass, not just "expected <QUERY>";
+		// a flag's own error still wins.
+		{[]string{"search"}, "no query given\nusage: climax search QUERY [CONFIG...]"},
+		{[]string{"search", "--cli", "git"}, "'climax list' shows the bundled configs"},
+		{[]string{"search", "--bogus"}, "unknown flag --bogus"},
 		// Negative numbers reach the flags' own checks in both forms.
 		{[]string{"search", "--limit", "-1", "x", "git"}, "--limit must be 0 or more, got -1"},
 		{[]string{"--auto-budget", "-1", "git"}, "--auto-budget must not be negative"},

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/metatools"
@@ -64,6 +67,36 @@ func (c *searchCmd) Run(e *env) error {
 	}
 	return c.printTable(e, ix)
 }
+
+// withQueryUsage replaces kong's refusal of a search command line
+// without QUERY (`expected "<QUERY>"`), which says neither that CONFIG...
+// follows it nor where the CLIs are listed, with a message that does;
+// other errors are returned as they are.
+func withQueryUsage(err error) error {
+	var pe *kong.ParseError
+	if !errors.As(err, &pe) || pe.Context == nil || pe.Context.Selected() == nil ||
+		pe.Context.Selected().Name != "search" || !strings.HasPrefix(pe.Error(), "expected ") {
+		return err
+	}
+	for _, p := range pe.Context.Path {
+		if p.Positional != nil && p.Positional.Name == "QUERY" {
+			return err // not the query that is missing
+		}
+	}
+	return &noQueryError{pe}
+}
+
+// noQueryError is a search command line without QUERY: a parse error that
+// says what to pass.
+type noQueryError struct{ pe *kong.ParseError }
+
+func (e *noQueryError) Error() string {
+	return "no query given\n" +
+		`usage: climax search QUERY [CONFIG...]   (e.g. climax search "show commit history", or climax search "list containers" docker)` + "\n" +
+		"'climax list' shows the bundled configs, 'climax list CONFIG...' the tools of some"
+}
+
+func (e *noQueryError) Unwrap() error { return e.pe }
 
 // printJSON writes exactly what climax_search answers.
 func (c *searchCmd) printJSON(e *env, ix *index.Index) error {
