@@ -106,8 +106,10 @@ func (c *scaffoldCmd) report(e *env, res *scaffold.Result, ix *index.Index, took
 	if ix.Len() > 0 {
 		perTool = classic / ix.Len()
 	}
-	fmt.Fprintf(errOut, "climax: drafted %d %s (%d flags, %d operands) for %s in %.1fs",
-		res.Stats.Tools, plural(res.Stats.Tools, "tool", "tools"), res.Stats.Flags, res.Stats.Positionals,
+	fmt.Fprintf(errOut, "climax: drafted %d %s (%d %s, %d %s) for %s in %.1fs",
+		res.Stats.Tools, plural(res.Stats.Tools, "tool", "tools"),
+		res.Stats.Flags, plural(res.Stats.Flags, "flag", "flags"),
+		res.Stats.Positionals, plural(res.Stats.Positionals, "operand", "operands"),
 		strings.Join(c.Program, " "), took.Seconds())
 	if c.Output != "" {
 		fmt.Fprintf(errOut, " into %s", c.Output)
@@ -115,7 +117,7 @@ func (c *scaffoldCmd) report(e *env, res *scaffold.Result, ix *index.Index, took
 	fmt.Fprintln(errOut)
 	fmt.Fprintf(errOut, "climax: tokens of tools/list (estimated from JSON size, ~4.5 bytes per token): classic %d (%d per tool), discovery %d\n", classic, perTool, discovery)
 	if res.Stats.Dropped > 0 {
-		fmt.Fprintf(errOut, "climax: %d more commands left out by --max-tools %d\n", res.Stats.Dropped, c.MaxTools)
+		fmt.Fprintf(errOut, "climax: %d more %s left out by --max-tools %d\n", res.Stats.Dropped, plural(res.Stats.Dropped, "command", "commands"), c.MaxTools)
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(errOut, "climax: warning: %s\n", n)

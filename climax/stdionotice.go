@@ -16,7 +16,7 @@ func stdioNotice(e *env, tools int, mode string) {
 	if !isTerminal(e.stdin) || !isTerminal(e.stderr) {
 		return
 	}
-	fmt.Fprintf(e.stderr, "climax: serving %d tools (%s mode) over stdio: waiting for an MCP client's JSON-RPC on stdin; Ctrl-D or Ctrl-C stops (MCP clients start climax themselves: README.md, Use it from an MCP client)\n", tools, mode)
+	fmt.Fprintf(e.stderr, "climax: serving %d %s (%s mode) over stdio: waiting for an MCP client's JSON-RPC on stdin; Ctrl-D or Ctrl-C stops (MCP clients start climax themselves: README.md, Use it from an MCP client)\n", tools, plural(tools, "tool", "tools"), mode)
 }
 
 // isTerminal reports whether v is a file open on a terminal.

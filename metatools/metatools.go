@@ -445,9 +445,19 @@ func (t *Tools) summary(offset, limit int) summaryResponse {
 		resp.Hint = fmt.Sprintf("Showing %s; call again with offset %d (or a larger limit) for the rest.",
 			shownRange(offset, len(page), len(all)), offset+len(page))
 	case len(page) == 0 && offset > 0 && len(all) > 0:
-		resp.Hint = fmt.Sprintf("Offset %d is past the last of %d CLIs.", offset, len(all))
+		resp.Hint = pastTheLast(offset, len(all), "CLI", "CLIs")
 	}
 	return resp
+}
+
+// pastTheLast is the hint of a page whose offset is past the last of
+// total items: "Offset 40 is past the last of 23 matches.", "Offset 5 is
+// past the only match."
+func pastTheLast(offset, total int, one, many string) string {
+	if total == 1 {
+		return fmt.Sprintf("Offset %d is past the only %s.", offset, one)
+	}
+	return fmt.Sprintf("Offset %d is past the last of %d %s.", offset, total, many)
 }
 
 // shownRange says which of total CLIs a page of n from offset holds:
@@ -467,7 +477,7 @@ func shownRange(offset, n, total int) string {
 func (t *Tools) searchHint(query, category, cli string, offset, total int) string {
 	if total > 0 {
 		if offset >= total {
-			return fmt.Sprintf("Offset %d is past the last of %d matches.", offset, total)
+			return pastTheLast(offset, total, "match", "matches")
 		}
 		return ""
 	}

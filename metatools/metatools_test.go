@@ -209,6 +209,7 @@ func TestSearch(t *testing.T) {
 		{"unknown cli", map[string]any{"cli": "gti", "query": "status"}, searchText(0, 0, "No CLI is named gti. The CLIs are: git-tools, fake-tools, plain.")},
 		{"offset", map[string]any{"cli": "git-tools", "limit": 1.0, "offset": 1.0}, searchText(2, 1, "", gitCommitEntry)},
 		{"offset past the end", map[string]any{"cli": "git-tools", "offset": "7"}, searchText(2, 7, "Offset 7 is past the last of 2 matches.")},
+		{"offset past the only match", map[string]any{"cli": "plain", "offset": 3.0}, searchText(1, 3, "Offset 3 is past the only match.")},
 		{"bad offset is none", map[string]any{"cli": "git-tools", "limit": 1.0, "offset": -1.0}, searchText(2, 0, "", gitStatusEntry)},
 		{"summary offset", map[string]any{"offset": 1.0, "limit": 1.0}, `{"mode":"summary","total_matches":3,"returned":1,"has_more":true,"hint":"Showing CLI 2 of 3; call again with offset 2 (or a larger limit) for the rest.","summary":[` + fakeSummary + `]}`},
 		{"summary offset past the end", map[string]any{"offset": 3.0}, `{"mode":"summary","total_matches":3,"returned":0,"has_more":false,"hint":"Offset 3 is past the last of 3 CLIs.","summary":[]}`},

@@ -224,7 +224,7 @@ func (a *auditLog) drain() {
 			line, _ := json.Marshal(droppedRecord{
 				Time:    time.Now().UTC().Format(time.RFC3339Nano),
 				Dropped: lost,
-				Note:    fmt.Sprintf("%d audit records were dropped: the log was not written as fast as calls ended (at most %d records wait)", lost, maxAuditQueue),
+				Note:    fmt.Sprintf("%d %s dropped: the log was not written as fast as calls ended (at most %d records wait)", lost, plural(lost, "audit record was", "audit records were"), maxAuditQueue),
 			})
 			a.writeLine(append(line, '\n'))
 			a.log.Warn("audit log: writing resumed after records were dropped", "dropped", lost)

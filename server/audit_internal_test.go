@@ -56,8 +56,57 @@ func TestAuditFlushTimeoutAndResume(t *testing.T) {
 		if got := strings.Count(out, `"tool":"t"`); got != maxAuditQueue+1 {
 			t.Errorf("%d records written, want %d", got, maxAuditQueue+1)
 		}
-		if !strings.Contains(out, `"dropped_records":2`) {
+		if !strings.Contains(out, `"dropped_records":2`) || !strings.Contains(out, `"2 audit records were dropped:`) {
 			t.Errorf("no line counting the 2 dropped records:\n%s", out[max(0, len(out)-300):])
 		}
 	})
+}
+
+// One dropped record is counted in the singular.
+func TestAuditOneDropped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := &heldWriter{release: make(chan struct{})}
+		a := newAuditLog(w)
+		a.add(&auditRecord{Tool: "t"})
+		synctest.Wait() // the writer holds that one, in Write
+		for range maxAuditQueue + 1 {
+			a.add(&auditRecord{Tool: "t"})
+		}
+		close(w.release)
+		if !a.flush(time.Second) {
+			t.Fatal("flush timed out once the log took writes")
+		}
+		w.mu.Lock()
+		out := w.buf.String()
+		w.mu.Unlock()
+		if !strings.Contains(out, `"dropped_records":1,"note":"1 audit record was dropped:`) {
+			t.Errorf("no line counting the one dropped record:\n%s", out[max(0, len(out)-300):])
+		}
+	})
+}
+
+// Counts in the audit log's cut values agree with their number.
+func TestAuditValueCounts(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{[]any{"a"}, "…(an array of 1 item)"},
+		{[]any{"a", "b"}, "…(an array of 2 items)"},
+		{map[string]any{"a": 1}, "…(an object of 1 member)"},
+		{map[string]any{"a": 1, "b": 2}, "…(an object of 2 members)"},
+	} {
+		if got := auditValue(tc.v, maxAuditDepth); got != tc.want {
+			t.Errorf("auditValue(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	for extra, want := range map[int]string{1: "(1 more member)", 2: "(2 more members)"} {
+		obj := map[string]any{}
+		for i := range maxAuditItems + extra {
+			obj[string(rune('a'+i))] = i
+		}
+		if got := auditObject(obj, 0, looksSecret)["…"]; got != want {
+			t.Errorf("%d members: %q, want %q", maxAuditItems+extra, got, want)
+		}
+	}
 }

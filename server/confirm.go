@@ -491,7 +491,7 @@ func approvalMessage(rt *config.ResolvedTool, cmd *executor.Command, res executo
 		b.WriteString("\nExecutor: local")
 	}
 	if cmd.Stdin != "" {
-		fmt.Fprintf(&b, "\nStandard input: %d bytes", len(cmd.Stdin))
+		fmt.Fprintf(&b, "\nStandard input: %d %s", len(cmd.Stdin), plural(len(cmd.Stdin), "byte", "bytes"))
 	}
 	return b.String()
 }

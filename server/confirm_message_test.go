@@ -32,3 +32,14 @@ func TestApprovalMessageHidesASecretDirectory(t *testing.T) {
 		t.Errorf("question:\n%s", msg)
 	}
 }
+
+// The size of standard input is counted in the question, one byte too.
+func TestApprovalMessageCountsStandardInput(t *testing.T) {
+	rt := &config.ResolvedTool{Tool: &config.Tool{Name: "t"}, CLI: &config.Config{}}
+	for stdin, want := range map[string]string{"x": "\nStandard input: 1 byte", "xy": "\nStandard input: 2 bytes"} {
+		msg := approvalMessage(rt, &executor.Command{Argv: []string{"cat"}, Stdin: stdin}, executor.Resolution{})
+		if !strings.HasSuffix(msg, want) {
+			t.Errorf("stdin %q: %q, want it to end in %q", stdin, msg, want)
+		}
+	}
+}

@@ -99,7 +99,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if g.sse {
 			end = "close their event streams"
 		}
-		g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d sessions are open, the server's limit; end the sessions you no longer use (%s) or raise the limit", g.sessions.max, end), "sessions", g.sessions.max)
+		g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d %s open, the server's limit; end the sessions you no longer use (%s) or raise the limit", g.sessions.max, plural(g.sessions.max, "session is", "sessions are"), end), "sessions", g.sessions.max)
 		return
 	}
 	if r.Body != nil {

@@ -696,6 +696,19 @@ func TestHTTPBodyTimeout(t *testing.T) {
 	}
 }
 
+// A limit of one session is told in the singular.
+func TestHTTPMaxOneSession(t *testing.T) {
+	t.Parallel()
+	hs := serveHTTP(t, server.HTTPOptions{MaxSessions: 1})
+	if code, id := initSession(t, hs.url); code != http.StatusOK || id == "" {
+		t.Fatalf("initialize: %d, session %q", code, id)
+	}
+	code, body := post(t, hs.url, nil)
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "1 session is open, the server's limit") {
+		t.Errorf("second session: %d %q", code, body)
+	}
+}
+
 // Sessions beyond MaxSessions are refused with 503 until one ends.
 func TestHTTPMaxSessions(t *testing.T) {
 	t.Parallel()

@@ -55,6 +55,12 @@ func (s *Server) Unready() []string {
 	return problems
 }
 
+// missingPrograms says how many served configs lack their program:
+// "the program of 1 served config is missing".
+func missingPrograms(n int) string {
+	return fmt.Sprintf("the %s of %d served %s missing", plural(n, "program", "programs"), n, plural(n, "config is", "configs are"))
+}
+
 // hasProgram reports whether name is found on the server's PATH.
 func hasProgram(name string) bool {
 	_, err := exec.LookPath(name)
@@ -88,10 +94,10 @@ func (s *Server) readyHandler(g *guard) http.HandlerFunc {
 		}
 		w.WriteHeader(http.StatusServiceUnavailable)
 		if g.token != nil && !g.authorized(r) {
-			fmt.Fprintf(w, "not ready: the programs of %d served configs are missing (the server log names them; so does this page with the bearer token)\n", len(problems))
+			fmt.Fprintf(w, "not ready: %s (the server log names %s; so does this page with the bearer token)\n", missingPrograms(len(problems)), plural(len(problems), "it", "them"))
 			return
 		}
-		fmt.Fprintf(w, "not ready: the programs of %d served configs are missing\n", len(problems))
+		fmt.Fprintf(w, "not ready: %s\n", missingPrograms(len(problems)))
 		for _, p := range problems {
 			fmt.Fprintf(w, "- %s\n", p)
 		}

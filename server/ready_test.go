@@ -41,12 +41,12 @@ func TestReadyz(t *testing.T) {
 	}
 	srv.Replace(parseIndex(t, fakeConfig(t), missingConfig))
 	code, body := readyz(t, hs.base, token)
-	if code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready: the programs of 1 served configs are missing") ||
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready: the program of 1 served config is missing") ||
 		!strings.Contains(body, "- gone-tools: Command not found: climax-test-no-such-program (is it installed and on PATH?)") || strings.Contains(body, "fake-tools") {
 		t.Errorf("a program missing, with the token: %d %q", code, body)
 	}
 	code, body = readyz(t, hs.base, "")
-	if code != http.StatusServiceUnavailable || strings.Contains(body, "gone") || !strings.Contains(body, "1 served configs") {
+	if code != http.StatusServiceUnavailable || strings.Contains(body, "gone") || !strings.Contains(body, "the program of 1 served config is missing (the server log names it;") {
 		t.Errorf("a program missing, without the token: %d %q (must not name the CLIs)", code, body)
 	}
 	if code := get(t, hs.base+server.HealthPath); code != http.StatusOK {

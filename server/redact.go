@@ -158,7 +158,7 @@ func auditValue(v any, depth int) any {
 		return v
 	case []any:
 		if depth >= maxAuditDepth {
-			return fmt.Sprintf("…(an array of %d items)", len(v))
+			return fmt.Sprintf("…(an array of %d %s)", len(v), plural(len(v), "item", "items"))
 		}
 		out := make([]any, 0, min(len(v), maxAuditItems+1))
 		for i, item := range v {
@@ -171,7 +171,7 @@ func auditValue(v any, depth int) any {
 		return out
 	case map[string]any:
 		if depth >= maxAuditDepth {
-			return fmt.Sprintf("…(an object of %d members)", len(v))
+			return fmt.Sprintf("…(an object of %d %s)", len(v), plural(len(v), "member", "members"))
 		}
 		return auditObject(v, depth, looksSecret)
 	}
@@ -185,7 +185,7 @@ func auditObject(obj map[string]any, depth int, secret func(name string) bool) m
 	out := make(map[string]any, min(len(obj), maxAuditItems+1))
 	for i, k := range slices.Sorted(maps.Keys(obj)) {
 		if i == maxAuditItems {
-			out["…"] = fmt.Sprintf("(%d more members)", len(obj)-maxAuditItems)
+			out["…"] = fmt.Sprintf("(%d more %s)", len(obj)-maxAuditItems, plural(len(obj)-maxAuditItems, "member", "members"))
 			break
 		}
 		v := obj[k]

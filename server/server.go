@@ -465,6 +465,14 @@ func shorten(s string) string {
 	return fmt.Sprintf("%s…(%d bytes)", s[:cut], len(s))
 }
 
+// plural returns one when n is 1, else many: "1 item", "2 items".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // shortenArgv shortens each long argument, and the list itself.
 func shortenArgv(argv []string) []string {
 	const maxArgs = 50

@@ -125,11 +125,28 @@ type stats struct {
 }
 
 func (s stats) String() string {
-	line := fmt.Sprintf("%-8s %3d tools: %3d run, %3d passed, %3d skipped", s.config, s.total, s.run, s.passed, s.skipped)
+	tools := "tools:"
+	if s.total == 1 {
+		tools = "tool:"
+	}
+	line := fmt.Sprintf("%-8s %3d %-6s %3d run, %3d passed, %3d skipped", s.config, s.total, tools, s.run, s.passed, s.skipped)
 	if s.note != "" {
 		line += " (" + s.note + ")"
 	}
 	return line
+}
+
+// A summary line counts one tool in the singular and keeps the columns
+// of the others.
+func TestStatsString(t *testing.T) {
+	one := stats{config: "pass", total: 1, run: 1, passed: 1}.String()
+	many := stats{config: "git", total: 68, run: 60, passed: 60, skipped: 8}.String()
+	if want := "pass       1 tool:    1 run,   1 passed,   0 skipped"; one != want {
+		t.Errorf("one tool: %q, want %q", one, want)
+	}
+	if want := "git       68 tools:  60 run,  60 passed,   8 skipped"; many != want {
+		t.Errorf("68 tools: %q, want %q", many, want)
+	}
 }
 
 // TestBundledTools runs every tool of every bundled config against the real

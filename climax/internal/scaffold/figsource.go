@@ -65,8 +65,9 @@ func addFig(root *Command, program string, prefix []string, depth int) (string, 
 	if m.commands+m.flags+m.n == 0 {
 		return "", nil
 	}
-	return fmt.Sprintf("%d commands, %d flags and %d operands marked \"from fig\" come from the Fig autocomplete spec of %s (%s, MIT licence), not from the installed program: check them with --verify",
-		m.commands, m.flags, m.n, prog, fig.Package()), nil
+	return fmt.Sprintf("%d %s, %d %s and %d %s marked \"from fig\" come from the Fig autocomplete spec of %s (%s, MIT licence), not from the installed program: check them with --verify",
+		m.commands, plural(m.commands, "command", "commands"), m.flags, plural(m.flags, "flag", "flags"),
+		m.n, plural(m.n, "operand", "operands"), prog, fig.Package()), nil
 }
 
 // merge adds spec's facts to node, which is level levels below the root.
@@ -188,4 +189,12 @@ func figFlag(o *fig.Option) *Flag {
 // sameFlag reports whether two flags share a form.
 func sameFlag(a, b *Flag) bool {
 	return a.Long != "" && a.Long == b.Long || a.Short != "" && a.Short == b.Short
+}
+
+// plural returns one when n is 1, else many: "1 item", "2 items".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

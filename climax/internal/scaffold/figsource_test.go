@@ -113,7 +113,7 @@ func TestFigMergesWithTheProgram(t *testing.T) {
 	for _, want := range []string{
 		`- name: "to"  # from fig`,
 		`- name: "force"  # from --help; also -f`,
-		`# note: 1 commands, 2 flags and 2 operands marked "from fig" come from the Fig autocomplete spec of shelf (` + fig.Package() + `, MIT licence)`,
+		`# note: 1 command, 2 flags and 2 operands marked "from fig" come from the Fig autocomplete spec of shelf (` + fig.Package() + `, MIT licence)`,
 	} {
 		if !strings.Contains(yaml, want) {
 			t.Errorf("the draft lacks %q:\n%s", want, yaml)
