@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/climax-mcp/climax/configs"
+	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -193,7 +194,29 @@ func buildIndexWith(read readFunc, refs []string, policyFile string, readOnly bo
 	if err != nil {
 		return nil, nil, err
 	}
-	return index.New(cfgs, config.WithConfirm(readOnlyPolicy(pol, readOnly), confirm))
+	ix, warnings, err := index.New(cfgs, config.WithConfirm(readOnlyPolicy(pol, readOnly), confirm))
+	if err != nil {
+		return nil, nil, err
+	}
+	return ix, append(warnings, volumeWarnings(pol)...), nil
+}
+
+// volumeWarnings are the warnings about the policy's docker volumes that
+// every call would refuse in this environment ([executor.CheckVolumes]: a
+// variable that is not set, a host path empty once expanded). They are
+// warnings, not errors: where the policy is deployed the variables may be
+// set. validate prints them with the policy's; run logs them at start.
+func volumeWarnings(pol *config.Policy) []config.Problem {
+	if pol == nil || !pol.Executor.IsDocker() {
+		return nil
+	}
+	var ps []config.Problem
+	for _, err := range executor.CheckVolumes(&pol.Executor) {
+		ps = append(ps, config.Problem{File: pol.Source,
+			Message: "in this environment every call will fail under the policy's docker executor: " + err.Error() +
+				" (a warning: the environment where the policy is deployed may differ)"})
+	}
+	return ps
 }
 
 // readOnlyHelp is the help of the --read-only flag of run, list and validate.

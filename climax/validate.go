@@ -186,6 +186,9 @@ func (rep *validateReport) loadPolicy(file string) *config.Policy {
 		pr.Errors, pr.omitted = problemsOf(err, file), omittedOf(err)
 		return nil
 	}
+	for _, w := range volumeWarnings(p) {
+		pr.Warnings = append(pr.Warnings, problem(w))
+	}
 	return p
 }
 

@@ -157,9 +157,19 @@ func processUser() string {
 // that names an unset variable, or whose host part is empty, is an error:
 // it would mount the wrong thing.
 func expandVolume(v, dir string) (string, error) {
-	x, complete := expandEnv(expandHome(v), os.LookupEnv)
-	if !complete {
-		return "", fmt.Errorf("The docker executor's volume %q names a variable that is not set: set it in the environment climax runs in, or fix executor.volumes in the policy", v)
+	var unset []string
+	x, _ := expandEnv(expandHome(v), func(k string) (string, bool) {
+		val, ok := os.LookupEnv(k)
+		if !ok && !slices.Contains(unset, k) {
+			unset = append(unset, k)
+		}
+		return val, ok
+	})
+	switch {
+	case len(unset) == 1:
+		return "", fmt.Errorf("The docker executor's volume %q names %s, a variable that is not set: set it in the environment climax runs in, or fix executor.volumes in the policy", v, unset[0])
+	case len(unset) > 1:
+		return "", fmt.Errorf("The docker executor's volume %q names %s, variables that are not set: set them in the environment climax runs in, or fix executor.volumes in the policy", v, strings.Join(unset, " and "))
 	}
 	host, rest, found := strings.Cut(x, ":")
 	switch {
@@ -173,6 +183,21 @@ func expandVolume(v, dir string) (string, error) {
 		return abs + ":" + rest, nil
 	}
 	return x, nil
+}
+
+// CheckVolumes returns the error every call under the docker executor e
+// gives because of each of e's volumes, expanded in this process's
+// environment as a call expands it ([expandVolume]): a variable that is
+// not set, a host part that is empty. A policy meant for another machine
+// may pass there, so callers report these as warnings.
+func CheckVolumes(e *config.Executor) []error {
+	var errs []error
+	for _, v := range e.Volumes {
+		if _, err := expandVolume(v, e.PolicyDir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // CheckContainerEnv returns the error every call of c's tools gives under

@@ -168,7 +168,7 @@ func TestDockerVolumesFromProcessEnvironmentOnly(t *testing.T) {
 	rt := dockerTool(config.Executor{Volumes: []string{"${CLIMAX_TEST_PROJECT_DIR}:/workspace"}})
 	rt.CLI.Env["CLIMAX_TEST_PROJECT_DIR"] = "/"
 	_, err := executor.Build(rt, nil)
-	if err == nil || !strings.Contains(err.Error(), `volume "${CLIMAX_TEST_PROJECT_DIR}:/workspace" names a variable that is not set: set it in the environment climax runs in`) {
+	if err == nil || !strings.Contains(err.Error(), `volume "${CLIMAX_TEST_PROJECT_DIR}:/workspace" names CLIMAX_TEST_PROJECT_DIR, a variable that is not set: set it in the environment climax runs in`) {
 		t.Errorf("a variable only the config sets: %v", err)
 	}
 	t.Setenv("CLIMAX_TEST_PROJECT_DIR", "/src/project")
@@ -183,6 +183,36 @@ func TestDockerVolumesFromProcessEnvironmentOnly(t *testing.T) {
 	_, err = executor.Build(rt, nil)
 	if err == nil || !strings.Contains(err.Error(), `is ":/workspace" once expanded, which is not HOST_PATH:CONTAINER_PATH`) {
 		t.Errorf("an empty host path: %v", err)
+	}
+}
+
+// CheckVolumes gives, for each volume, the error its calls would give in
+// this environment, without building a call: validate and run warn with
+// them at start.
+func TestCheckVolumes(t *testing.T) {
+	e := &config.Executor{Type: "docker", Volumes: []string{
+		"${CLIMAX_TEST_UNSET_A}:/a", "/src:/src", "$CLIMAX_TEST_UNSET_A/$CLIMAX_TEST_UNSET_B:/b", "${CLIMAX_TEST_EMPTY}:/c",
+	}}
+	t.Setenv("CLIMAX_TEST_EMPTY", "")
+	errs := executor.CheckVolumes(e)
+	want := []string{
+		`The docker executor's volume "${CLIMAX_TEST_UNSET_A}:/a" names CLIMAX_TEST_UNSET_A, a variable that is not set: set it in the environment climax runs in, or fix executor.volumes in the policy`,
+		`The docker executor's volume "$CLIMAX_TEST_UNSET_A/$CLIMAX_TEST_UNSET_B:/b" names CLIMAX_TEST_UNSET_A and CLIMAX_TEST_UNSET_B, variables that are not set: set them in the environment climax runs in`,
+		`The docker executor's volume "${CLIMAX_TEST_EMPTY}:/c" is ":/c" once expanded`,
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("%d errors, want %d: %v", len(errs), len(want), errs)
+	}
+	for i, err := range errs {
+		if !strings.HasPrefix(err.Error(), want[i]) {
+			t.Errorf("error %d: %v\nwant it to start with %s", i, err, want[i])
+		}
+	}
+	t.Setenv("CLIMAX_TEST_UNSET_A", "/x")
+	t.Setenv("CLIMAX_TEST_UNSET_B", "y")
+	t.Setenv("CLIMAX_TEST_EMPTY", "/z")
+	if errs := executor.CheckVolumes(e); len(errs) != 0 {
+		t.Errorf("every variable set: %v", errs)
 	}
 }
 
