@@ -8202,6 +8202,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Name or postgresql:// URI",
 					Type:        config.ArgType("string"),
 					Flag:        "--dbname=",
+					Pattern:     "[^=?&%\\s]+",
 				}, config.Arg{
 					Name: "csv",
 					Type: config.ArgType("boolean"),
@@ -8233,7 +8234,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ExitCodes: map[int]string{1: "the statement failed", 2: "the connection to the server failed"},
 				OpenWorld: ptr(true),
-				Line:      17,
+				Line:      43,
 			}, config.Tool{
 				Name:        "psql_script",
 				Description: "Run a multi-statement SQL script (migrations, seed data, DDL); stops at the first error.",
@@ -8249,6 +8250,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Name or postgresql:// URI",
 					Type:        config.ArgType("string"),
 					Flag:        "--dbname=",
+					Pattern:     "[^=?&%\\s]+",
 				}, config.Arg{
 					Name:        "single_transaction",
 					Description: "All or nothing",
@@ -8271,7 +8273,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ExitCodes: map[int]string{1: "psql failed, e.g. the file was not found", 2: "the connection to the server failed", 3: "an SQL statement failed; the script stopped there"},
 				OpenWorld: ptr(true),
-				Line:      61,
+				Line:      92,
 			}, config.Tool{
 				Name:        "psql_list_databases",
 				Description: "List the databases on a PostgreSQL server.",
@@ -8282,6 +8284,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Database or URI to connect to",
 					Type:        config.ArgType("string"),
 					Flag:        "--dbname=",
+					Pattern:     "[^=?&%\\s]+",
 				}, config.Arg{
 					Name: "host",
 					Type: config.ArgType("string"),
@@ -8300,7 +8303,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes: map[int]string{2: "the connection to the server failed"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      90,
+				Line:      122,
 			}, config.Tool{
 				Name:        "psql_list_tables",
 				Description: "List the tables of all schemas of a PostgreSQL database with owner and size.",
@@ -8311,6 +8314,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Name or postgresql:// URI",
 					Type:        config.ArgType("string"),
 					Flag:        "--dbname=",
+					Pattern:     "[^=?&%\\s]+",
 				}, config.Arg{
 					Name: "host",
 					Type: config.ArgType("string"),
@@ -8329,7 +8333,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes: map[int]string{1: "the query failed", 2: "the connection to the server failed"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      114,
+				Line:      147,
 			}},
 			Source: "bundled:psql",
 		}

@@ -81,7 +81,7 @@ func hostileArgs(t *testing.T, tool *config.Tool, dir string, values map[string]
 	return args
 }
 
-var hostiles = []*hostile{hostileGit, hostileGh, hostileGo, hostileGofmt, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude, hostileAws, hostileTar, hostileFind}
+var hostiles = []*hostile{hostileGit, hostileGh, hostileGo, hostileGofmt, hostileMake, hostileCargo, hostileNpm, hostileRg, hostileJq, hostileClaude, hostileAws, hostileTar, hostileFind, hostilePsql}
 
 // hostileValues are the values of required args in default calls.
 var hostileValues = map[string]any{

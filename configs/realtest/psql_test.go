@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index/config"
 )
 
 // The psql sandbox: a PostgreSQL server (initdb and pg_ctl from the
@@ -72,14 +73,15 @@ func init() {
 			sock := strings.TrimPrefix(sb.url, "postgresql:///postgres?host=")
 			return []call{
 				{tool: "psql_list_databases", want: []string{"postgres", "template1"}},
-				{tool: "psql_list_databases", args: a{"database": sb.url}, want: []string{"template0"}},
+				// A URI without parameters; the socket is PGHOST's.
+				{tool: "psql_list_databases", args: a{"database": "postgresql://postgres@/postgres"}, want: []string{"template0"}},
 				{tool: "psql_script", args: a{"script": "CREATE TABLE users (id int PRIMARY KEY, name text);\nINSERT INTO users VALUES (1, 'ada'), (2, 'linus');\nCREATE SCHEMA app;\nCREATE TABLE app.orders (id int);\n"}, want: []string{"CREATE TABLE", "INSERT 0 2", "CREATE SCHEMA"}},
 				{tool: "psql_script", args: a{"script": "INSERT INTO users VALUES (3, 'ken');\nSELECT nope;\nINSERT INTO users VALUES (4, 'rob');\n", "single_transaction": true, "database": "postgres"}, exit: 3, want: []string{`column "nope" does not exist`, "(an SQL statement failed; the script stopped there)"}},
 				// The aligned table keeps its leading space (the header is centred).
 				{tool: "psql_query", args: a{"sql": "SELECT count(*) FROM users"}, want: []string{"2"}, check: textStarts(" count")},
 				// Expanded output: one column per line; leading spaces of aligned columns stay.
 				{tool: "psql_query", args: a{"sql": "SELECT id, name FROM users WHERE id = 1", "expanded": true}, want: []string{"-[ RECORD 1 ]", "id   | 1", "name | ada"}},
-				{tool: "psql_query", args: a{"sql": "SELECT id, name FROM users ORDER BY id", "csv": true, "database": sb.url}, want: []string{"id,name\n1,ada\n2,linus"}},
+				{tool: "psql_query", args: a{"sql": "SELECT id, name FROM users ORDER BY id", "csv": true, "database": "postgresql:///postgres"}, want: []string{"id,name\n1,ada\n2,linus"}},
 				{tool: "psql_query", args: a{"sql": "SELECT name FROM users WHERE id = 2", "tuples_only": true}, want: []string{"linus"}},
 				{tool: "psql_query", args: a{"sql": `\d users`}, want: []string{`Table "public.users"`, "name"}},
 				{tool: "psql_query", args: a{"sql": "SELECT * FROM missing"}, exit: 1, want: []string{`relation "missing" does not exist`, "(the statement failed)"}},
@@ -90,7 +92,13 @@ func init() {
 				{tool: "psql_list_tables", args: a{"host": sock, "port": 5432, "user": "nobody"}, exit: 2, want: []string{`role "nobody" does not exist`, "(the connection to the server failed)"}},
 				{tool: "psql_list_databases", args: a{"host": sock, "port": 5432, "user": "postgres"}, want: []string{"template1"}},
 				{tool: "psql_list_databases", args: a{"host": sock, "database": "nosuchdb"}, exit: 2, want: []string{`database "nosuchdb" does not exist`, "(the connection to the server failed)"}},
-				{tool: "psql_list_tables", args: a{"database": "postgresql://postgres@/postgres?host=" + sock + "&port=5432"}, want: []string{"users"}},
+				// Connection settings in database are refused: libpq would
+				// read them (sslkey=ENGINE:KEY loads a library; the
+				// hostile fixture shows it), so they stay the operator's.
+				{tool: "psql_list_tables", args: a{"database": sb.url}, refused: "does not match pattern"},
+				{tool: "psql_list_databases", args: a{"database": "dbname=postgres host=" + sock}, refused: "does not match pattern"},
+				{tool: "psql_query", args: a{"sql": "SELECT 1", "database": "postgresql:///postgres?sslmode=disable"}, refused: "does not match pattern"},
+				{tool: "psql_script", args: a{"script": "SELECT 1;", "database": "postgresql:///postgres%3Fhost=" + sock}, refused: "does not match pattern"},
 				{tool: "psql_script", args: a{"script": "SELECT current_user;", "host": sock, "port": 5432, "user": "postgres", "database": "postgres"}, want: []string{"postgres"}},
 				{tool: "psql_query", args: a{"sql": "SELECT current_user", "host": sock, "port": 5432, "user": "nobody"}, exit: 2, want: []string{`role "nobody" does not exist`, "(the connection to the server failed)"}},
 				// Only a value that starts with a backslash is a psql
@@ -140,6 +148,98 @@ func TestPsqlMetaCommands(t *testing.T) {
 	for _, sql := range []string{"SELECT 1", "SELECT E'a\\nb'", " \\d users", `\d users`, `\dt`, `\d+ users`, `\l`} {
 		if _, err := executor.Validate(rt, map[string]any{"sql": sql}); err != nil {
 			t.Errorf("sql %q: %v", sql, err)
+		}
+	}
+}
+
+// psqlPinnedPolicy is the policy docs/security.md (Connection args and
+// the operator's credentials) and configs/psql.yaml give for keeping the
+// operator's password for the operator's server: host and port pinned,
+// database a name (a URI names its own host).
+const psqlPinnedPolicy = `default: enabled
+tools:
+  psql_query: &pinned
+    args:
+      host: {pattern: 'db\.internal'}
+      port: {pattern: '5432'}
+      database: {pattern: '[A-Za-z0-9_]+'}
+  psql_script: *pinned
+  psql_list_databases: *pinned
+  psql_list_tables: *pinned
+`
+
+// TestPsqlDatabaseIsAName checks every psql tool's own pattern on
+// database: a name or a URI without parameters passes; key=value
+// settings, a URI's query and percent-encoding are refused before psql
+// starts, whatever the policy (libpq would read them as connection
+// settings; the psql hostile fixture shows one loading a library).
+func TestPsqlDatabaseIsAName(t *testing.T) {
+	ix := bundledIndex(t, "psql", nil)
+	base := map[string]map[string]any{"psql_query": {"sql": "SELECT 1"}, "psql_script": {"script": "SELECT 1;"}, "psql_list_databases": {}, "psql_list_tables": {}}
+	for tool, args := range base {
+		rt, ok := ix.Get(tool)
+		if !ok {
+			t.Fatalf("no %s", tool)
+		}
+		with := func(db string) map[string]any {
+			m := map[string]any{"database": db}
+			for k, v := range args {
+				m[k] = v
+			}
+			return m
+		}
+		for _, db := range []string{"dbname=x sslkey=/tmp/e.so:k", "sslkey=/tmp/e.so:k", "service=evil", "postgresql://h/x?sslkey=/tmp/e.so:k", "postgres://h/x?ssl%6bey=/tmp/e.so:k", "postgresql://h/x%3Fsslmode%3Ddisable", "x y", "x\tsslmode=disable", "a&b"} {
+			_, err := executor.Validate(rt, with(db))
+			var ve *executor.ValidationError
+			if !errors.As(err, &ve) || !strings.Contains(err.Error(), "does not match pattern") {
+				t.Errorf("%s database %q: want a refusal, got %v", tool, db, err)
+			}
+		}
+		for _, db := range []string{"postgres", "my-db_2", "postgresql:///postgres", "postgresql://user:secret@db.example:5433/app", "postgres://[::1]/x"} {
+			if _, err := executor.Validate(rt, with(db)); err != nil {
+				t.Errorf("%s database %q: %v", tool, db, err)
+			}
+		}
+	}
+}
+
+// TestPsqlPinnedPolicy checks the documented policy: a call that names
+// another server, by host, port or a URI in database, is refused, so the
+// operator's password (PGPASSWORD, a .pgpass line for host '*') goes only
+// to the pinned one.
+func TestPsqlPinnedPolicy(t *testing.T) {
+	p, err := config.ParsePolicy([]byte(psqlPinnedPolicy), "policy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := bundledIndex(t, "psql", p)
+	for _, tool := range []string{"psql_query", "psql_script", "psql_list_databases", "psql_list_tables"} {
+		rt, ok := ix.Get(tool)
+		if !ok {
+			t.Fatalf("the policy does not serve %s", tool)
+		}
+		args := func(kv ...any) map[string]any {
+			m := map[string]any{"sql": "SELECT 1", "script": "SELECT 1;"}
+			for i := 0; i < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		}
+		for _, bad := range []map[string]any{
+			args("host", "attacker.example"),
+			args("host", "db.internal.attacker.example"),
+			args("host", "db.internal", "port", 6432),
+			args("database", "postgresql://attacker.example/app"),
+		} {
+			_, err := executor.Validate(rt, bad)
+			if err == nil || !strings.Contains(err.Error(), "Policy validation failed") {
+				t.Errorf("%s %v: want the policy's refusal, got %v", tool, bad, err)
+			}
+		}
+		for _, good := range []map[string]any{args(), args("host", "db.internal", "port", 5432, "database", "app", "user", "reader")} {
+			if _, err := executor.Validate(rt, good); err != nil {
+				t.Errorf("%s %v: %v", tool, good, err)
+			}
 		}
 	}
 }
