@@ -30,7 +30,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      34,
+				Line:      37,
 			}, config.Tool{
 				Name:        "aws_configure_list",
 				Description: "Show the profile, region and where the credentials come from, without contacting AWS.",
@@ -44,8 +44,9 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
+				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      46,
+				Line:      49,
 			}, config.Tool{
 				Name:        "aws_s3_ls",
 				Description: "List S3 buckets, or the objects under an s3://bucket/prefix (recursive=true for every level).",
@@ -80,7 +81,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      55,
+				Line:      63,
 			}, config.Tool{
 				Name:        "aws_s3_cp",
 				Description: "Copy a file to, from or within S3 (recursive=true for a directory or prefix); dryrun=true shows what would be copied.",
@@ -130,7 +131,7 @@ var compiledBundled = map[string]func() *config.Config{
 				OpenWorld:      ptr(true),
 				Risk:           config.Risk("write"),
 				ConfirmMessage: "Copy {source} to {destination}?",
-				Line:           80,
+				Line:           88,
 			}, config.Tool{
 				Name:        "aws_s3_sync",
 				Description: "Make a local directory and an S3 prefix (or two prefixes) the same, copying new and changed files; delete=true also removes extra files.",
@@ -179,7 +180,7 @@ var compiledBundled = map[string]func() *config.Config{
 				OpenWorld:      ptr(true),
 				Risk:           config.Risk("destructive"),
 				ConfirmMessage: "Sync {source} to {destination} (delete extra files: {delete})?",
-				Line:           114,
+				Line:           122,
 			}, config.Tool{
 				Name:        "aws_s3_rm",
 				Description: "Delete an S3 object, or every object under a prefix with recursive=true; dryrun=true shows what would go.",
@@ -213,7 +214,7 @@ var compiledBundled = map[string]func() *config.Config{
 				OpenWorld:      ptr(true),
 				Risk:           config.Risk("destructive"),
 				ConfirmMessage: "Delete {path} (recursive: {recursive})?",
-				Line:           147,
+				Line:           155,
 			}, config.Tool{
 				Name:        "aws_s3_presign",
 				Description: "Make a temporary download URL for an S3 object, valid for expires_in seconds (default 3600).",
@@ -243,7 +244,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      171,
+				Line:      179,
 			}, config.Tool{
 				Name:        "aws_ec2_describe_instances",
 				Description: "List EC2 instances with their state, type, IPs and tags; filter e.g. Name=instance-state-name,Values=running.",
@@ -273,7 +274,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      190,
+				Line:      198,
 			}, config.Tool{
 				Name:        "aws_ec2_start_instances",
 				Description: "Start stopped EC2 instances.",
@@ -302,7 +303,7 @@ var compiledBundled = map[string]func() *config.Config{
 				OpenWorld:      ptr(true),
 				Risk:           config.Risk("write"),
 				ConfirmMessage: "Start EC2 instance(s) {instance_ids}?",
-				Line:           209,
+				Line:           217,
 			}, config.Tool{
 				Name:        "aws_ec2_stop_instances",
 				Description: "Stop running EC2 instances (instance-store data is lost).",
@@ -331,7 +332,7 @@ var compiledBundled = map[string]func() *config.Config{
 				OpenWorld:      ptr(true),
 				Risk:           config.Risk("write"),
 				ConfirmMessage: "Stop EC2 instance(s) {instance_ids}?",
-				Line:           228,
+				Line:           236,
 			}, config.Tool{
 				Name:        "aws_ec2_terminate_instances",
 				Description: "Terminate EC2 instances for good: they and their instance-store and delete-on-termination volumes are gone.",
@@ -379,9 +380,9 @@ var compiledBundled = map[string]func() *config.Config{
 						Value: "{profile}",
 					}},
 					Timeout: float64(20),
-					Line:    258,
+					Line:    266,
 				}},
-				Line: 247,
+				Line: 255,
 			}, config.Tool{
 				Name:        "aws_logs_tail",
 				Description: "Print recent CloudWatch log events of a log group (since 10m by default), optionally filtered. Needs AWS CLI v2.",
@@ -417,7 +418,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      278,
+				Line:      286,
 			}, config.Tool{
 				Name:        "aws_lambda_list_functions",
 				Description: "List Lambda functions with runtime, memory, timeout and last change.",
@@ -442,7 +443,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      301,
+				Line:      309,
 			}, config.Tool{
 				Name:        "aws_cloudformation_describe_stacks",
 				Description: "Show CloudFormation stacks (or one) with status, outputs and parameters.",
@@ -466,7 +467,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      318,
+				Line:      326,
 			}, config.Tool{
 				Name:        "aws_iam_list_roles",
 				Description: "List IAM roles with their ARNs and trust policies (100 at most by default).",
@@ -492,7 +493,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
 				Risk:      config.Risk("read"),
-				Line:      333,
+				Line:      341,
 			}},
 			Source: "bundled:aws",
 		}
@@ -6546,7 +6547,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      18,
+				Line:      23,
 			}, config.Tool{
 				Name:        "kubectl_describe",
 				Description: "Show detailed state and events of a resource; use to debug Pending, CrashLoopBackOff or failing pods.",
@@ -6580,7 +6581,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      50,
+				Line:      55,
 			}, config.Tool{
 				Name:        "kubectl_logs",
 				Description: "Print the logs of a pod's container, or of the pods a selector matches (last 100 lines by default).",
@@ -6639,7 +6640,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      78,
+				Line:      83,
 			}, config.Tool{
 				Name:        "kubectl_exec",
 				Description: "Run a shell command in a pod's container and return its output.",
@@ -6680,7 +6681,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        123,
+				Line:        128,
 			}, config.Tool{
 				Name:        "kubectl_cp",
 				Description: "Copy files between a pod (POD:PATH or NAMESPACE/POD:PATH) and the local filesystem; needs tar in the container.",
@@ -6720,7 +6721,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        153,
+				Line:        158,
 			}, config.Tool{
 				Name:        "kubectl_apply",
 				Description: "Create or update resources from a manifest file, directory or URL (kubectl apply -f).",
@@ -6761,7 +6762,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        180,
+				Line:        185,
 			}, config.Tool{
 				Name:        "kubectl_apply_manifest",
 				Description: "Create or update resources from YAML/JSON manifest text given directly.",
@@ -6792,7 +6793,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        214,
+				Line:        219,
 			}, config.Tool{
 				Name:        "kubectl_diff",
 				Description: "Show what applying a manifest would change in the cluster (live vs. desired); exit code 1 means there are differences.",
@@ -6824,7 +6825,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "differences found"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             236,
+				Line:             241,
 			}, config.Tool{
 				Name:        "kubectl_delete",
 				Description: "Delete Kubernetes resources by type and name, by label selector, or from a manifest file.",
@@ -6873,7 +6874,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        260,
+				Line:        265,
 			}, config.Tool{
 				Name:        "kubectl_scale",
 				Description: "Set the replica count of a deployment, statefulset or replicaset (scale up or down; 0 stops it).",
@@ -6904,7 +6905,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        295,
+				Line:        300,
 			}, config.Tool{
 				Name:        "kubectl_set_image",
 				Description: "Point a deployment (or other workload) at another container image, which starts a rollout.",
@@ -6937,7 +6938,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        317,
+				Line:        322,
 			}, config.Tool{
 				Name:        "kubectl_rollout_status",
 				Description: "Wait for a deployment rollout to finish and report success or failure.",
@@ -6968,7 +6969,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      339,
+				Line:      344,
 			}, config.Tool{
 				Name:        "kubectl_rollout_history",
 				Description: "List the earlier revisions of a rollout (to pick one for kubectl_rollout_undo).",
@@ -6998,7 +6999,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      364,
+				Line:      369,
 			}, config.Tool{
 				Name:        "kubectl_rollout_restart",
 				Description: "Rolling restart of a deployment's pods (e.g. to pick up a changed ConfigMap).",
@@ -7023,7 +7024,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        384,
+				Line:        389,
 			}, config.Tool{
 				Name:        "kubectl_rollout_undo",
 				Description: "Roll a deployment back to its previous (or a given) revision after a bad release.",
@@ -7053,7 +7054,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        402,
+				Line:        407,
 			}, config.Tool{
 				Name:        "kubectl_events",
 				Description: "List recent cluster events (scheduling failures, image pull errors, OOM kills, restarts).",
@@ -7086,7 +7087,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      424,
+				Line:      429,
 			}, config.Tool{
 				Name:        "kubectl_top_pods",
 				Description: "Show CPU and memory usage of pods (requires metrics-server).",
@@ -7119,7 +7120,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      448,
+				Line:      453,
 			}, config.Tool{
 				Name:        "kubectl_top_nodes",
 				Description: "Show CPU and memory usage of cluster nodes (requires metrics-server).",
@@ -7134,7 +7135,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      473,
+				Line:      478,
 			}, config.Tool{
 				Name:        "kubectl_explain",
 				Description: "Show the documentation of a resource type or field path. Use when writing manifests.",
@@ -7160,7 +7161,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      484,
+				Line:      489,
 			}, config.Tool{
 				Name:        "kubectl_auth_can_i",
 				Description: "Check whether the current user may perform an action (verb on a resource); answers yes or no (exit code 1).",
@@ -7197,7 +7198,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "no, or kubectl failed: see stderr"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             507,
+				Line:             512,
 			}, config.Tool{
 				Name:        "kubectl_wait",
 				Description: "Wait until resources reach a condition (e.g. pods Ready, a job complete, deleted), up to a timeout.",
@@ -7243,7 +7244,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      536,
+				Line:      541,
 			}, config.Tool{
 				Name:        "kubectl_config_get_contexts",
 				Description: "List the kubeconfig contexts (clusters, users, namespaces), marking the current one.",
@@ -7252,7 +7253,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				ReadOnly:    ptr(true),
-				Line:        568,
+				Line:        573,
 			}, config.Tool{
 				Name:        "kubectl_config_use_context",
 				Description: "Switch the current kubeconfig context (which cluster later kubectl tools talk to).",
@@ -7269,7 +7270,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        579,
+				Line:        584,
 			}},
 			Source: "bundled:kubectl",
 		}
