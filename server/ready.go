@@ -22,9 +22,10 @@ const ReadyPath = "/readyz"
 // program cannot be found, a line naming the CLI and saying why, as a call
 // would. With the docker executor the program that must be found is the
 // container runtime (docker or podman), and a config env the runtime
-// client would read itself fails every call too. Nil means ready. It looks the programs up at every call, so a
-// program installed or removed later, or a reload (--watch), shows at
-// once.
+// client would read itself, or a volume naming a variable the server's
+// environment does not set, fails every call too. Nil means ready. It
+// looks the programs up at every call, so a program installed or removed
+// later, or a reload (--watch), shows at once.
 func (s *Server) Unready() []string {
 	type key struct {
 		cli    *config.Config
@@ -44,6 +45,9 @@ func (s *Server) Unready() []string {
 				problems = append(problems, fmt.Sprintf("%s: the docker executor needs %s, which is not on PATH", name, prog))
 			}
 			if err := executor.CheckContainerEnv(rt.CLI, &rt.Executor); err != nil {
+				problems = append(problems, fmt.Sprintf("%s: %v", name, err))
+			}
+			for _, err := range executor.CheckVolumes(&rt.Executor) {
 				problems = append(problems, fmt.Sprintf("%s: %v", name, err))
 			}
 			continue

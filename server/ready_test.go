@@ -86,6 +86,11 @@ func TestUnready(t *testing.T) {
 	if got := strings.Join(srv.Unready(), "\n"); !strings.Contains(got, "git-tools: The env of git-tools sets DOCKER_HOST, which docker itself reads on the host") {
 		t.Errorf("client variable in the env: %q", got)
 	}
+	// So does a volume naming a variable the server's environment lacks.
+	srv = server.New(parseIndexWithPolicy(t, pol+"  volumes: [\"${CLIMAX_TEST_UNSET_DIR}:/w\"]\n", gitConfig), executor.New())
+	if got := strings.Join(srv.Unready(), "\n"); !strings.Contains(got, `git-tools: The docker executor's volume "${CLIMAX_TEST_UNSET_DIR}:/w" names CLIMAX_TEST_UNSET_DIR, a variable that is not set`) {
+		t.Errorf("volume naming an unset variable: %q", got)
+	}
 	srv = server.New(parseIndex(t, gitConfig, strings.Replace(missingConfig, "climax-test-no-such-program", filepath.Join(".", "bin", "gone"), 1)), executor.New())
 	got := srv.Unready()
 	if len(got) != 2 || !strings.HasPrefix(got[0], "git-tools: Command not found: git") || !strings.HasPrefix(got[1], "gone-tools: Command not found: ") || !strings.HasSuffix(got[1], filepath.Join("bin", "gone")+" (no such file)") {
