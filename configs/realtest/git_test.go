@@ -1,7 +1,10 @@
 package realtest
 
 import (
+	"net/http/cgi"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,7 +14,10 @@ import (
 )
 
 // The git sandbox: repo (main with three commits, an annotated tag v0.1.0,
-// a lightweight tag v0.2.0, a branch feature) pushed to the bare remote.git.
+// a lightweight tag v0.2.0, a branch feature) pushed to the bare remote.git,
+// its origin, served over HTTP on 127.0.0.1 (sb.url): git_push refuses a
+// local path (docs/security.md, Hooks), which the calls show with a remote
+// named mirror that is remote.git's path.
 func init() {
 	register(&suite{
 		config: "git",
@@ -20,6 +26,8 @@ func init() {
 			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			repo, remote := sb.path("repo"), sb.path("remote.git")
 			run(t, sb.dir, "git", "init", "--quiet", "--bare", remote)
+			run(t, sb.dir, "git", "--git-dir="+remote, "config", "http.receivepack", "true")
+			sb.url = serveGit(t, sb.dir) + "/remote.git"
 			run(t, sb.dir, "git", "init", "--quiet", repo)
 			write(t, sb.path("repo", "README.md"), "# demo\n")
 			write(t, sb.path("repo", "main.go"), "package main\n\nfunc main() {\n\tgreet()\n}\n")
@@ -38,12 +46,32 @@ func init() {
 			write(t, sb.path("repo", "README.md"), "# demo\n\nUsage.\n")
 			run(t, repo, "git", "commit", "--quiet", "-am", "document usage")
 			run(t, repo, "git", "tag", "v0.2.0")
-			run(t, repo, "git", "remote", "add", "origin", remote)
+			run(t, repo, "git", "remote", "add", "origin", sb.url)
 			run(t, repo, "git", "push", "--quiet", "origin", "main", "feature", "--tags")
 			run(t, repo, "git", "branch", "--set-upstream-to=origin/main")
 		},
 		calls: gitCalls,
 	})
+}
+
+// serveGit serves the repositories under root over Git's smart HTTP on
+// 127.0.0.1 (git http-backend as a CGI program; a repository takes pushes
+// with http.receivepack) until the test ends, and returns the base URL.
+func serveGit(t *testing.T, root string) string {
+	t.Helper()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(&cgi.Handler{
+		Path:       git,
+		Args:       []string{"http-backend"},
+		Dir:        root,
+		Env:        []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"},
+		InheritEnv: []string{"HOME", "GIT_CONFIG_NOSYSTEM"},
+	})
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
 
 func gitCalls(sb *sandbox) []call {
@@ -156,7 +184,9 @@ func gitCalls(sb *sandbox) []call {
 
 		// Remotes and sync.
 		{tool: "git_remote_add", args: r(a{"name": "mirror", "url": sb.path("remote.git")}), want: []string{"(no output)"}},
-		{tool: "git_remote_list", args: r(a{}), want: []string{"origin\t" + sb.path("remote.git") + " (fetch)", "mirror"}},
+		{tool: "git_remote_list", args: r(a{}), want: []string{"origin\t" + sb.url + " (fetch)", "mirror\t" + sb.path("remote.git")}},
+		// A push to a local path would run that repository's hooks.
+		{tool: "git_push", args: r(a{"remote": "mirror", "branch": "main"}), exit: 128, want: []string{"transport 'file' not allowed"}},
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main", "dry_run": true}), want: []string{"main -> main"}},
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main", "tags": true}), want: []string{"v1.0.0"}},
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "work", "set_upstream": true, "force_with_lease": true}), want: []string{"work -> work"}},
@@ -166,7 +196,7 @@ func gitCalls(sb *sandbox) []call {
 				t.Errorf("origin's branches after deleting doomed:\n%s", refs)
 			}
 		}},
-		{tool: "git_clone", args: a{"url": sb.path("remote.git"), "directory": "clone", "branch": "main", "depth": 1, "dir": sb.dir}, want: []string{"Cloning into 'clone'"}, check: exists(sb.path("clone", "README.md"), true)},
+		{tool: "git_clone", args: a{"url": sb.url, "directory": "clone", "branch": "main", "depth": 1, "dir": sb.dir}, want: []string{"Cloning into 'clone'"}, check: exists(sb.path("clone", "README.md"), true)},
 		{tool: "git_commit", args: a{"dir": sb.path("clone"), "message": "from the clone", "all": true}, before: func(t *testing.T) { write(t, sb.path("clone", "README.md"), "# demo\n\nFrom the clone.\n") }, want: []string{"from the clone"}},
 		{tool: "git_push", args: a{"dir": sb.path("clone")}, want: []string{"main -> main"}},
 		{tool: "git_fetch", args: r(a{"remote": "origin", "refspec": "main", "prune": true, "tags": true}), want: []string{"origin/main"}},

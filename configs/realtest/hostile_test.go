@@ -280,13 +280,14 @@ func touch(canaries, name string) string {
 }
 
 // The git fixture: a clone of a repository that commits a bare repository
-// (evil.git, whose config names a core.fsmonitor command, diff drivers
-// and a work tree, and which has a hook), with a .gitattributes that puts
-// the files under those diff drivers. The clone's own .git gets the same
+// (evil.git, whose config names a core.fsmonitor command, diff drivers,
+// a work tree and a core.alternateRefsCommand, and which has hooks, the
+// ones a push runs there included), with a .gitattributes that puts the
+// files under those diff drivers. The clone's own .git gets the same
 // settings and a hook too, as a .git that came from elsewhere would, to
 // prove each defence on its own: safe.bareRepository=explicit,
-// core.fsmonitor=false, core.hooksPath=/dev/null, --no-ext-diff and
-// --no-textconv.
+// core.fsmonitor=false, core.hooksPath=/dev/null, --no-ext-diff,
+// --no-textconv and, for git_push, protocol.file.allow=never.
 var hostileGit = &hostile{
 	config:  "git",
 	workdir: "clone",
@@ -298,7 +299,7 @@ var hostileGit = &hostile{
 		write(t, filepath.Join(src, ".gitattributes"), "*.txt diff=evil filter=evil\n*.bin diff=tc\n")
 		evilGit := filepath.Join(src, "evil.git")
 		run(t, dir, "git", "init", "--quiet", "--bare", evilGit)
-		write(t, filepath.Join(evilGit, "refs", "keep"), "")
+		write(t, filepath.Join(evilGit, "refs", ".keep"), "")
 		run(t, dir, "git", "--git-dir="+evilGit, "config", "core.bare", "false")
 		run(t, dir, "git", "--git-dir="+evilGit, "config", "core.worktree", "..")
 		// The embedded repository tracks f.txt too, so that a status there
@@ -318,6 +319,18 @@ var hostileGit = &hostile{
 			script(t, filepath.Join(gitDir, "hooks", "post-index-change"), canaries, tag+"-hook", "")
 		}
 		arm(evilGit, "embedded")
+		// A push to evil.git runs receive-pack there, with evil.git's
+		// hooks and config: git gives that side none of the pusher's -c
+		// settings. receive-pack runs core.alternateRefsCommand (for the
+		// alternate object store named in objects/info/alternates) on
+		// every push, a dry run included.
+		for _, h := range receiveHooks {
+			script(t, filepath.Join(evilGit, "hooks", h), canaries, "embedded-"+h, "")
+		}
+		alt := filepath.Join(dir, "alt.git")
+		run(t, dir, "git", "init", "--quiet", "--bare", alt)
+		write(t, filepath.Join(evilGit, "objects", "info", "alternates"), filepath.Join(alt, "objects")+"\n")
+		run(t, dir, "git", "--git-dir="+evilGit, "config", "core.alternateRefsCommand", touch(canaries, "embedded-alternate-refs")+"; true")
 		run(t, src, "git", "add", "--all")
 		run(t, src, "git", "-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "--quiet", "-m", "one")
 		write(t, filepath.Join(src, "f.txt"), "one\ntwo\n")
@@ -335,6 +348,7 @@ var hostileGit = &hostile{
 		write(t, filepath.Join(clone, "x.bin"), "bin one\nbin two\nstashed\n")
 		run(t, clone, "git", "stash", "--quiet")
 		arm(filepath.Join(clone, ".git"), "clone")
+		run(t, clone, "git", "branch", "feature")
 		write(t, filepath.Join(clone, "f.txt"), "one\ntwo\nthree\n")
 		write(t, filepath.Join(clone, "x.bin"), "bin one\nbin two\nbin three\n")
 		// A file whose stat data changed makes git status refresh and write
@@ -355,6 +369,9 @@ var hostileGit = &hostile{
 			{canary: []string{"clone-ext-diff", "clone-textconv"}, dir: clone, argv: append(off, "diff")},
 			{canary: []string{"clone-textconv"}, dir: clone, argv: append(off, "log", "-p", "--no-ext-diff")},
 			{canary: []string{"clone-textconv"}, dir: clone, argv: append(off, "blame", "x.bin")},
+			// A push to the embedded repository runs its hooks whatever the
+			// pusher's settings.
+			{canary: append(embeddedReceiveCanaries(), "embedded-alternate-refs"), dir: clone, argv: append(off, "-c", "safe.bareRepository=explicit", "push", "./evil.git", "feature")},
 		}
 	},
 	calls: func(dir string) []call {
@@ -376,15 +393,48 @@ var hostileGit = &hostile{
 		return calls
 	},
 	// Tools that change a repository run its hooks, but never those of a
-	// bare repository committed inside a clone: git does not use it.
+	// bare repository committed inside a clone: git does not use it, and
+	// git_push refuses to push to it (or to any local path), since the
+	// receiving side would run its hooks. Fetching from it runs
+	// upload-pack there, which runs none of them.
 	unsafe: func(dir string) []call {
-		evil := filepath.Join(dir, "clone", "evil.git")
+		clone := filepath.Join(dir, "clone")
+		evil := filepath.Join(clone, "evil.git")
+		// Without feature in evil.git, a push that reached it would
+		// create the branch, which runs every receive hook.
+		noFeature := func(t *testing.T) {
+			run(t, clone, "git", "--git-dir="+evil, "-c", "core.hooksPath=/dev/null", "update-ref", "-d", "refs/heads/feature")
+		}
+		withFeature := func(t *testing.T) {
+			run(t, clone, "git", "--git-dir="+evil, "-c", "core.hooksPath=/dev/null", "update-ref", "refs/heads/feature", "HEAD")
+		}
+		refused := []string{"transport 'file' not allowed"}
 		return []call{
 			{tool: "git_add", args: a{"all": true, "dir": evil}, before: staleIndex(evil)},
 			{tool: "git_commit", args: a{"message": "m", "all": true, "dir": evil}, before: staleIndex(evil)},
 			{tool: "git_switch", args: a{"new_branch": "x", "dir": evil}},
+			{tool: "git_push", args: a{"remote": "./evil.git", "branch": "feature", "dir": clone}, before: noFeature, want: refused},
+			{tool: "git_push", args: a{"remote": "file://" + evil, "branch": "feature", "dir": clone}, before: noFeature, want: refused},
+			{tool: "git_push", args: a{"remote": "./evil.git", "branch": "feature", "dry_run": true, "dir": clone}, before: noFeature, want: refused},
+			{tool: "git_push", args: a{"remote": "./evil.git", "branch": "feature", "delete": true, "dir": clone}, before: withFeature, want: refused},
+			{tool: "git_remote_add", args: a{"name": "embedded", "url": "evil.git", "dir": clone}},
+			{tool: "git_push", args: a{"remote": "embedded", "branch": "feature", "set_upstream": true, "dir": clone}, before: noFeature, want: refused},
+			{tool: "git_fetch", args: a{"remote": "embedded", "refspec": "HEAD", "dir": clone}, want: []string{"FETCH_HEAD"}},
+			{tool: "git_clone", args: a{"url": evil, "directory": filepath.Join(dir, "cloned-embedded"), "dir": dir}, want: []string{"Cloning into"}},
 		}
 	},
+}
+
+// receiveHooks are the hooks git runs in the repository a push reaches.
+var receiveHooks = []string{"pre-receive", "update", "post-receive", "post-update", "reference-transaction"}
+
+// embeddedReceiveCanaries are the canaries of evil.git's receiveHooks.
+func embeddedReceiveCanaries() []string {
+	var names []string
+	for _, h := range receiveHooks {
+		names = append(names, "embedded-"+h)
+	}
+	return names
 }
 
 // The gh fixture is the git fixture's clone, with its fsmonitor, hooks,
