@@ -6273,6 +6273,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:     float64(300),
 				MaxOutput:   65536,
+				Env:         map[string]string{"GIT_CONFIG_PARAMETERS": "'protocol.file.allow'='never'"},
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
 				Line:        510,
@@ -6307,7 +6308,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        538,
+				Line:        543,
 			}, config.Tool{
 				Name:        "jj_git_init",
 				Description: "Create a new Git-backed jj repository; colocate=true shares it with git.",
@@ -6331,7 +6332,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        562,
+				Line:        567,
 			}, config.Tool{
 				Name:        "jj_file_show",
 				Description: "Print a file's content at a given revision.",
@@ -6356,7 +6357,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      579,
+				Line:      584,
 			}, config.Tool{
 				Name:        "jj_file_annotate",
 				Description: "Show the change that last modified each part of a file (jj blame).",
@@ -6381,7 +6382,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      596,
+				Line:      601,
 			}, config.Tool{
 				Name:        "jj_file_list",
 				Description: "List the files tracked in a revision.",
@@ -6406,7 +6407,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      612,
+				Line:      617,
 			}, config.Tool{
 				Name:        "jj_resolve_list",
 				Description: "List files with unresolved merge conflicts in a revision.",
@@ -6425,7 +6426,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      629,
+				Line:      634,
 			}},
 			Source: "bundled:jj",
 		}
