@@ -4,7 +4,8 @@
 // (config loaded from the embedded files, index built, arguments validated,
 // command line built and run by the executor) against the real program, in
 // a sandbox made for each config: a temporary git repository with history,
-// branches, tags and a local bare remote; a Go module built with
+// branches, tags and a bare remote served over HTTP on 127.0.0.1 (git
+// http-backend; git_push refuses a local path); a Go module built with
 // GOPROXY=off; a Cargo workspace built offline; npm against a small registry
 // served on 127.0.0.1 by the test; curl against a local HTTP server; psql
 // against a PostgreSQL server started on a Unix socket in a temporary
