@@ -30,13 +30,7 @@ func (w *heldWriter) Write(p []byte) (int, error) {
 // the timeout passes on the bubble's clock, without waiting for it.
 func TestAuditFlushTimeoutAndResume(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		w := &heldWriter{release: make(chan struct{})}
-		a := newAuditLog(w)
-		a.add(&auditRecord{Tool: "t"})
-		synctest.Wait() // the writer holds that one, in Write
-		for range maxAuditQueue + 2 {
-			a.add(&auditRecord{Tool: "t"})
-		}
+		w, a := heldLog(maxAuditQueue + 2)
 		start := time.Now()
 		if a.flush(2 * time.Second) {
 			t.Fatal("flush reported a held log written")
@@ -44,13 +38,7 @@ func TestAuditFlushTimeoutAndResume(t *testing.T) {
 		if waited := time.Since(start); waited != 2*time.Second {
 			t.Errorf("flush waited %v, want its timeout, 2s", waited)
 		}
-		close(w.release)
-		if !a.flush(time.Second) {
-			t.Fatal("flush timed out once the log took writes")
-		}
-		w.mu.Lock()
-		out := w.buf.String()
-		w.mu.Unlock()
+		out := release(t, w, a)
 		// The writer held the first record; the queue took
 		// maxAuditQueue more, and the last two were dropped.
 		if got := strings.Count(out, `"tool":"t"`); got != maxAuditQueue+1 {
@@ -62,23 +50,37 @@ func TestAuditFlushTimeoutAndResume(t *testing.T) {
 	})
 }
 
+// heldLog returns an audit log whose writer holds its first record, in
+// Write, with n more records added behind it. Call it in a synctest
+// bubble.
+func heldLog(n int) (*heldWriter, *auditLog) {
+	w := &heldWriter{release: make(chan struct{})}
+	a := newAuditLog(w)
+	a.add(&auditRecord{Tool: "t"})
+	synctest.Wait() // the writer holds that one, in Write
+	for range n {
+		a.add(&auditRecord{Tool: "t"})
+	}
+	return w, a
+}
+
+// release lets w take writes, flushes a and returns what w got.
+func release(t *testing.T, w *heldWriter, a *auditLog) string {
+	t.Helper()
+	close(w.release)
+	if !a.flush(time.Second) {
+		t.Fatal("flush timed out once the log took writes")
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
 // One dropped record is counted in the singular.
 func TestAuditOneDropped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		w := &heldWriter{release: make(chan struct{})}
-		a := newAuditLog(w)
-		a.add(&auditRecord{Tool: "t"})
-		synctest.Wait() // the writer holds that one, in Write
-		for range maxAuditQueue + 1 {
-			a.add(&auditRecord{Tool: "t"})
-		}
-		close(w.release)
-		if !a.flush(time.Second) {
-			t.Fatal("flush timed out once the log took writes")
-		}
-		w.mu.Lock()
-		out := w.buf.String()
-		w.mu.Unlock()
+		w, a := heldLog(maxAuditQueue + 1)
+		out := release(t, w, a)
 		if !strings.Contains(out, `"dropped_records":1,"note":"1 audit record was dropped:`) {
 			t.Errorf("no line counting the one dropped record:\n%s", out[max(0, len(out)-300):])
 		}
