@@ -190,7 +190,9 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main", "dry_run": true}), want: []string{"main -> main"}},
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main", "tags": true}), want: []string{"v1.0.0"}},
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "work", "set_upstream": true, "force_with_lease": true}), want: []string{"work -> work"}},
-		{tool: "git_push", args: r(a{"remote": "origin", "branch": "main:doomed"}), want: []string{"main -> doomed"}},
+		// A branch without remote goes to origin, not in the remote's
+		// place.
+		{tool: "git_push", args: r(a{"branch": "main:doomed"}), want: []string{"main -> doomed"}},
 		{tool: "git_push", args: r(a{"remote": "origin", "branch": "doomed", "delete": true}), want: []string{"[deleted]", "doomed"}, check: func(t *testing.T, _ outcome) {
 			if refs := run(t, repo, "git", "ls-remote", "--heads", "origin"); strings.Contains(refs, "doomed") || !strings.Contains(refs, "refs/heads/work") {
 				t.Errorf("origin's branches after deleting doomed:\n%s", refs)
@@ -202,6 +204,9 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_fetch", args: r(a{"remote": "origin", "refspec": "main", "prune": true, "tags": true}), want: []string{"origin/main"}},
 		{tool: "git_fetch", args: r(a{"all": true}), want: []string{}},
 		{tool: "git_pull", args: r(a{"remote": "origin", "branch": "main", "ff_only": true}), want: []string{"Fast-forward"}},
+		// A branch without remote goes to origin, not in the remote's
+		// place.
+		{tool: "git_pull", args: r(a{"branch": "main", "ff_only": true}), want: []string{"up to date"}},
 		{tool: "git_pull", args: r(a{"rebase": true, "autostash": true}), want: []string{"up to date"}},
 		{tool: "git_init", args: a{"directory": "fresh", "initial_branch": "trunk", "dir": sb.dir}, want: []string{"Initialized empty Git repository"}, check: exists(sb.path("fresh", ".git"), true)},
 
