@@ -8199,7 +8199,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Required:    true,
 					Flag:        "--command=",
-					Pattern:     "(?s)[^\\\\].*|\\\\(d[A-Za-z]*\\+?|l\\+?|conninfo)( [^\\\\]*)?",
+					Pattern:     "(?s)[^\\\\].*|\\\\(d[A-Za-z]*\\+?|l\\+?|conninfo)( [^\\\\`]*)?",
 				}, config.Arg{
 					Name:        "database",
 					Description: "Name or postgresql:// URI",
@@ -8276,7 +8276,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ExitCodes: map[int]string{1: "psql failed, e.g. the file was not found", 2: "the connection to the server failed", 3: "an SQL statement failed; the script stopped there"},
 				OpenWorld: ptr(true),
-				Line:      92,
+				Line:      94,
 			}, config.Tool{
 				Name:        "psql_list_databases",
 				Description: "List the databases on a PostgreSQL server.",
@@ -8306,7 +8306,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes: map[int]string{2: "the connection to the server failed"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      122,
+				Line:      124,
 			}, config.Tool{
 				Name:        "psql_list_tables",
 				Description: "List the tables of all schemas of a PostgreSQL database with owner and size.",
@@ -8336,7 +8336,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes: map[int]string{1: "the query failed", 2: "the connection to the server failed"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      147,
+				Line:      149,
 			}},
 			Source: "bundled:psql",
 		}

@@ -138,7 +138,10 @@ func TestPsqlMetaCommands(t *testing.T) {
 	if !ok {
 		t.Fatal("no psql_query")
 	}
-	for _, sql := range []string{`\! touch /tmp/pwned`, `\o /tmp/out`, "\\copy t to '/tmp/x'", `\d users \! id`, `\setenv PAGER x`, `\i /etc/passwd`} {
+	for _, sql := range []string{`\! touch /tmp/pwned`, `\o /tmp/out`, "\\copy t to '/tmp/x'", `\d users \! id`, `\setenv PAGER x`, `\i /etc/passwd`,
+		// psql runs backquoted text in a meta-command's argument as a
+		// shell command.
+		"\\d `touch /tmp/pwned`", "\\l `id`", "\\dt `id>/tmp/x`", "\\d+ users`id`"} {
 		_, err := executor.Validate(rt, map[string]any{"sql": sql})
 		var ve *executor.ValidationError
 		if !errors.As(err, &ve) || !strings.Contains(err.Error(), "does not match pattern") {
