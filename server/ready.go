@@ -27,42 +27,61 @@ const ReadyPath = "/readyz"
 // looks the programs up at every call, so a program installed or removed
 // later, or a reload (--watch), shows at once.
 func (s *Server) Unready() []string {
+	problems, _ := s.unready()
+	return problems
+}
+
+// unready is [Server.Unready], with how many served configs the problems
+// are about (a config can have several).
+func (s *Server) unready() (problems []string, configs int) {
 	type key struct {
 		cli    *config.Config
 		docker bool
 	}
 	seen := map[key]bool{}
-	var problems []string
 	for _, rt := range s.set.Load().ix.Tools() {
 		k := key{rt.CLI, rt.Executor.IsDocker()}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
-		name := rt.CLI.Name
-		if k.docker {
-			if prog := rt.Executor.Program(); !hasProgram(prog) {
-				problems = append(problems, fmt.Sprintf("%s: the docker executor needs %s, which is not on PATH", name, prog))
-			}
-			if err := executor.CheckContainerEnv(rt.CLI, &rt.Executor); err != nil {
-				problems = append(problems, fmt.Sprintf("%s: %v", name, err))
-			}
-			for _, err := range executor.CheckVolumes(&rt.Executor) {
-				problems = append(problems, fmt.Sprintf("%s: %v", name, err))
-			}
-			continue
+		before := len(problems)
+		problems = append(problems, configProblems(rt)...)
+		if len(problems) > before {
+			configs++
 		}
+	}
+	return problems, configs
+}
+
+// configProblems returns why no call of rt's config can run, one line per
+// reason, each naming the CLI; nil when calls can run.
+func configProblems(rt *config.ResolvedTool) []string {
+	var problems []string
+	name := rt.CLI.Name
+	if !rt.Executor.IsDocker() {
 		if _, err := executor.FindProgram(rt.CLI); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
 		}
+		return problems
+	}
+	if prog := rt.Executor.Program(); !hasProgram(prog) {
+		problems = append(problems, fmt.Sprintf("%s: the docker executor needs %s, which is not on PATH", name, prog))
+	}
+	if err := executor.CheckContainerEnv(rt.CLI, &rt.Executor); err != nil {
+		problems = append(problems, fmt.Sprintf("%s: %v", name, err))
+	}
+	for _, err := range executor.CheckVolumes(&rt.Executor) {
+		problems = append(problems, fmt.Sprintf("%s: %v", name, err))
 	}
 	return problems
 }
 
-// missingPrograms says how many served configs lack their program:
-// "the program of 1 served config is missing".
-func missingPrograms(n int) string {
-	return fmt.Sprintf("the %s of %d served %s missing", plural(n, "program", "programs"), n, plural(n, "config is", "configs are"))
+// cannotRun says how many served configs cannot run a call: "1 served
+// config cannot run" (its program is missing, or its docker executor
+// cannot start).
+func cannotRun(n int) string {
+	return fmt.Sprintf("%d served %s cannot run", n, plural(n, "config", "configs"))
 }
 
 // hasProgram reports whether name is found on the server's PATH.
@@ -84,12 +103,12 @@ func (s *Server) readyHandler(g *guard) http.HandlerFunc {
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		problems := s.Unready()
-		if was := s.unready.Swap(len(problems) > 0); was != (len(problems) > 0) {
+		problems, configs := s.unready()
+		if was := s.notReady.Swap(len(problems) > 0); was != (len(problems) > 0) {
 			if len(problems) > 0 {
-				s.log.Warn("not ready: programs of served configs are missing", "problems", strings.Join(problems, "; "))
+				s.log.Warn("not ready: served configs cannot run", "problems", strings.Join(problems, "; "))
 			} else {
-				s.log.Info("ready: every served config's program is found")
+				s.log.Info("ready: every served config can run")
 			}
 		}
 		if len(problems) == 0 {
@@ -98,10 +117,10 @@ func (s *Server) readyHandler(g *guard) http.HandlerFunc {
 		}
 		w.WriteHeader(http.StatusServiceUnavailable)
 		if g.token != nil && !g.authorized(r) {
-			fmt.Fprintf(w, "not ready: %s (the server log names %s; so does this page with the bearer token)\n", missingPrograms(len(problems)), plural(len(problems), "it", "them"))
+			fmt.Fprintf(w, "not ready: %s (the server log names %s; so does this page with the bearer token)\n", cannotRun(configs), plural(configs, "it", "them"))
 			return
 		}
-		fmt.Fprintf(w, "not ready: %s\n", missingPrograms(len(problems)))
+		fmt.Fprintf(w, "not ready: %s\n", cannotRun(configs))
 		for _, p := range problems {
 			fmt.Fprintf(w, "- %s\n", p)
 		}

@@ -41,16 +41,23 @@ func TestReadyz(t *testing.T) {
 	}
 	srv.Replace(parseIndex(t, fakeConfig(t), missingConfig))
 	code, body := readyz(t, hs.base, token)
-	if code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready: the program of 1 served config is missing") ||
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready: 1 served config cannot run") ||
 		!strings.Contains(body, "- gone-tools: Command not found: climax-test-no-such-program (is it installed and on PATH?)") || strings.Contains(body, "fake-tools") {
 		t.Errorf("a program missing, with the token: %d %q", code, body)
 	}
 	code, body = readyz(t, hs.base, "")
-	if code != http.StatusServiceUnavailable || strings.Contains(body, "gone") || !strings.Contains(body, "the program of 1 served config is missing (the server log names it;") {
+	if code != http.StatusServiceUnavailable || strings.Contains(body, "gone") || !strings.Contains(body, "1 served config cannot run (the server log names it;") {
 		t.Errorf("a program missing, without the token: %d %q (must not name the CLIs)", code, body)
 	}
 	if code := get(t, hs.base+server.HealthPath); code != http.StatusOK {
 		t.Errorf("/healthz while not ready: %d, want 200 (liveness)", code)
+	}
+	// Several reasons of one config count it once, and a docker executor
+	// that cannot start is no missing program of the config's.
+	pol := "default: enabled\nexecutor:\n  type: docker\n  image: alpine\n  volumes: [\"${CLIMAX_TEST_UNSET_A}:/a\", \"${CLIMAX_TEST_UNSET_B}:/b\"]\n"
+	srv.Replace(parseIndexWithPolicy(t, pol, fakeConfig(t)))
+	if code, body := readyz(t, hs.base, token); code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready: 1 served config cannot run\n") || strings.Count(body, "\n- fake-tools: ") < 2 {
+		t.Errorf("one config, two reasons or more: %d %q", code, body)
 	}
 	resp, err := http.Post(hs.base+server.ReadyPath, "text/plain", nil)
 	if err != nil {

@@ -94,7 +94,7 @@ type Server struct {
 
 	metrics   *metrics
 	approvals *approvals  // request states of approvals asked through input requests
-	unready   atomic.Bool // the last readiness check failed (logged when it changes)
+	notReady  atomic.Bool // the last readiness check failed (logged when it changes)
 }
 
 // toolSet is one generation of the served tools.
