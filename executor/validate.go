@@ -794,9 +794,11 @@ func typeName(t config.ArgType) string {
 const maxShown = 100
 
 // quote renders a string for an error message: in single quotes,
-// shortened when long, valid UTF-8.
+// shortened when long, with control and format characters and bytes that
+// are not UTF-8 escaped ([EscapeControl]), so that a caller's value
+// cannot break the message's lines or reorder its text.
 func quote(s string) string {
-	return "'" + strings.ToValidUTF8(shortened(s), "\uFFFD") + "'"
+	return "'" + EscapeControl(shortened(s)) + "'"
 }
 
 // shortened cuts s after maxShown bytes (at a character's start) and

@@ -502,3 +502,18 @@ func TestValidateBoundsManyBadItems(t *testing.T) {
 		t.Errorf("allowed values not cut:\n%.600s", got)
 	}
 }
+
+// A caller's value quoted in a problem has its control and format
+// characters escaped: it cannot break the message's lines, clear a
+// terminal or reorder the text around it.
+func TestValidateEscapesQuotedValues(t *testing.T) {
+	t.Parallel()
+	rt := tool(config.Arg{Name: "x", Positional: true})
+	got := problems(rt, map[string]any{"x": "-bad\u202e\x1b[2J\nline"})
+	if strings.ContainsAny(got, "\u202e\x1b") || strings.Count(got, "\n") != 1 {
+		t.Errorf("raw control or format characters in %q", got)
+	}
+	if !strings.Contains(got, `'-bad\u202e\x1b[2J\nline'`) {
+		t.Errorf("value not shown escaped in %q", got)
+	}
+}
