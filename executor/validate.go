@@ -101,13 +101,12 @@ func validate(rt *config.ResolvedTool, args map[string]any, strict bool) (map[st
 	problems = append(problems, checkSafety(rt, values, supplied)...)
 	if len(problems) > 0 {
 		if !strict {
-			// The call fails anyway: a misspelled name is likely why
-			// ("Missing required argument 'message'" for "mesage").
+			// The call fails anyway: a misnamed argument is likely why
+			// ("Missing required argument 'message'" for "mesage", or
+			// for "text" on a tool whose arguments it lists).
 			unknown, _ := UnknownArgs(t, args)
 			for _, u := range unknown {
-				if u.DidYouMean != "" {
-					problems = append(problems, unknownArgProblem(t, u))
-				}
+				problems = append(problems, unknownArgProblem(t, u))
 			}
 		}
 		return nil, &ValidationError{Problems: problems}

@@ -438,11 +438,12 @@ func TestStringArgKeepsNumbersExact(t *testing.T) {
 }
 
 // A call that fails validation also names the argument names it did not
-// use that stand for one of the tool's ("mesage" for "message").
+// use: with the argument one stands for ("mesage" for "message"), or with
+// the tool's arguments (a misnamed one is likely why it failed).
 func TestValidateNamesMisspellingsOfAFailedCall(t *testing.T) {
 	rt := tool(config.Arg{Name: "message", Required: true}, config.Arg{Name: "count", Type: config.TypeInteger, Flag: "-n"})
 	_, err := executor.Validate(rt, map[string]any{"mesage": "hi", "zzz": 1})
-	want := "Argument validation failed:\n  - Missing required argument 'message'\n  - Unknown argument 'mesage' (did you mean 'message'?)"
+	want := "Argument validation failed:\n  - Missing required argument 'message'\n  - Unknown argument 'mesage' (did you mean 'message'?)\n  - Unknown argument 'zzz'; the tool's arguments are: message, count"
 	if err == nil || err.Error() != want {
 		t.Errorf("Validate = %v\nwant %s", err, want)
 	}
