@@ -48,6 +48,8 @@ func TestBundledArgSuggestions(t *testing.T) {
 		{"docker", "docker_exec", "working_dir", "/app", "workdir"},
 		{"git", "git_log", "count", 5.0, "max_count"},
 		{"gh", "gh_run_view", "verbose", true, "steps"}, // its option is --verbose
+		{"git", "git_show", "revision", "v0.1.0", "object"},
+		{"git", "git_blame", "commit", "HEAD~1", "revision"},
 		// None of these means an argument of the tool.
 		{"tar", "tar_extract", "path", "/x", "dir"}, // the working directory's alias, not a guess
 		{"tar", "tar_extract", "force", true, ""},

@@ -241,6 +241,10 @@ var synonyms = map[string][]string{
 	"source":      {"src", "from"},
 	"directory":   {"dir", "folder"},
 	"message":     {"msg"},
+	// git's names for one commit: git_show's object is the others'
+	// revision.
+	"object":   {"revision", "rev", "commit"},
+	"revision": {"rev", "commit", "object"},
 }
 
 // headClause is a description's first clause: up to its first ",", ";",
