@@ -267,3 +267,27 @@ func TestRankWordsOfASmallConfig(t *testing.T) {
 		}
 	}
 }
+
+// A word too short for typo corrections still names a loaded program when
+// two of its neighbouring letters are swapped ("gti" for git).
+func TestRankSwappedProgramName(t *testing.T) {
+	ix := rankFixture(t,
+		&config.Config{Name: "jj", Tools: fixtureTools(
+			"jj_status: Show the working copy status")},
+		&config.Config{Name: "git", Tools: fixtureTools(
+			"git_status: Show the working tree status")},
+	)
+	if got := entryNames(ix.Search("gti status", "", "", 3)); len(got) == 0 || got[0] != "git_status" {
+		t.Errorf("Search(gti status) = %q, want git_status first", got)
+	}
+	// Not any three letters: "tig" is no swap of git's neighbours.
+	var via []string
+	for _, r := range ix.Explain("tig status", "", "", 3).Results {
+		for _, m := range r.Matches {
+			via = append(via, m.Term)
+		}
+	}
+	if slices.Contains(via, "git") {
+		t.Errorf("tig matched git: %q", via)
+	}
+}

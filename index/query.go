@@ -187,6 +187,13 @@ func (r *ranker) variants(vs []variant, s *scratch, t queryTerm, typoOK bool) []
 			}
 		}
 	}
+	if !ok && len(t.raw) < minTypoLen {
+		// Too short for typo corrections, but two letters swapped in a
+		// program's name are still that program ("gti" for git).
+		if id, found := r.swappedProgram(t.raw); found {
+			vs = append(vs, variant{id, typoWeight, typoCover, viaTypo})
+		}
+	}
 	if !ok && typoOK {
 		s.typos = r.typos.lookup(s.typos[:0], t.raw,
 			func(id int32) int { return int(r.df[id]) },
@@ -209,6 +216,26 @@ func (r *ranker) variants(vs []variant, s *scratch, t queryTerm, typoOK bool) []
 		}
 	}
 	return vs
+}
+
+// swappedProgram returns the term of the loaded program whose name is w
+// with two neighbouring letters swapped, if there is one.
+func (r *ranker) swappedProgram(w string) (int32, bool) {
+	b := []byte(w)
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] == b[i+1] {
+			continue
+		}
+		b[i], b[i+1] = b[i+1], b[i]
+		name := string(b)
+		b[i], b[i+1] = b[i+1], b[i]
+		if r.programs[name] {
+			if id, ok := r.termID[name]; ok {
+				return id, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // findPhrases adds to the score of every tool whose keyword phrase the
