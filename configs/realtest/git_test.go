@@ -294,12 +294,7 @@ func gitCalls(sb *sandbox) []call {
 		{tool: "git_reset_hard", args: r(a{}), want: []string{"HEAD is now at"}},
 
 		// Cherry-pick in progress: abort, then continue.
-		{tool: "git_cherry_pick", args: r(a{"commit": "cpsrc"}), before: func(t *testing.T) {
-			gitBranch(sb, "cpsrc", "main", "# demo\n\nPicked side.\n")(t)
-			run(t, repo, "git", "switch", "--quiet", "main")
-			write(t, sb.path("repo", "README.md"), "# demo\n\nMain side.\n")
-			run(t, repo, "git", "commit", "--quiet", "-am", "main side")
-		}, exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_cherry_pick", args: r(a{"commit": "cpsrc"}), before: gitClash(sb, "cpsrc", "# demo\n\nPicked side.\n", "main side"), exit: 1, want: []string{"CONFLICT"}},
 		{tool: "git_cherry_pick_abort", args: r(a{}), check: gitStatusHas(repo, "")},
 		{tool: "git_cherry_pick", args: r(a{"commit": "cpsrc"}), exit: 1, want: []string{"CONFLICT"}},
 		{tool: "git_cherry_pick_continue", args: r(a{}), before: func(t *testing.T) {
@@ -323,12 +318,7 @@ func gitCalls(sb *sandbox) []call {
 		// A cherry-pick whose conflict is resolved to the current version
 		// is empty: continue refuses it, skip drops it, and git_commit
 		// with allow_empty keeps it.
-		{tool: "git_cherry_pick", args: r(a{"commit": "emptysrc"}), before: func(t *testing.T) {
-			gitBranch(sb, "emptysrc", "main", "# demo\n\nEmpty side.\n")(t)
-			run(t, repo, "git", "switch", "--quiet", "main")
-			write(t, sb.path("repo", "README.md"), "# demo\n\nMain again.\n")
-			run(t, repo, "git", "commit", "--quiet", "-am", "main again")
-		}, exit: 1, want: []string{"CONFLICT"}},
+		{tool: "git_cherry_pick", args: r(a{"commit": "emptysrc"}), before: gitClash(sb, "emptysrc", "# demo\n\nEmpty side.\n", "main again"), exit: 1, want: []string{"CONFLICT"}},
 		{tool: "git_cherry_pick_continue", args: r(a{}), before: gitResolveOurs(repo, "README.md"), exit: 1, want: []string{"The previous cherry-pick is now empty", "git cherry-pick --skip"}},
 		{tool: "git_cherry_pick_skip", args: r(a{}), check: gitSequenceDone(repo, "CHERRY_PICK_HEAD", "main again")},
 		{tool: "git_cherry_pick", args: r(a{"commit": "emptysrc"}), exit: 1, want: []string{"CONFLICT"}},
@@ -559,6 +549,19 @@ func gitConflict(sb *sandbox, name string) func(t *testing.T) {
 
 // gitBranch creates branch name at base with one commit that sets
 // README.md to readme, and leaves it checked out.
+// gitClash makes branch name off main with README.md as readme, then a
+// commit on main (message mainMsg) that changes the same line: picking
+// name's commit onto main conflicts.
+func gitClash(sb *sandbox, name, readme, mainMsg string) func(t *testing.T) {
+	return func(t *testing.T) {
+		repo := sb.path("repo")
+		gitBranch(sb, name, "main", readme)(t)
+		run(t, repo, "git", "switch", "--quiet", "main")
+		write(t, sb.path("repo", "README.md"), "# demo\n\n"+mainMsg+".\n")
+		run(t, repo, "git", "commit", "--quiet", "-am", mainMsg)
+	}
+}
+
 func gitBranch(sb *sandbox, name, base, readme string) func(t *testing.T) {
 	return func(t *testing.T) {
 		repo := sb.path("repo")
