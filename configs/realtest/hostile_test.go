@@ -552,6 +552,10 @@ var hostileMake = &hostile{
 		write(t, filepath.Join(dir, "proj", "Makefile"), "X := $(shell "+touch(canaries, "make-shell")+")\n\nall:\n\t+"+touch(canaries, "make-plus")+"\n\techo built\n")
 		write(t, filepath.Join(dir, "plain", "Makefile"), "V ?= 1\nVERSION := $(shell echo $(V))\n\nsub:\n\t$(MAKE) -f Makefile inner V=$(V)\n\ninner:\n\t@echo inner $(V) $(VERSION)\n\ngoal-%:\n\t+@echo goal $@\n")
 		script(t, filepath.Join(dir, "evil-shell"), canaries, "make-var-shell", "")
+		// make 4.3 expands a command line's "V:=$(shell ...)" before it
+		// sets SHELL's default, so that attack needs SHELL in the
+		// environment, as in a login session; CI's has none.
+		t.Setenv("SHELL", "/bin/sh")
 		// make exports a command line's variables to what it runs: a
 		// PATH given runs this "make" for the $(MAKE) line.
 		script(t, filepath.Join(dir, "fakebin", "make"), canaries, "make-var-path", "")
