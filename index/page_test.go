@@ -176,7 +176,7 @@ func TestRankNegatedProgram(t *testing.T) {
 			"cargo_build: Compile the crate")},
 		&config.Config{Name: "go", Tags: []string{"golang"}, Tools: fixtureTools(
 			"go_fmt: Format the package's source files in place")},
-		&config.Config{Name: "gofmt", Tags: []string{"golang"}, Tools: fixtureTools(
+		&config.Config{Name: "gofmt", Tags: []string{"golang", "format"}, Tools: fixtureTools(
 			"gofmt_list: List the files whose formatting differs from gofmt's")},
 	)
 	for _, tt := range []struct{ query, first string }{
@@ -205,9 +205,11 @@ func TestRankNegatedProgram(t *testing.T) {
 	if !seen {
 		t.Error("no kubectl tool in the explanation")
 	}
-	// A program's name qualifying a past participle after "not" rules
-	// nothing out: the files are not formatted, gofmt is what is asked for.
-	for _, q := range []string{"which go files are not gofmt formatted", "go files not gofmt-formatted yet"} {
+	// A program's name qualifying a past participle after "not", or a
+	// participle stemming to a program's tag, rules nothing out: the files
+	// are not formatted, gofmt is what is asked for.
+	for _, q := range []string{"which go files are not gofmt formatted", "go files not gofmt-formatted yet",
+		"list go files that are not formatted without changing them"} {
 		var names []string
 		for _, r := range ix.Explain(q, "", "", 5).Results {
 			names = append(names, r.Entry.ToolName)

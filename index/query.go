@@ -328,7 +328,9 @@ func (r *ranker) negatedFactors(negated []int32) []float64 {
 // the other one's tools. A query that names no program outside the
 // negation is left alone: "could not compile" in an error message rules
 // nothing out, and neither does a program's name that qualifies a past
-// participle: files "not gofmt formatted" are what is asked for. Words the
+// participle, or a participle that stems to a program's tag: files "not
+// gofmt formatted" and files "that are not formatted" (gofmt's tag is
+// format) are what is asked for. Words the
 // query also uses elsewhere stay; so does everything when that would
 // leave nothing.
 func (r *ranker) withoutNegated(terms []queryTerm, query string) ([]queryTerm, []int32) {
@@ -371,7 +373,7 @@ func (r *ranker) withoutNegated(terms []queryTerm, query string) ([]queryTerm, [
 			continue
 		}
 		clis := r.cliWords[stem(rest[first])]
-		if len(clis) == 0 || first+1 < len(rest) && isParticiple(rest[first+1]) {
+		if len(clis) == 0 || isParticiple(rest[first]) || first+1 < len(rest) && isParticiple(rest[first+1]) {
 			continue
 		}
 		negated = append(negated, clis...)
