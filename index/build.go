@@ -164,7 +164,9 @@ func (b *builder) addTool(d int32, t *config.ResolvedTool) {
 	}
 	b.count(d, fieldCategory, ct.category)
 	b.count(d, fieldCLI, ct.name)
-	b.count(d, fieldCommand, b.terms(t.Tool.Command))
+	sub, opts := splitCommand(t.Tool.Command)
+	b.count(d, fieldCommand, b.terms(sub))
+	b.count(d, fieldCommandOpts, b.terms(opts))
 	b.count(d, fieldDescription, b.terms(t.Tool.Description))
 	b.count(d, fieldCLIDesc, ct.desc)
 	for _, a := range t.Tool.Args {

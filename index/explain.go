@@ -224,7 +224,8 @@ func (r *ranker) fieldsOf(d int32, id int32) []string {
 	add(fieldTags, t.CLI.Tags...)
 	add(fieldCategory, t.CLI.Category)
 	add(fieldCLI, t.CLI.Name)
-	add(fieldCommand, t.Tool.Command)
+	sub, opts := splitCommand(t.Tool.Command)
+	add(fieldCommand, sub)
 	add(fieldDescription, t.Tool.Description)
 	add(fieldCLIDesc, t.CLI.Description)
 	var args []string
@@ -245,6 +246,7 @@ func (r *ranker) fieldsOf(d int32, id int32) []string {
 	if flags {
 		out = append(out, fieldFlags.String())
 	}
+	add(fieldCommandOpts, opts)
 	return slices.Clip(out)
 }
 

@@ -109,3 +109,26 @@ func isCommandLine(kw string) bool {
 
 // isFlag reports whether a query term is an option (see eachFlag).
 func isFlag(term string) bool { return strings.HasPrefix(term, "-") }
+
+// splitCommand splits a tool's command into its subcommand words ("rollout
+// undo", "stash show") and its options with their values ("--rm
+// --entrypoint sh", "-c core.hooksPath=/dev/null", "--output json"). An
+// option written without "=" takes the word after it as its value,
+// unless that word is an option too.
+func splitCommand(cmd string) (sub, opts string) {
+	var s, o []string
+	value := false // the previous word was an option that may take a value
+	for w := range strings.FieldsSeq(cmd) {
+		switch {
+		case strings.HasPrefix(w, "-"):
+			o = append(o, w)
+			value = !strings.Contains(w, "=")
+		case value || strings.Contains(w, "="):
+			o = append(o, w)
+			value = false
+		default:
+			s = append(s, w)
+		}
+	}
+	return strings.Join(s, " "), strings.Join(o, " ")
+}

@@ -27,11 +27,12 @@ const (
 	fieldCLIDesc                        // CLI description
 	fieldArgs                           // argument names, descriptions and enum values
 	fieldFlags                          // options in the tool's args, command and keywords
+	fieldCommandOpts                    // the words of the options in the tool's command, and their values
 	numFields
 )
 
 // fieldNames name the fields in explanations.
-var fieldNames = [numFields]string{"name", "keywords", "tags", "category", "cli", "command", "description", "cli description", "args", "flags"}
+var fieldNames = [numFields]string{"name", "keywords", "tags", "category", "cli", "command", "description", "cli description", "args", "flags", "command options"}
 
 func (f searchField) String() string { return fieldNames[f] }
 
@@ -44,17 +45,17 @@ var (
 	// both have from their CLI (go_list over go_build for "build the go
 	// project", through go's category "build"). The CLI's name keeps its
 	// weight: a query that names the program means it.
-	fieldWeight = [numFields]float64{3, 2, 0.5, 0.5, 2, 1, 1, 0.3, 0.3, 1}
+	fieldWeight = [numFields]float64{3, 2, 0.5, 0.5, 2, 1, 1, 0.3, 0.3, 1, 1}
 	// Keywords and the fields a CLI gives all its tools are not
 	// length-normalised: keywords are alternatives, not prose, and how
 	// many tags or words of description a CLI has says nothing about
 	// which of its tools fits, and must not favour the CLI with fewer.
-	fieldB = [numFields]float64{0.5, 0, 0, 0, 0, 0.3, 0.75, 0, 0.75, 0}
+	fieldB = [numFields]float64{0.5, 0, 0, 0, 0, 0.3, 0.75, 0, 0.75, 0, 0.3}
 	// fieldCover is how much a term found only in the field counts
 	// towards a tool matching the query's terms: words of the CLI's
 	// tags, category or description, or of the arguments, do not make a
 	// tool about them.
-	fieldCover = [numFields]float32{1, 1, 0.5, 0.5, 1, 1, 1, 0.5, 0.35, 1}
+	fieldCover = [numFields]float32{1, 1, 0.5, 0.5, 1, 1, 1, 0.5, 0.35, 1, 1}
 	// fieldPhrase marks the fields where two query words next to each
 	// other score a bonus when they are next to each other in the field.
 	fieldPhrase = [numFields]bool{fieldName: true, fieldKeywords: true, fieldTags: true, fieldCategory: true, fieldCLI: true, fieldDescription: true}

@@ -990,3 +990,30 @@ func TestRankStepMarker(t *testing.T) {
 		}
 	}
 }
+
+// The options in a tool's command and their values ("run --rm
+// --entrypoint sh") are not its subcommand: they count as the tool's
+// words, but not as words of its name, so a query word that is only an
+// option's ("rm") does not lift the tool over one named for the task.
+func TestRankCommandOptionsAreNotItsName(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "box", Tools: []config.Tool{
+		{Name: "box_run", Description: "Run a command in a new container of an image", Command: "run --rm --entrypoint sh", Keywords: []string{"box run --rm"}},
+		{Name: "box_rmi", Description: "Remove images", Keywords: []string{"rm"}},
+		{Name: "box_ps", Description: "List containers"},
+		{Name: "box_pull", Description: "Pull an image"},
+	}})
+	if got := entryNames(ix.Search("rm image", "", "", 2)); len(got) == 0 || got[0] != "box_rmi" {
+		t.Errorf(`Search("rm image") = %q, want box_rmi first`, got)
+	}
+	for _, tt := range []struct{ cmd, sub, opts string }{
+		{"run --rm --entrypoint sh", "run", "--rm --entrypoint sh"},
+		{"-c core.hooksPath=/dev/null reflog show", "reflog show", "-c core.hooksPath=/dev/null"},
+		{"logs tail --format short", "logs tail", "--format short"},
+		{"branch --list -vv", "branch", "--list -vv"},
+		{"config get-contexts", "config get-contexts", ""},
+	} {
+		if sub, opts := splitCommand(tt.cmd); sub != tt.sub || opts != tt.opts {
+			t.Errorf("splitCommand(%q) = %q, %q, want %q, %q", tt.cmd, sub, opts, tt.sub, tt.opts)
+		}
+	}
+}
