@@ -200,6 +200,9 @@ func printExplanation(w io.Writer, ex index.Explanation) error {
 		case "text":
 			fmt.Fprintln(w, "   the whole query is in its text")
 		}
+		if r.CommandLine {
+			fmt.Fprintln(w, "   the query opens with its command line")
+		}
 	}
 	return nil
 }

@@ -166,6 +166,7 @@ func (b *builder) addTool(d int32, t *config.ResolvedTool) {
 	b.count(d, fieldCLI, ct.name)
 	sub, opts := splitCommand(t.Tool.Command)
 	b.count(d, fieldCommand, b.terms(sub))
+	b.r.addCommandLine(d, ct.name, b.termBuf)
 	b.count(d, fieldCommandOpts, b.terms(opts))
 	b.count(d, fieldDescription, b.terms(t.Tool.Description))
 	b.count(d, fieldCLIDesc, ct.desc)

@@ -49,7 +49,8 @@ type ResultExplanation struct {
 	// argument or the CLI's description, or only as a longer or shorter
 	// form or a typo, counts partly); InName the fraction found in the
 	// tool's name or subcommand. Score is TermScore × Coverage^0.7 × (1 +
-	// 0.75 × InName), times a boost for a literal match and Factor.
+	// 0.75 × InName), times a boost for a literal match, one for a
+	// command line (CommandLine) and Factor.
 	TermScore float64 `json:"term_score"`
 	Coverage  float64 `json:"coverage"`
 	InName    float64 `json:"in_name"`
@@ -60,6 +61,10 @@ type ResultExplanation struct {
 	// (or is the query with other separators: "npm audit" for
 	// npm_audit), "text" when another searchable field does, "" otherwise.
 	Literal string `json:"literal,omitempty"`
+	// CommandLine is true when the query opens with the tool's command
+	// line, its program's name and subcommand ("git restore ..." for
+	// git_restore), which multiplies its score by 1.25.
+	CommandLine bool `json:"command_line,omitempty"`
 }
 
 // TermMatch is one query word matched by a tool.
@@ -72,8 +77,9 @@ type TermMatch struct {
 	Term string `json:"term"`
 	Via  string `json:"via"`
 	// Fields are the tool's fields that hold Term: "name", "keywords",
-	// "tags", "category", "cli", "command", "description", "cli
-	// description", "args".
+	// "tags", "category", "cli", "command" (its subcommand words),
+	// "description", "cli description", "args", "flags", "command
+	// options" (the words of the options in its command).
 	Fields []string `json:"fields"`
 	// Score is the word's contribution to TermScore.
 	Score float64 `json:"score"`
@@ -195,6 +201,7 @@ func (ex *explainer) result(d int32, score float64, flags uint8) {
 	case flags&flagLiteral != 0:
 		re.Literal = "text"
 	}
+	re.CommandLine = flags&flagCmdLine != 0
 }
 
 // fieldsOf returns the names of tool d's fields that hold term id. It

@@ -238,13 +238,10 @@ func (r *ranker) swappedProgram(w string) (int32, bool) {
 	return 0, false
 }
 
-// findPhrases adds to the score of every tool whose keyword phrase the
-// query holds, as consecutive words, its bonus (the largest, when it has
-// several). It looks at the words of the first [MaxQueryBytes] bytes.
-func (r *ranker) findPhrases(query string, s *scratch, ex *explainer) {
-	if r.maxPhraseLen == 0 {
-		return
-	}
+// queryIDs returns the term IDs of the words of the first
+// [MaxQueryBytes] bytes of query, stop words included, -1 for a word the
+// index lacks, in s.ids.
+func (r *ranker) queryIDs(query string, s *scratch) []int32 {
 	ids := s.ids[:0]
 	tokenize(truncate(query, MaxQueryBytes), func(tok []byte) {
 		id, ok := r.termID[stem(string(tok))]
@@ -254,6 +251,16 @@ func (r *ranker) findPhrases(query string, s *scratch, ex *explainer) {
 		ids = append(ids, id)
 	})
 	s.ids = ids
+	return ids
+}
+
+// findPhrases adds to the score of every tool whose keyword phrase the
+// query holds, as consecutive words (ids, see queryIDs), its bonus (the
+// largest, when it has several).
+func (r *ranker) findPhrases(ids []int32, s *scratch, ex *explainer) {
+	if r.maxPhraseLen == 0 {
+		return
+	}
 	key := s.key[:0]
 	for i := range ids {
 		key = key[:0]

@@ -162,6 +162,12 @@ type ranker struct {
 	phrases      map[string][]phrasePosting
 	maxPhraseLen int // the most words in one of them
 
+	// cmdLines holds the tools' command lines, a CLI's name and a
+	// tool's subcommand words, by their term IDs (as phrases), with the
+	// tools that have them (see cmdline.go).
+	cmdLines  map[string][]int32
+	maxCmdLen int
+
 	loose   looseIndex
 	typos   typoIndex
 	abbrevs func() *abbrevIndex // built at the first query that needs it
@@ -261,6 +267,7 @@ const (
 	flagSeen    = 1 << iota // in touched
 	flagLiteral             // contains the query literally
 	flagLitName             // … in its name
+	flagCmdLine             // the query holds its command line (see cmdline.go)
 )
 
 type candidate struct {
@@ -370,7 +377,9 @@ func (r *ranker) rank(query string, req rankRequest, ex *explainer) (page []int,
 	ids, weights := r.matchTerms(terms, s, ex)
 	r.matchBigrams(ids, s, ex)
 	r.matchLoose(ids, s, ex)
-	r.findPhrases(query, s, ex)
+	qids := r.queryIDs(query, s)
+	r.findPhrases(qids, s, ex)
+	r.findCommandLines(qids, s)
 	q := r.findLiteral(query, s)
 	r.score(s, req.keep, weights, factor, q, ex)
 	best, total := r.best(s, req.offset, req.limit)
@@ -560,6 +569,9 @@ func (r *ranker) score(s *scratch, keep func(int) bool, total totals, cliFactor 
 				c.score *= literalNameBoost
 			case fl&flagLiteral != 0:
 				c.score *= literalBoost
+			}
+			if fl&flagCmdLine != 0 {
+				c.score *= commandLineBoost
 			}
 			factor := 1.0
 			if cliFactor != nil {

@@ -1017,3 +1017,36 @@ func TestRankCommandOptionsAreNotItsName(t *testing.T) {
 		}
 	}
 }
+
+// A query that opens with a tool's command line, its program's name and
+// subcommand, names that tool; further on the same words are prose.
+func TestRankCommandLine(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "vcs", Command: "vcs", Tools: []config.Tool{
+		{Name: "vcs_checkout", Description: "Switch branches or restore files", Command: "checkout", Keywords: []string{"head"}},
+		{Name: "vcs_restore", Description: "Restore files in the working tree", Command: "restore"},
+		{Name: "vcs_log", Description: "Show the commit history", Command: "log"},
+		{Name: "vcs_status", Description: "Show the working tree status", Command: "status"},
+	}})
+	for _, tt := range []struct{ query, first string }{
+		{"vcs restore a file at head", "vcs_restore"},
+		{"restore a file at head with vcs", "vcs_checkout"}, // not an opening command line
+	} {
+		if got := entryNames(ix.Search(tt.query, "", "", 3)); len(got) == 0 || got[0] != tt.first {
+			t.Errorf("Search(%q) = %q, want %s first", tt.query, got, tt.first)
+		}
+	}
+	for _, tt := range []struct {
+		query string
+		want  bool // vcs_restore is flagged, and no other tool
+	}{
+		{"vcs restore a file", true},
+		{"restore a file at head as in vcs restore", false},
+		{"vcs", false}, // the program alone names none of its tools
+	} {
+		for _, r := range ix.Explain(tt.query, "", "", 4).Results {
+			if want := tt.want && r.Entry.ToolName == "vcs_restore"; r.CommandLine != want {
+				t.Errorf("Explain(%q): %s has CommandLine %v, want %v", tt.query, r.Entry.ToolName, r.CommandLine, want)
+			}
+		}
+	}
+}
