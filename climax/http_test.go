@@ -126,6 +126,12 @@ func TestRunHTTPServes(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, `"climax_search"`) || !strings.Contains(body, `"climax_call"`) {
 		t.Fatalf("tools/list: %d %s", code, body)
 	}
+	// A query naming a bundled config this server was not started with
+	// says so (docs/search.md, Answers).
+	code, _, body = rpc(t, url, token, session, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"climax_search","arguments":{"query":"kubectl apply","limit":1}}}`)
+	if code != http.StatusOK || !strings.Contains(body, `No CLI is named kubectl here: it is a bundled config this server was not started with.`) {
+		t.Errorf("climax_search kubectl apply: %d %s", code, body)
+	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

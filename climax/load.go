@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -23,6 +24,13 @@ var subcommands = []string{"run", "validate", "list", "search", "skill", "test-d
 func bundledNames() []string {
 	names, _ := config.BundledNames(configs.FS)
 	return names
+}
+
+// unservedBundled returns the bundled configs that refs do not name: a
+// server started with refs tells a search that names one of them that
+// it is not served (metatools.WithUnservedConfigs).
+func unservedBundled(refs []string) []string {
+	return slices.DeleteFunc(bundledNames(), func(name string) bool { return slices.Contains(refs, name) })
 }
 
 // readFunc reads a config or policy file given by path: readFile, or

@@ -230,6 +230,7 @@ func (c *runCmd) serverOptions(classic, watching bool, logger *slog.Logger) (opt
 		server.WithListChanged(watching),
 		server.WithConfirmTimeout(c.ConfirmTimeout),
 		server.WithConfirmVia(c.confirmVia()),
+		server.WithUnservedConfigs(unservedBundled(c.refs())),
 	}
 	if c.ConfirmFallback != "" || c.HeadlessApprove {
 		opts = append(opts, server.WithConfirmFallback(c.ConfirmFallback == "allow" || c.HeadlessApprove))

@@ -110,7 +110,11 @@ func (c *searchCmd) printJSON(e *env, ix *index.Index) error {
 	if c.Category != "" {
 		args["category"] = c.Category
 	}
-	out := metatools.New(ix, nil).Search(args)
+	var unserved []string
+	if len(c.Configs) > 0 { // none searches every bundled config
+		unserved = unservedBundled(c.Configs)
+	}
+	out := metatools.New(ix, nil, metatools.WithUnservedConfigs(unserved)).Search(args)
 	if out.IsError {
 		return fmt.Errorf("%s", out.Text)
 	}

@@ -50,6 +50,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index"
@@ -222,11 +223,37 @@ func compact(s string) json.RawMessage {
 type Tools struct {
 	ix     *index.Index
 	runner *executor.Runner
+	// unserved are the lowercased names of the configs the caller could
+	// have served and does not ([WithUnservedConfigs]).
+	unserved map[string]bool
+}
+
+// An Option configures [Tools].
+type Option func(*Tools)
+
+// WithUnservedConfigs names configs that exist but that this server was
+// not started with: for climax, the bundled configs missing from its
+// command line. A search whose query names one of them (as a whole word,
+// ignoring case) says so in its hint, beside the results it finds
+// (docs/search.md, Answers): "kubectl apply" on a server without kubectl
+// otherwise finds only git_stash_apply. A name that a loaded CLI has, or
+// whose program a loaded CLI runs, is served and gets no such hint.
+func WithUnservedConfigs(names []string) Option {
+	return func(t *Tools) {
+		t.unserved = make(map[string]bool, len(names))
+		for _, n := range names {
+			t.unserved[strings.ToLower(n)] = true
+		}
+	}
 }
 
 // New returns the meta-tools for ix, running commands with runner.
-func New(ix *index.Index, runner *executor.Runner) *Tools {
-	return &Tools{ix: ix, runner: runner}
+func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Tools {
+	t := &Tools{ix: ix, runner: runner}
+	for _, o := range opts {
+		o(t)
+	}
+	return t
 }
 
 // SearchResult is climax_search's answer: the JSON of docs/search.md,
@@ -467,20 +494,34 @@ func shownRange(offset, n, total int) string {
 	return fmt.Sprintf("CLIs %d-%d of %d", offset+1, offset+n, total)
 }
 
-// searchHint is the hint of a search answer that has no results: why, and
-// what to try instead. It is empty when there are results.
+// searchHint is the hint of a search answer: that the query or cli names
+// a config this server does not serve ([WithUnservedConfigs]), and when
+// there are no results, why and what to try instead. It is empty when
+// there are results and the names are all served.
 func (t *Tools) searchHint(query, category, cli string, offset, total int) string {
+	unserved := t.unservedNamed(query, cli)
+	hint := unservedNote(unserved)
+	if total > 0 && offset < total {
+		return hint
+	}
+	return strings.TrimSpace(hint + " " + t.emptyHint(category, cli, offset, total, len(unserved) > 0 && strings.EqualFold(unserved[0], cli)))
+}
+
+// emptyHint is the hint of a search answer without results: why, and what
+// to try instead. cliSaid is set when the hint already says that no CLI is
+// named cli.
+func (t *Tools) emptyHint(category, cli string, offset, total int, cliSaid bool) string {
 	if total > 0 {
-		if offset >= total {
-			return pastTheLast(offset, total, "match", "matches")
-		}
-		return ""
+		return pastTheLast(offset, total, "match", "matches")
 	}
 	summary := t.ix.Summary()
 	if cli != "" && !slices.ContainsFunc(summary, func(c index.CLISummary) bool { return strings.EqualFold(c.Name, cli) }) {
 		var names []string
 		for _, c := range summary {
 			names = append(names, c.Name)
+		}
+		if cliSaid {
+			return fmt.Sprintf("The CLIs are: %s.", listNames(names, maxListed))
 		}
 		return fmt.Sprintf("No CLI is named %s. The CLIs are: %s.", displayName(cli), listNames(names, maxListed))
 	}
@@ -499,6 +540,47 @@ func (t *Tools) searchHint(query, category, cli string, offset, total int) strin
 		return fmt.Sprintf("No CLI has the category %s. The categories are: %s.", displayName(category), listNames(cats, maxListed))
 	}
 	return fmt.Sprintf("No tool matches. Try fewer or other words (what the tool does, or the program's name), or call %s with no arguments for an overview of the CLIs.", SearchName)
+}
+
+// unservedNamed returns the unserved configs ([WithUnservedConfigs]) that
+// the cli filter or a word of the query names, cli first and then in the
+// order of the query, each once. A word is a run of letters and digits.
+func (t *Tools) unservedNamed(query, cli string) []string {
+	if len(t.unserved) == 0 {
+		return nil
+	}
+	words := append([]string{strings.ToLower(cli)}, strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})...)
+	var named []string
+	for _, w := range words {
+		if t.unserved[w] && !slices.Contains(named, w) {
+			named = append(named, w)
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	served := map[string]bool{}
+	for _, rt := range t.ix.Tools() {
+		served[strings.ToLower(rt.CLI.Name)] = true
+		served[strings.ToLower(index.ProgramName(rt.CLI.Command))] = true
+	}
+	return slices.DeleteFunc(named, func(n string) bool { return served[n] })
+}
+
+// unservedNote says that names are configs this server was not started
+// with: "No CLI is named kubectl here: it is a bundled config this server
+// was not started with." It is empty for no names.
+func unservedNote(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("No CLI is named %s here: it is a bundled config this server was not started with.", names[0])
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return fmt.Sprintf("No CLIs are named %s here: they are bundled configs this server was not started with.", list)
 }
 
 // loadedPrograms returns the programs of uses that a loaded CLI runs, in

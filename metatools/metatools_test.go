@@ -1,6 +1,7 @@
 package metatools_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -658,4 +659,53 @@ func manyKeys(n int) map[string]any {
 		m[fmt.Sprintf("k%05d", i)] = 1.0
 	}
 	return m
+}
+
+// A query word or cli filter that names a config the server was not
+// started with gets a hint saying so, beside the same results
+// (docs/search.md, Answers); a name a loaded CLI has, or whose program
+// one runs, is served. Without WithUnservedConfigs no search says so.
+func TestSearchNamesUnservedConfigs(t *testing.T) {
+	ix := build(t, otherConfig, fakeConfig(t), plainConfig)
+	plain := metatools.New(ix, executor.New())
+	mt := metatools.New(ix, executor.New(), metatools.WithUnservedConfigs([]string{"kubectl", "Docker", "git", "plain"}))
+	const kubectl = "No CLI is named kubectl here: it is a bundled config this server was not started with."
+	tests := []struct {
+		args map[string]any
+		hint string
+	}{
+		{map[string]any{"query": "kubectl status"}, kubectl},
+		{map[string]any{"query": "KUBECTL: record changes"}, kubectl},
+		{map[string]any{"query": "docker, kubectl or docker status"}, "No CLIs are named docker or kubectl here: they are bundled configs this server was not started with."},
+		{map[string]any{"query": "kubectl"}, kubectl + " " + noMatchHint},
+		{map[string]any{"query": "status", "cli": "kubectl"}, kubectl + " The CLIs are: git-tools, fake-tools, plain."},
+		{map[string]any{"query": "kubectl status", "cli": "git-tools", "limit": 0.0}, kubectl},
+		{map[string]any{"query": "git status"}, ""},      // git-tools runs git
+		{map[string]any{"query": "plain things"}, ""},    // a loaded CLI's name
+		{map[string]any{"query": "kubectlx status"}, ""}, // not a whole word
+		{map[string]any{"query": "status", "cli": "gti"}, "No CLI is named gti. The CLIs are: git-tools, fake-tools, plain."},
+	}
+	for _, tt := range tests {
+		var got, want struct {
+			Hint    string
+			Total   int `json:"total_matches"`
+			Results json.RawMessage
+		}
+		out, before := mt.Search(tt.args), plain.Search(tt.args)
+		if err := json.Unmarshal([]byte(out.Text), &got); err != nil || out.IsError {
+			t.Fatalf("%v: %v %s", tt.args, err, out.Text)
+		}
+		if err := json.Unmarshal([]byte(before.Text), &want); err != nil || before.IsError {
+			t.Fatalf("%v: %v %s", tt.args, err, before.Text)
+		}
+		if got.Hint != tt.hint {
+			t.Errorf("%v: hint %q, want %q", tt.args, got.Hint, tt.hint)
+		}
+		if got.Total != want.Total || !bytes.Equal(got.Results, want.Results) {
+			t.Errorf("%v: results %d %s, want those without the option: %d %s", tt.args, got.Total, got.Results, want.Total, want.Results)
+		}
+		if strings.Contains(before.Text, "started with") {
+			t.Errorf("%v: without WithUnservedConfigs: %s", tt.args, before.Text)
+		}
+	}
 }

@@ -224,3 +224,24 @@ func TestReplaceDiscoveryNotifiesOnlyWhenTheMetaToolsChange(t *testing.T) {
 		}
 	}
 }
+
+// WithUnservedConfigs reaches climax_search, and stays after Replace: a
+// query naming a config the server was not started with gets a hint.
+func TestUnservedConfigsReachSearch(t *testing.T) {
+	t.Parallel()
+	srv := server.New(buildIndex(t), executor.New(), server.WithUnservedConfigs([]string{"kubectl", "git"}))
+	cs := connect(t, srv, nil)
+	search := func(q string) string {
+		return text(t, call(t, cs, "climax_search", map[string]any{"query": q}))
+	}
+	const hint = `"hint":"No CLI is named kubectl here: it is a bundled config this server was not started with."`
+	for range 2 {
+		if got := search("kubectl status"); !strings.Contains(got, hint) || !strings.Contains(got, `"tool_name":"git_status"`) {
+			t.Errorf("kubectl status: %s, want git_status and %s", got, hint)
+		}
+		if got := search("git status"); strings.Contains(got, "started with") {
+			t.Errorf("git status (git-tools runs git): %s", got)
+		}
+		srv.Replace(onlyGit(t))
+	}
+}

@@ -121,6 +121,7 @@ type options struct {
 	confirmFallbackSet   bool   // WithConfirmFallback was given: it wins over the policy's headless
 	confirmVia           string // one of the Via constants; "" is ViaClient
 	approvalKeys         [][]byte
+	unserved             []string // see WithUnservedConfigs
 }
 
 // Option configures a [Server].
@@ -165,6 +166,14 @@ func (s *Server) FlushAudit(timeout time.Duration) bool {
 		return true
 	}
 	return s.cfg.audit.flush(timeout)
+}
+
+// WithUnservedConfigs names configs that exist but that the server was
+// not started with (climax passes its bundled configs missing from its
+// command line): climax_search says so when a query names one
+// ([metatools.WithUnservedConfigs]).
+func WithUnservedConfigs(names []string) Option {
+	return func(c *options) { c.unserved = slices.Clone(names) }
 }
 
 // WithVersion sets the version reported at initialize.
@@ -228,7 +237,7 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 func (s *Server) Replace(ix *index.Index) (changed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	next := &toolSet{ix: ix, meta: metatools.New(ix, s.runner)}
+	next := &toolSet{ix: ix, meta: metatools.New(ix, s.runner, metatools.WithUnservedConfigs(s.cfg.unserved))}
 	var defs []metatools.Definition
 	if s.cfg.classic {
 		defs = metatools.ClassicDefinitions(ix)
