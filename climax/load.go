@@ -186,7 +186,8 @@ func loadPolicyWith(read readFunc, name string) (*config.Policy, error) {
 // buildIndex loads configs and policy and builds the index, with the GC
 // target raised meanwhile (see loadGCPercent); readOnly keeps only the
 // tools annotated read_only (--read-only), and confirm is the --confirm
-// rule, added to the policy's own. Policy warnings are returned beside it.
+// rule, added to the policy's own. The configs' warnings, then the
+// policy's, are returned beside it.
 func buildIndex(refs []string, policyFile string, readOnly bool, confirm config.ConfirmRule) (*index.Index, []config.Problem, error) {
 	return buildIndexWith(readFile, refs, policyFile, readOnly, confirm)
 }
@@ -202,10 +203,15 @@ func buildIndexWith(read readFunc, refs []string, policyFile string, readOnly bo
 	if err != nil {
 		return nil, nil, err
 	}
-	ix, warnings, err := index.New(cfgs, config.WithConfirm(readOnlyPolicy(pol, readOnly), confirm))
+	ix, policyWarnings, err := index.New(cfgs, config.WithConfirm(readOnlyPolicy(pol, readOnly), confirm))
 	if err != nil {
 		return nil, nil, err
 	}
+	var warnings []config.Problem
+	for _, c := range cfgs {
+		warnings = append(warnings, c.Warnings...)
+	}
+	warnings = append(warnings, policyWarnings...)
 	return ix, append(warnings, volumeWarnings(pol)...), nil
 }
 

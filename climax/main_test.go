@@ -452,6 +452,7 @@ func lookPath(ts *testscript.TestScript, prog string) string {
 //	fakecli sleep SECONDS [PIDFILE]  write the pid to PIDFILE, sleep, then print "awake"
 //	fakecli cat                      copy stdin to stdout
 //	fakecli pwd                      print the working directory
+//	fakecli report WORDS...          print "argv:" WORDS, "cwd:" the working directory, "stdin:" its input
 //	fakecli getenv NAME              print the value of NAME
 //	fakecli touch FILES...           create empty FILES
 //	fakecli lines N                  print N numbered lines
@@ -517,6 +518,10 @@ func fakeCLI(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				return 1
 			}
 		}
+	case "report":
+		wd, _ := os.Getwd()
+		in, _ := io.ReadAll(stdin)
+		fmt.Fprintf(stdout, "argv: %s\ncwd: %s\nstdin: %s\n", quoted(args[1:]), wd, in)
 	case "getenv":
 		if len(args) > 1 {
 			fmt.Fprintln(stdout, os.Getenv(args[1]))

@@ -163,6 +163,9 @@ func (rep *validateReport) loadConfigs(refs []string) []*config.Config {
 			continue
 		}
 		cr.Source, cr.Name, cr.Tools, cr.OK = cfg.Source, cfg.Name, len(cfg.Tools), true
+		for _, w := range cfg.Warnings {
+			cr.Warnings = append(cr.Warnings, problem(w))
+		}
 		if words := executor.BaseCommand(cfg); len(words) > 0 {
 			cr.Binary = words[0]
 		}

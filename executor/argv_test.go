@@ -391,3 +391,44 @@ func TestBuildToolEnv(t *testing.T) {
 		t.Errorf("docker with DOCKER_HOST in the tool's env: %v", err)
 	}
 }
+
+// A config written for CLImax 0.5 may give a stdin or cwd arg a flag or
+// positional: true (docs/config.md, Coming from CLImax 0.5): the value
+// still goes only to standard input or the working directory, never to
+// the command line.
+func TestBuildCompat05StdinCwd(t *testing.T) {
+	c, err := config.Parse([]byte(`command: prog
+tools:
+  - name: t
+    description: d
+    args:
+      - {name: workdir, cwd: true, flag: --workdir}
+      - {name: data, stdin: true, positional: true}
+      - {name: word, positional: true}
+  - name: u
+    description: d
+    args:
+      - {name: dir, cwd: true, positional: true}
+      - {name: body, stdin: true, flag: --body}
+`), "old.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, values := range []map[string]any{
+		{"workdir": "/w", "data": "the input", "word": "w1"},
+		{"dir": "/w", "body": "the input"},
+	} {
+		rt := &config.ResolvedTool{Tool: &c.Tools[i], CLI: c}
+		cmd, err := executor.Build(rt, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"prog"}
+		if w, ok := values["word"]; ok {
+			want = append(want, w.(string))
+		}
+		if !slices.Equal(cmd.Argv, want) || cmd.Dir != "/w" || cmd.Stdin != "the input" {
+			t.Errorf("%s: argv %q dir %q stdin %q; want argv %q, dir /w, stdin \"the input\"", rt.Tool.Name, cmd.Argv, cmd.Dir, cmd.Stdin, want)
+		}
+	}
+}

@@ -35,6 +35,9 @@ func TestBundledConfigs(t *testing.T) {
 		if len(c.Tools) == 0 {
 			t.Errorf("%s: no tools", f)
 		}
+		for _, w := range c.Warnings {
+			t.Errorf("bundled config has a warning: %s", w)
+		}
 		for _, tool := range c.Tools {
 			if len(tool.Keywords) == 0 {
 				t.Errorf("%s: tool %s has no keywords; bundled tools need them for search", f, tool.Name)

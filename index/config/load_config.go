@@ -275,28 +275,43 @@ func (c *checker) argType(o *object, ctx string, a *Arg) bool {
 }
 
 // argPlacement checks where an arg goes: a flag, positional, stdin or cwd,
-// each excluding some of the others.
+// each excluding some of the others. A stdin or cwd arg that also has a
+// flag or positional: true loads as CLImax 0.5 read it, the flag or
+// positional ignored, with a warning; after_double_dash, which 0.5 did
+// not have, is an error there.
 func (c *checker) argPlacement(o *object, ctx string, a *Arg) {
 	if o.has("flag") && strings.TrimSpace(a.Flag) == "" {
 		c.report(o.at("flag"), ctx, "flag is empty: give the option, e.g. flag: --format, or remove it")
 	}
-	if a.Positional && o.has("flag") {
+	if a.Positional && o.has("flag") && !a.Stdin && !a.Cwd {
 		c.report(o.at("flag"), ctx, "an arg cannot be both positional and have a flag: remove one")
 	}
 	if a.Stdin && a.Cwd {
 		c.report(o.at("cwd"), ctx, "an arg cannot be both stdin and cwd: remove one")
+		return
 	}
 	for _, k := range []string{"stdin", "cwd"} {
 		if !o.isTrue(k) {
 			continue
 		}
+		if a.AfterDoubleDash {
+			c.report(o.at("after_double_dash"), ctx, "a %s arg never goes on the command line: remove after_double_dash", k)
+		}
 		if a.Positional {
-			c.report(o.at("positional"), ctx, "a %s arg never goes on the command line: remove positional", k)
+			c.warn(o.at("positional"), ctx, "positional is ignored: %s; remove positional", offCommandLine[k])
 		}
 		if o.has("flag") {
-			c.report(o.at("flag"), ctx, "a %s arg never goes on the command line: remove flag", k)
+			c.warn(o.at("flag"), ctx, "flag is ignored: %s; remove flag", offCommandLine[k])
 		}
+		a.Positional, a.Flag = false, ""
 	}
+}
+
+// offCommandLine says, for a warning, where the value of a stdin or cwd
+// arg goes instead of the command line.
+var offCommandLine = map[string]string{
+	"stdin": "a stdin arg is written to standard input and never goes on the command line (as in CLImax 0.5)",
+	"cwd":   "a cwd arg sets the working directory and never goes on the command line (as in CLImax 0.5)",
 }
 
 // arg checks the i-th arg entry of a tool or of global_args. kind prefixes

@@ -19,14 +19,32 @@ import (
 // checker walks a parsed YAML document and collects every problem it finds,
 // each with the position of the node it is about.
 type checker struct {
-	file     string
-	problems []Problem // the first MaxProblems by position, sorted
-	omitted  int       // problems found beyond those
+	file        string
+	problems    []Problem // the first MaxProblems by position, sorted
+	omitted     int       // problems found beyond those
+	warnings    []Problem // what loads but deserves a word: the first MaxProblems, in the order found
+	warnOmitted int       // warnings found beyond those
 }
 
 // report records a problem at node n (which may be nil). ctx, when not
 // empty, names the element the problem is in ("tool \"git_log\"").
 func (c *checker) report(n *yaml.Node, ctx, format string, args ...any) {
+	c.add(c.problem(n, ctx, format, args...))
+}
+
+// warn records a warning at node n, as report does a problem: something
+// the file may keep, which loads with the meaning the message states. Only
+// the first MaxProblems are kept; the others are counted.
+func (c *checker) warn(n *yaml.Node, ctx, format string, args ...any) {
+	if len(c.warnings) == MaxProblems {
+		c.warnOmitted++
+		return
+	}
+	c.warnings = append(c.warnings, c.problem(n, ctx, format, args...))
+}
+
+// problem makes the Problem report and warn record.
+func (c *checker) problem(n *yaml.Node, ctx, format string, args ...any) Problem {
 	msg := fmt.Sprintf(format, args...)
 	if ctx != "" {
 		msg = ctx + ": " + msg
@@ -35,7 +53,16 @@ func (c *checker) report(n *yaml.Node, ctx, format string, args ...any) {
 	if n != nil {
 		p.Line, p.Column = n.Line, n.Column
 	}
-	c.add(p)
+	return p
+}
+
+// allWarnings returns the warnings in the order found, then, when some
+// were left out, one that says how many.
+func (c *checker) allWarnings() []Problem {
+	if c.warnOmitted == 0 {
+		return c.warnings
+	}
+	return append(c.warnings, Problem{File: c.file, Message: fmt.Sprintf("… and %d more %s", c.warnOmitted, plural(c.warnOmitted, "warning", "warnings"))})
 }
 
 // err returns the problems as a *LoadError, or nil when there are none.

@@ -56,6 +56,12 @@ type Config struct {
 	// Source names where the config came from: a file path, or
 	// "bundled:NAME" for an embedded config. Set by the loader.
 	Source string `yaml:"-"`
+	// Warnings are what the loader accepted but the author should know
+	// about, with their positions: forms CLImax 0.5 allowed whose meaning
+	// is kept (docs/config.md, Coming from CLImax 0.5). Nil when there
+	// are none. climax validate prints them; run, list and search log
+	// them with the policy's warnings.
+	Warnings []Problem `yaml:"-"`
 }
 
 // Tool is one MCP tool: a subcommand of the CLI and its arguments.
