@@ -91,6 +91,7 @@ const (
 
 	minRelScore = 0.1  // results scoring less than this fraction of the best are left out, unless they contain the query
 	tieRange    = 0.05 // scores within this fraction of each other count as equal when spreading results over CLIs
+	firstRange  = 0.10 // scores within this fraction of the best may take the first place by their CLI's fit
 
 	literalBoost     = 1.2 // the whole query occurs literally in a searchable field
 	literalNameBoost = 1.5 // … in the tool name
@@ -640,14 +641,71 @@ func (r *ranker) best(s *scratch, offset, limit int) ([]candidate, int) {
 		return nil, total
 	}
 	end := offset + min(limit, total-offset)
-	top := topK(s.cands, end)
-	// The run of near-equal scores that the page ends in is spread over
-	// CLIs whole, so that a page does not depend on where it ends: the
-	// next page continues the same order.
-	if end < total {
-		top = completeRun(top, s.cands[end:])
+	// Every tool that may take the first place is ranked (see
+	// promoteFit), and the run of near-equal scores that the page ends
+	// in is spread over CLIs whole, so that a page does not depend on
+	// where it ends: the next page continues the same order.
+	k := max(end, firstContenders(s.cands))
+	top := topK(s.cands, k)
+	if k < total {
+		top = completeRun(top, s.cands[k:])
 	}
-	return r.diversify(top, s.cliFit)[offset:end], total
+	out := r.diversify(top, s.cliFit)
+	r.promoteFit(out, s.cliFit)
+	return out[offset:end], total
+}
+
+// firstContenders returns how many of cands are within firstRange of
+// the best score (see promoteFit).
+func firstContenders(cands []candidate) int {
+	var best float64
+	for _, c := range cands {
+		if c.tier == 0 {
+			best = max(best, c.score)
+		}
+	}
+	n := 0
+	for _, c := range cands {
+		if c.tier == 0 && c.score >= best*(1-firstRange) {
+			n++
+		}
+	}
+	return n
+}
+
+// promoteFit moves to the front of out (candidates in their final order,
+// holding every one within firstRange of the best score) the best tool
+// of the CLI whose own fields hold the most whole query words (cliFit,
+// by CLI, rounded down), among the candidates within firstRange of the
+// best score, when that is more than the first candidate's CLI holds.
+// Scores that close say little about which program is meant, and one
+// that describes itself with the query's words is the better guess:
+// "rollback deployment" is kubectl's (its tags and description hold
+// "deployment"), not serverless's, whose tool has "rollback" in its name.
+// Only the first place moves: further on, near-equal scores take turns
+// by CLI (see diversify), in a narrower range.
+func (r *ranker) promoteFit(out []candidate, cliFit []float32) {
+	if len(out) < 2 {
+		return
+	}
+	var best float64
+	for _, c := range out {
+		if c.tier == 0 {
+			best = max(best, c.score)
+		}
+	}
+	fit := func(c candidate) float64 { return math.Floor(float64(cliFit[r.cli[c.doc]])) }
+	pick := 0
+	for i, c := range out {
+		if c.tier == 0 && c.score >= best*(1-firstRange) && fit(c) > fit(out[pick]) {
+			pick = i
+		}
+	}
+	if pick > 0 {
+		c := out[pick]
+		copy(out[1:pick+1], out[:pick])
+		out[0] = c
+	}
 }
 
 // completeRun appends to top (the best candidates, in order) the

@@ -1050,3 +1050,32 @@ func TestRankCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// Among scores within 10 % of the best, the first place goes to the
+// best tool of the program whose own fields hold the most whole query
+// words, and pages still concatenate to the same order.
+func TestRankFirstPlaceByCLIFit(t *testing.T) {
+	ix := rankFixture(t,
+		&config.Config{Name: "kube", Description: "Manage deployments in a cluster", Command: "kube", Tools: []config.Tool{
+			{Name: "kube_rollout_undo", Description: "Undo a deployment rollout", Keywords: []string{"rollback"}, Command: "rollout undo"},
+			{Name: "kube_get", Description: "List resources", Command: "get"},
+		}},
+		&config.Config{Name: "sls", Description: "Serverless framework", Command: "sls", Tools: []config.Tool{
+			// Scores about 8 % more than kube_rollout_undo.
+			{Name: "sls_revert", Description: "Rollback to an earlier deployment; rollback", Keywords: []string{"rollback"}},
+			{Name: "sls_deploy", Description: "Deploy the service", Command: "deploy"},
+		}},
+	)
+	const q = "rollback deployment"
+	all := entryNames(ix.Search(q, "", "", 10))
+	if want := []string{"kube_rollout_undo", "sls_revert"}; len(all) < 2 || !slices.Equal(all[:2], want) {
+		t.Errorf("Search(%q) = %q, want it to start with %q", q, all, want)
+	}
+	var paged []string
+	for off := range len(all) {
+		paged = append(paged, entryNames(ix.SearchPage(q, SearchOptions{Offset: off, Limit: 1}).Results)...)
+	}
+	if !slices.Equal(paged, all) {
+		t.Errorf("pages of 1 of %q = %q, want %q", q, paged, all)
+	}
+}
