@@ -50,6 +50,14 @@ func TestBundledArgSuggestions(t *testing.T) {
 		{"gh", "gh_run_view", "verbose", true, "steps"}, // its option is --verbose
 		{"git", "git_show", "revision", "v0.1.0", "object"},
 		{"git", "git_blame", "commit", "HEAD~1", "revision"},
+		// Conventional abbreviations: a contraction, or a two-letter one.
+		{"psql", "psql_query", "db", "shop", "database"},
+		{"cargo", "cargo_build", "pkg", "web", "package"},
+		{"go", "go_test", "pkgs", []any{"./..."}, "packages"},
+		{"kubectl", "kubectl_get", "ns", "default", "namespace"},
+		{"kubectl", "kubectl_get", "ctx", "prod", "context"},
+		{"docker", "docker_images", "repo", "alpine", "repository"}, // no cwd arg to take it
+		{"git", "git_commit", "msg", "x", "message"},
 		// None of these means an argument of the tool.
 		{"tar", "tar_extract", "path", "/x", "dir"}, // the working directory's alias, not a guess
 		{"tar", "tar_extract", "force", true, ""},

@@ -486,3 +486,43 @@ func TestSuggestArgByWords(t *testing.T) {
 		}
 	}
 }
+
+// A contraction (the first letter, then consonants in order, at least
+// half of the name's) stands for a one-word arg; two-letter ones only
+// through the synonyms table (docs/calls.md, Validation).
+func TestSuggestArgContraction(t *testing.T) {
+	t.Parallel()
+	tl := &config.Tool{Args: []config.Arg{
+		{Name: "package"},
+		{Name: "context"},
+		{Name: "timestamps", Type: config.TypeBoolean},
+		{Name: "stack_name"},
+		{Name: "service"},
+		{Name: "database"},
+		{Name: "profile"},
+		{Name: "dir", Cwd: true},
+	}}
+	tests := []struct {
+		name  string
+		value any
+		want  string
+	}{
+		{"pkg", "x", "package"},
+		{"PKG", "x", "package"},
+		{"ctx", "x", "context"},
+		{"db", "x", "database"}, // a two-letter synonym
+		{"pr", "x", ""},         // two letters in order: not profile
+		{"tmp", true, ""},       // 2 of the 8 consonants of timestamps after its t
+		{"stn", "x", ""},        // stack_name is two words
+		{"src", "x", ""},        // a synonym of source, not service
+		{"svc", "x", "service"},
+		{"pkg", true, ""}, // no boolean's contraction
+		{"pkgx", "x", ""}, // x is not in package
+		{"pakg", "x", ""}, // a vowel: no contraction
+	}
+	for _, tt := range tests {
+		if got := executor.SuggestArgFor(tl, tt.name, tt.value); got != tt.want {
+			t.Errorf("SuggestArgFor(%q, %v) = %q, want %q", tt.name, tt.value, got, tt.want)
+		}
+	}
+}

@@ -35,17 +35,24 @@ const maxGuessedName = 64
 //     last letter, the shorter's letters (at least 3) in order in the
 //     longer, which is at most three times as long ("vars" for
 //     variables and back);
+//   - the name contracts the argument's, a single word: at least 3
+//     letters, fewer than it has, the same first letter, then only
+//     consonants, all in order in the argument's and at least half as
+//     many as it has after its first letter ("pkg" for package, "cfg"
+//     for config: the vowels dropped, as such abbreviations do); a
+//     name that is a synonym of some word ("src" is source's, not
+//     service's) takes no part;
 //   - the name's words (split at "_", "-" and camelCase, filler words
 //     left out) are words of the argument's name or option (as in the
-//     rule above, or a synonym: "target" and "into" for destination) or,
+//     second rule, or a synonym: "target" and "into" for destination) or,
 //     exactly, of the first clause of its description: "output_dir" for
 //     a destination described as "Directory to extract into". A word in
 //     the name or option counts twice one in the description, and at
 //     least one shared word must say more than a kind of value ("dir",
 //     "file", "name"): the best score must be one argument's alone.
 //
-// A generic name ("name", "file", "path") takes no part in the second and
-// third rules.
+// A generic name ("name", "file", "path") takes no part in the second,
+// third and fourth rules.
 func guessArg(t *config.Tool, name string, v any, typed bool) string {
 	if len(name) > maxGuessedName || name == "" {
 		return ""
@@ -69,6 +76,7 @@ func guessArg(t *config.Tool, name string, v any, typed bool) string {
 		func(a *config.Arg) bool { return isOptionOf(name, a.Flag) },
 		func(a *config.Arg) bool { return !generic && isPrefixName(n, normalize(a.Name)) },
 		func(a *config.Arg) bool { return !generic && abbreviates(n, normalize(a.Name)) },
+		func(a *config.Arg) bool { return !generic && contracts(n, a.Name) },
 	}
 	for _, fits := range rules {
 		if a := only(cands, fits); a != nil {
@@ -180,6 +188,53 @@ func abbreviates(a, b string) bool {
 	return i == len(ra)
 }
 
+// contracts reports whether n (normalized) is a contraction of the
+// argument name m: m is one word; n has at least 3 letters and fewer than
+// m, starts with m's first letter and goes on with consonants only, in
+// order in m, at least half as many as m has after its first letter
+// ("pkg" for packages, "cfg" for config, "ctx" for context; not "tmp" for
+// timestamps, "dry" for directory, nor "stn" for stack_name: the letters
+// of a name of several words say less). A synonym of some word ("src"
+// means source, never service; "rev" revision) contracts nothing;
+// two-letter abbreviations ("db" for database) are [synonyms], since two
+// letters in order fit too many names.
+func contracts(n, m string) bool {
+	if ws := words(m); len(ws) != 1 || ws[0] != normalize(m) {
+		return false
+	}
+	rn, rm := []rune(n), []rune(normalize(m))
+	if len(rn) < 3 || len(rn) >= len(rm) || rn[0] != rm[0] || isSynonym(n) {
+		return false
+	}
+	i, consonants := 1, 0
+	for _, r := range rm[1:] {
+		if isConsonant(r) {
+			consonants++
+		}
+		if i < len(rn) && r == rn[i] {
+			i++
+		}
+	}
+	tail := rn[1:]
+	return i == len(rn) && !slices.ContainsFunc(tail, func(r rune) bool { return !isConsonant(r) }) && 2*len(tail) >= consonants
+}
+
+// isConsonant reports whether r is a lower-case ASCII letter other than
+// a vowel ("y" counts as a consonant).
+func isConsonant(r rune) bool {
+	return r >= 'a' && r <= 'z' && !strings.ContainsRune("aeiou", r)
+}
+
+// isSynonym reports whether n is one of the [synonyms] of a word.
+func isSynonym(n string) bool {
+	for _, syns := range synonyms {
+		if slices.Contains(syns, n) {
+			return true
+		}
+	}
+	return false
+}
+
 // byWords returns the argument of cands whose name, option and
 // description share the most words with name (see [guessArg]), or ""
 // when none shares one or two share equally many. A name whose only
@@ -241,6 +296,9 @@ var synonyms = map[string][]string{
 	"source":      {"src", "from"},
 	"directory":   {"dir", "folder"},
 	"message":     {"msg"},
+	// Two-letter abbreviations, too short for the contraction rule.
+	"database":  {"db"},
+	"namespace": {"ns"},
 	// git's names for one commit: git_show's object is the others'
 	// revision.
 	"object":   {"revision", "rev", "commit"},
