@@ -86,5 +86,31 @@ func TestBundledArgSuggestions(t *testing.T) {
 		if got := executor.SuggestArgFor(tl, tt.name, tt.value); got != tt.want {
 			t.Errorf("%s %s=%v: suggests %q, want %q", tt.tool, tt.name, tt.value, got, tt.want)
 		}
+		// A call names no other arg either, of any type.
+		if got, _ := executor.UnknownArgs(tl, map[string]any{tt.name: tt.value}); len(got) != 1 || got[0].DidYouMean != tt.want || got[0].DidYouMeanType != "" {
+			t.Errorf("%s %s=%v: ignored as %+v, want did_you_mean %q", tt.tool, tt.name, tt.value, got, tt.want)
+		}
+	}
+}
+
+// A name that is a whole word of one arg's name is named with the arg's
+// type when the value is of another (docs/calls.md, Validation).
+func TestBundledArgOfAnotherType(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		cli, tool, name string
+		value           any
+		want            string
+		wantType        config.ArgType
+	}{
+		{"go", "go_test", "vet", "off", "skip_vet", config.TypeBoolean},
+		{"go", "go_test", "vet", true, "skip_vet", ""},
+		{"git", "git_log", "count", "all", "max_count", config.TypeInteger},
+	}
+	for _, tt := range tests {
+		got, _ := executor.UnknownArgs(bundledTool(t, tt.cli, tt.tool), map[string]any{tt.name: tt.value})
+		if len(got) != 1 || got[0].DidYouMean != tt.want || got[0].DidYouMeanType != tt.wantType {
+			t.Errorf("%s %s=%v: %+v, want did_you_mean %q of type %q", tt.tool, tt.name, tt.value, got, tt.want, tt.wantType)
+		}
 	}
 }

@@ -526,3 +526,50 @@ func TestSuggestArgContraction(t *testing.T) {
 		}
 	}
 }
+
+// A name that is a whole word of exactly one arg's name gets it even when
+// the value is of another type, with that type, in ignored_args, the
+// note and the strict problem (docs/calls.md, Validation).
+func TestUnknownArgOfAnotherType(t *testing.T) {
+	t.Parallel()
+	rt := fake("echo", 5,
+		config.Arg{Name: "skip_vet", Type: config.TypeBoolean, Flag: "-vet=off"},
+		config.Arg{Name: "count", Type: config.TypeInteger, Flag: "-count="},
+		config.Arg{Name: "log_file", Flag: "--log="},
+		config.Arg{Name: "error_file", Flag: "--err="},
+		config.Arg{Name: "word", Positional: true},
+		config.Arg{Name: "dir", Cwd: true})
+	tests := []struct {
+		value    any
+		name     string
+		want     string
+		wantType config.ArgType
+	}{
+		{"off", "vet", "skip_vet", config.TypeBoolean},
+		{1.0, "vet", "skip_vet", config.TypeBoolean},
+		{true, "vet", "skip_vet", ""}, // of its type: a plain guess
+		{nil, "vet", "", ""},          // null has no type to differ
+		{"all", "file", "", ""},       // generic, and two args have it
+		{"x", "skip", "skip_vet", config.TypeBoolean},
+		{"x", "ve", "", ""},      // not a whole word
+		{"x", "vet_off", "", ""}, // two words
+	}
+	for _, tt := range tests {
+		got, _ := executor.UnknownArgs(rt.Tool, map[string]any{tt.name: tt.value})
+		if len(got) != 1 || got[0].DidYouMean != tt.want || got[0].DidYouMeanType != tt.wantType {
+			t.Errorf("%s=%v: %+v, want did_you_mean %q of type %q", tt.name, tt.value, got, tt.want, tt.wantType)
+		}
+	}
+	out := executor.New().Call(context.Background(), rt, map[string]any{"vet": "off", "word": "hi"})
+	if want := "[ignored argument 'vet' (did you mean 'skip_vet', which takes a boolean?): the tool has no argument of that name, so the command ran without it]\n\nhi"; out.IsError || out.Text != want {
+		t.Errorf("text %q, want %q", out.Text, want)
+	}
+	b, _ := json.Marshal(out.Result)
+	if want := `"ignored_args":[{"name":"vet","did_you_mean":"skip_vet","did_you_mean_type":"boolean"}]`; !strings.Contains(string(b), want) {
+		t.Errorf("structuredContent %s lacks %s", b, want)
+	}
+	out = executor.New(executor.WithStrictArgs(true)).Call(context.Background(), rt, map[string]any{"vet": "off", "count": "x"})
+	if want := "  - Unknown argument 'vet' (did you mean 'skip_vet', which takes a boolean?)"; !out.IsError || !strings.Contains(out.Text, want) {
+		t.Errorf("strict: %q, want a line %q", out.Text, want)
+	}
+}

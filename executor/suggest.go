@@ -86,6 +86,36 @@ func guessArg(t *config.Tool, name string, v any, typed bool) string {
 	return byWords(cands, name)
 }
 
+// otherTypeArg returns the argument of t that name clearly stands for
+// although value v is not of its type, or nil: the one argument (never
+// the cwd one) that has name, one word and not a generic one, as a whole
+// word of its own name ("vet" for skip_vet, a boolean, sent as "off"); a
+// null value has no type to differ.
+// The weaker guesses of [SuggestArgFor] leave such an argument out, as
+// they look at the arguments of v's type only; a whole word of the name
+// is clear enough to be named with its type ([IgnoredArg].DidYouMeanType).
+func otherTypeArg(t *config.Tool, name string, v any) *config.Arg {
+	keys := words(name)
+	if v == nil || len(name) > maxGuessedName || len(keys) != 1 || normalize(name) != keys[0] || slices.Contains(genericWords, keys[0]) {
+		return nil
+	}
+	var found *config.Arg
+	for i := range t.Args {
+		a := &t.Args[i]
+		if a.Cwd || !slices.Contains(words(a.Name), keys[0]) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = a
+	}
+	if found == nil || fitsType(found, v) {
+		return nil
+	}
+	return found
+}
+
 // fitsType reports whether v is a value of a's type as sent, not only
 // one that converts to it: a string for a string, a number (or a string
 // holding one) for a number, a boolean for a boolean (a json argument

@@ -18,6 +18,11 @@ type IgnoredArg struct {
 	// DidYouMean is the tool's argument the caller probably meant; empty
 	// when none is close.
 	DidYouMean string `json:"did_you_mean,omitempty"`
+	// DidYouMeanType is the type of DidYouMean's argument when the value
+	// sent is not of it ("boolean" for go_test's skip_vet given as
+	// {"vet": "off"}); empty otherwise. The note says it: "did you mean
+	// 'skip_vet', which takes a boolean?".
+	DidYouMeanType config.ArgType `json:"did_you_mean_type,omitempty"`
 
 	noCwd bool // a name of a working directory, and the tool has no cwd arg
 }
@@ -52,6 +57,12 @@ func UnknownArgs(t *config.Tool, args map[string]any) (first []IgnoredArg, more 
 	noCwd := cwdArg(t) == nil
 	for _, name := range names {
 		u := IgnoredArg{Name: shortened(name), DidYouMean: SuggestArgFor(t, name, args[name])}
+		if a := otherTypeArg(t, name, args[name]); u.DidYouMean == "" && a != nil {
+			u.DidYouMean, u.DidYouMeanType = a.Name, a.Type
+			if u.DidYouMeanType == "" {
+				u.DidYouMeanType = config.TypeString
+			}
+		}
 		u.noCwd = u.DidYouMean == "" && noCwd && isCwdAlias(name)
 		first = append(first, u)
 	}
@@ -98,7 +109,7 @@ func IgnoredNote(ignored []IgnoredArg, more int, owner, what string) string {
 		b.WriteString(quote(oneLine(u.Name)))
 		switch {
 		case u.DidYouMean != "":
-			fmt.Fprintf(&b, " (did you mean '%s'?)", u.DidYouMean)
+			fmt.Fprintf(&b, " (%s)", u.didYouMean())
 		case u.noCwd:
 			b.WriteString(" (the tool has no working-directory argument)")
 		}
@@ -112,6 +123,24 @@ func IgnoredNote(ignored []IgnoredArg, more int, owner, what string) string {
 		fmt.Fprintf(&b, ": %s has no arguments of those names, so %s ran without them]", owner, what)
 	}
 	return b.String()
+}
+
+// didYouMean is the question on u's likely meaning: "did you mean
+// 'dir'?", or with the argument's type when the value sent is not of it,
+// "did you mean 'skip_vet', which takes a boolean?".
+func (u IgnoredArg) didYouMean() string {
+	if u.DidYouMeanType == "" {
+		return fmt.Sprintf("did you mean '%s'?", u.DidYouMean)
+	}
+	return fmt.Sprintf("did you mean '%s', which takes %s?", u.DidYouMean, typePhrase(u.DidYouMeanType))
+}
+
+// typePhrase names a type with its article: "a boolean", "an integer".
+func typePhrase(t config.ArgType) string {
+	if strings.ContainsRune("aeiou", rune(t[0])) {
+		return "an " + string(t)
+	}
+	return "a " + string(t)
 }
 
 // oneLine replaces the control and format characters of s (line breaks,
@@ -244,7 +273,7 @@ func unknownArgProblem(t *config.Tool, u IgnoredArg) string {
 	name := quote(u.Name)
 	switch {
 	case u.DidYouMean != "":
-		return fmt.Sprintf("Unknown argument %s (did you mean '%s'?)", name, u.DidYouMean)
+		return fmt.Sprintf("Unknown argument %s (%s)", name, u.didYouMean())
 	case len(t.Args) == 0:
 		return fmt.Sprintf("Unknown argument %s: the tool takes no arguments", name)
 	}

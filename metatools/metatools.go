@@ -367,7 +367,7 @@ func searchIgnored(args map[string]any) ([]executor.IgnoredArg, int) {
 	ignored, more := executor.UnknownArgs(searchTool, args)
 	for i := range ignored {
 		if p, ok := searchAliases[squash(ignored[i].Name)]; ok {
-			ignored[i].DidYouMean = p
+			ignored[i].DidYouMean, ignored[i].DidYouMeanType = p, ""
 		}
 	}
 	return ignored, more
