@@ -7360,6 +7360,7 @@ var compiledBundled = map[string]func() *config.Config{
 				}},
 				Timeout:     float64(30),
 				MaxOutput:   65536,
+				InheritEnv:  []string{"PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LC_*", "COMSPEC", "PATHEXT", "SYSTEMROOT", "TEMP", "TMP"},
 				Destructive: ptr(false),
 				Line:        47,
 			}, config.Tool{
@@ -7381,9 +7382,10 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "the default target is not up to date", 2: "make stopped on an error: see stderr (targets it read are listed)"},
+				InheritEnv:       []string{"PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LC_*", "COMSPEC", "PATHEXT", "SYSTEMROOT", "TEMP", "TMP"},
 				Destructive:      ptr(false),
 				Idempotent:       ptr(true),
-				Line:             89,
+				Line:             100,
 			}},
 			Source: "bundled:make",
 		}

@@ -25,6 +25,14 @@ type Command struct {
 	// the config's env in the docker client's environment, which passes
 	// each into the container by name (-e KEY in Argv).
 	Env []string
+	// InheritEnv, when not nil, limits the variables the command inherits
+	// from this process's environment to those it names: a name, or a
+	// prefix followed by "*" ([Inherits]). nil inherits them all. Either
+	// way CLImax's own CLIMAX_* settings are left out and Env is added.
+	// [Build] sets it from the tool's inherit_env, else the config's; never
+	// under the docker executor, whose client needs the server's
+	// environment to reach the daemon and passes the container none of it.
+	InheritEnv []string
 	// Stdin is written to the command's standard input, which is then
 	// closed. Empty means empty input (never the server's own stdin).
 	Stdin string
@@ -143,7 +151,9 @@ func secretWords(a *config.Arg, words []string, from, offset int) []secretWord {
 //     caller's value), else the config's working_dir ("~" and variables
 //     expanded), else empty (inherited);
 //  7. Command.Env is the config's env, then the tool's env (whose keys
-//     win), sorted by key.
+//     win), sorted by key; Command.InheritEnv is the tool's inherit_env,
+//     else the config's (nil when neither has one: everything is
+//     inherited).
 //
 // A relative program path (a first word with a slash, such as ./bin/tool)
 // becomes absolute, resolved against the config's working_dir, or the
@@ -185,7 +195,7 @@ func Build(rt *config.ResolvedTool, values map[string]any) (*Command, error) {
 	if rt.Executor.IsDocker() {
 		return containerCommand(cmd, rt, &line)
 	}
-	return localCommand(cmd, rt.CLI, &line), nil
+	return localCommand(cmd, rt, &line), nil
 }
 
 // A commandLine is a call rendered as words (steps 1 to 5 of [Build]),
@@ -350,13 +360,25 @@ func commandEnv(c *config.Config, t *config.Tool) map[string]string {
 	return env
 }
 
+// inheritEnv returns the variables of the server's environment a tool's
+// commands keep: the tool's inherit_env, which replaces the config's; nil
+// when neither limits them.
+func inheritEnv(c *config.Config, t *config.Tool) []string {
+	if t.InheritEnv != nil {
+		return t.InheritEnv
+	}
+	return c.InheritEnv
+}
+
 // localCommand places a command line on the host: the program path made
-// absolute when relative, the config's env added to the environment, and
-// the directory of step 6 of [Build].
-func localCommand(cmd *Command, c *config.Config, line *commandLine) *Command {
+// absolute when relative, the inherited environment limited as the config
+// says and its env added, and the directory of step 6 of [Build].
+func localCommand(cmd *Command, rt *config.ResolvedTool, line *commandLine) *Command {
+	c := rt.CLI
 	argv := line.argv
 	argv[0] = programPath(argv[0], c, line.lookup)
 	cmd.Argv, cmd.secret = argv, line.secret
+	cmd.InheritEnv = slices.Clone(inheritEnv(c, rt.Tool))
 	for _, k := range slices.Sorted(maps.Keys(line.env)) {
 		cmd.Env = append(cmd.Env, k+"="+line.env[k])
 	}

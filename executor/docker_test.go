@@ -129,6 +129,33 @@ func TestDockerEnvValuesStayOutOfArgv(t *testing.T) {
 	}
 }
 
+// inherit_env limits what a command inherits from the server's
+// environment; a container inherits none of it (the image's environment
+// and the config's env by name), so under the docker executor the list
+// adds no -e for the names it keeps, and the docker client, which needs
+// the server's environment to reach the daemon, keeps all of it.
+func TestDockerInheritEnv(t *testing.T) {
+	t.Parallel()
+	rt := dockerTool(config.Executor{})
+	rt.CLI.InheritEnv = []string{"PATH", "HOME", "LC_*"}
+	rt.Tool.InheritEnv = []string{"PATH", "LANG"}
+	cmd, err := executor.Build(rt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd.InheritEnv != nil {
+		t.Errorf("the docker client's environment is limited to %q", cmd.InheritEnv)
+	}
+	line := strings.Join(cmd.Argv, " ")
+	if !strings.Contains(line, " -e API_TOKEN -e GIT_PAGER alpine/git ") || strings.Contains(line, "PATH") || strings.Contains(line, "LANG") {
+		t.Errorf("argv %s, want only the config's env passed in by name", line)
+	}
+	rt.Executor = config.Executor{}
+	if cmd, err = executor.Build(rt, nil); err != nil || !slices.Equal(cmd.InheritEnv, []string{"PATH", "LANG"}) {
+		t.Errorf("local executor: InheritEnv %q (%v), want the tool's list", cmd.InheritEnv, err)
+	}
+}
+
 // A config env variable that the container runtime client itself reads on
 // the host would change the client, not just the container (another
 // daemon, another PATH for docker itself, a preloaded library): the call

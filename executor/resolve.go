@@ -68,6 +68,9 @@ func (r *Runner) resolveOne(ctx context.Context, rt *config.ResolvedTool, cmd *C
 		Command:   rv.Command,
 		Timeout:   rv.Timeout,
 		MaxOutput: rt.Tool.MaxOutput,
+		// What the tool's commands do not inherit, its resolvers do not
+		// either: their output reaches the question.
+		InheritEnv: rt.Tool.InheritEnv,
 	}
 	values := map[string]any{}
 	var secrets []string

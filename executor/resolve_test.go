@@ -50,6 +50,23 @@ func TestResolveFillsTheConfirmMessage(t *testing.T) {
 	}
 }
 
+// A resolver inherits what its tool's commands inherit: its output is in
+// the question, so a tool's inherit_env holds there too.
+func TestResolveKeepsTheToolsInheritEnv(t *testing.T) {
+	t.Setenv("EXECUTOR_TEST_RESOLVER_SECRET", "s3cret")
+	t.Setenv("EXECUTOR_TEST_RESOLVER_KEPT", "kept")
+	rt := resolveTool("{_env}", config.Resolver{Var: "_env", Command: "env=EXECUTOR_TEST_RESOLVER_SECRET env=EXECUTOR_TEST_RESOLVER_KEPT", Timeout: 5})
+	res := executor.New().Resolve(context.Background(), rt, build(t, rt, nil))
+	if got := res.Vars["_env"]; got != "s3cret\nkept" {
+		t.Fatalf("without inherit_env the resolver printed %q, want both values (the control)", got)
+	}
+	rt.Tool.InheritEnv = []string{"EXECUTOR_TEST_RESOLVER_KEPT"}
+	res = executor.New().Resolve(context.Background(), rt, build(t, rt, nil))
+	if got := res.Vars["_env"]; got != "<unset>\nkept" {
+		t.Errorf("with the tool's inherit_env the resolver printed %q, want %q", got, "<unset>\nkept")
+	}
+}
+
 // A flag whose template names an arg the call left out is not passed.
 func TestResolveLeavesOutFlagsWithoutValues(t *testing.T) {
 	t.Parallel()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -49,7 +50,7 @@ func (e *StartError) Unwrap() error { return e.Err }
 // the wait for a slot. The command runs without a shell, in its own process group
 // (on Windows, its own job object), with the inherited environment minus
 // CLImax's own settings (every CLIMAX_* variable: the auth token, the
-// audit log's path...) plus c.Env, in c.Dir, with c.Stdin (or empty input)
+// audit log's path...), limited to c.InheritEnv when set, plus c.Env, in c.Dir, with c.Stdin (or empty input)
 // as standard input. A program path with a slash that is relative
 // is taken relative to c.Dir.
 //
@@ -164,7 +165,7 @@ func (r *Runner) start(ctx context.Context, c *Command, path string) (*running, 
 	}
 	p.ctx, p.stop = context.WithTimeoutCause(ctx, p.timeout, errTimedOut)
 	cmd := exec.CommandContext(p.ctx, path)
-	cmd.Args, cmd.Dir, cmd.Env = c.Argv, c.Dir, childEnv(os.Environ(), c.Env)
+	cmd.Args, cmd.Dir, cmd.Env = c.Argv, c.Dir, childEnv(os.Environ(), c.InheritEnv, c.Env)
 	cmd.Stdout, cmd.Stderr = p.outW, p.errW
 	if p.inR != nil {
 		cmd.Stdin = p.inR
@@ -375,17 +376,49 @@ func lookPath(name string, env []string, dir string) (string, error) {
 	return "", &StartError{Msg: fmt.Sprintf("Command not found: %s (is it installed and on the PATH the config sets?)", name), Err: exec.ErrNotFound}
 }
 
-// childEnv returns environ without CLImax's own settings
-// ([isClimaxSetting]), then extra, whose entries win (exec.Cmd keeps the
+// childEnv returns the variables of environ that a command inherits
+// (those keep names, or all when keep is nil; never CLImax's own settings,
+// [isClimaxSetting]), then extra, whose entries win (exec.Cmd keeps the
 // last value of a key).
-func childEnv(environ, extra []string) []string {
+func childEnv(environ, keep, extra []string) []string {
 	env := make([]string, 0, len(environ)+len(extra))
 	for _, kv := range environ {
-		if name, _, _ := strings.Cut(kv, "="); !isClimaxSetting(name) {
+		if name, _, _ := strings.Cut(kv, "="); !isClimaxSetting(name) && Inherits(keep, name) {
 			env = append(env, kv)
 		}
 	}
 	return append(env, extra...)
+}
+
+// Inherits reports whether a command whose inherit_env is keep inherits
+// the variable name from the server's environment: always when keep is nil;
+// otherwise when keep lists name, or has an item ending in "*" whose text
+// before the "*" starts name (LC_* keeps LC_ALL and LC_CTYPE). Names
+// compare as the system's environment does: exactly, and on Windows
+// without regard to case (Path is PATH there). CLImax's own settings are
+// left out whatever keep says ([Runner.Run]).
+func Inherits(keep []string, name string) bool {
+	if keep == nil {
+		return true
+	}
+	for _, k := range keep {
+		prefix, wild := strings.CutSuffix(k, "*")
+		switch {
+		case wild && len(name) >= len(prefix) && sameName(name[:len(prefix)], prefix):
+			return true
+		case !wild && sameName(name, k):
+			return true
+		}
+	}
+	return false
+}
+
+// sameName reports whether a and b name the same environment variable.
+func sameName(a, b string) bool {
+	if runtime.GOOS == "windows" {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }
 
 // isClimaxSetting reports whether an inherited variable is one of

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -201,6 +202,81 @@ func TestCallEnvHidesClimaxSettings(t *testing.T) {
 	}
 	if strings.Contains(out.Text, log) {
 		t.Errorf("the audit log's path reached the command: %q", out.Text)
+	}
+}
+
+// inherit_env limits what a command inherits from climax's environment
+// to the names it lists and the prefixes it ends in "*": everything else
+// is left out (the server's secrets with it), the config's env is given
+// whatever the list says, CLIMAX_* stays out even when a prefix matches
+// it, and a tool's list replaces the config's. Without a list everything
+// is inherited: the control.
+func TestCallInheritEnv(t *testing.T) {
+	t.Setenv("EXECUTOR_TEST_KEEP", "kept")
+	t.Setenv("EXECUTOR_TEST_SECRET", "s3cret")
+	t.Setenv("EXECUTOR_TEST_LC_ONE", "one")
+	t.Setenv("EXECUTOR_TEST_LC_TWO", "two")
+	t.Setenv("CLIMAX_TEST_TOKEN", "climax's")
+	ops := "env=EXECUTOR_TEST_KEEP env=EXECUTOR_TEST_SECRET env=EXECUTOR_TEST_LC_ONE env=EXECUTOR_TEST_LC_TWO env=CLIMAX_TEST_TOKEN env=EXECUTOR_TEST_CONFIG"
+	cases := []struct {
+		name           string
+		config, tool   []string
+		want           string
+		wantInheritEnv []string
+	}{
+		{"no limit", nil, nil, "kept\ns3cret\none\ntwo\n<unset>\nset", nil},
+		{"config's list", []string{"EXECUTOR_TEST_KEEP", "EXECUTOR_TEST_LC_*", "C*"}, nil, "kept\n<unset>\none\ntwo\n<unset>\nset", []string{"EXECUTOR_TEST_KEEP", "EXECUTOR_TEST_LC_*", "C*"}},
+		{"tool's list replaces it", []string{"EXECUTOR_TEST_KEEP"}, []string{"EXECUTOR_TEST_LC_TWO"}, "<unset>\n<unset>\n<unset>\ntwo\n<unset>\nset", []string{"EXECUTOR_TEST_LC_TWO"}},
+		{"an empty list keeps nothing", []string{"EXECUTOR_TEST_KEEP"}, []string{}, "<unset>\n<unset>\n<unset>\n<unset>\n<unset>\nset", []string{}},
+		{"a name is whole", []string{"EXECUTOR_TEST_KEE", "EXECUTOR_TEST_LC_ONE_"}, nil, "<unset>\n<unset>\n<unset>\n<unset>\n<unset>\nset", []string{"EXECUTOR_TEST_KEE", "EXECUTOR_TEST_LC_ONE_"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rt := fake(ops, 5)
+			rt.CLI.Env["EXECUTOR_TEST_CONFIG"] = "set"
+			rt.CLI.InheritEnv, rt.Tool.InheritEnv = tc.config, tc.tool
+			cmd, err := executor.Build(rt, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(cmd.InheritEnv, tc.wantInheritEnv) || (cmd.InheritEnv == nil) != (tc.wantInheritEnv == nil) {
+				t.Errorf("Command.InheritEnv = %#v, want %#v", cmd.InheritEnv, tc.wantInheritEnv)
+			}
+			out := executor.New().Call(context.Background(), rt, nil)
+			if out.Text != tc.want {
+				t.Fatalf("got %q, want %q", out.Text, tc.want)
+			}
+		})
+	}
+}
+
+func TestInherits(t *testing.T) {
+	keep := []string{"PATH", "LC_*", "X"}
+	for _, tc := range []struct {
+		keep []string
+		name string
+		want bool
+	}{
+		{nil, "ANYTHING", true},
+		{[]string{}, "PATH", false},
+		{keep, "PATH", true},
+		{keep, "PATHEXT", false},
+		{keep, "LC_ALL", true},
+		{keep, "LC_", true},
+		{keep, "LC", false},
+		{keep, "X", true},
+		{keep, "XY", false},
+		{keep, "AWS_SECRET_ACCESS_KEY", false},
+		{[]string{"*"}, "AWS_SECRET_ACCESS_KEY", true},
+	} {
+		if got := executor.Inherits(tc.keep, tc.name); got != tc.want {
+			t.Errorf("Inherits(%q, %q) = %v, want %v", tc.keep, tc.name, got, tc.want)
+		}
+	}
+	// Windows compares variable names without regard to case; elsewhere
+	// Path is not PATH.
+	if got, want := executor.Inherits(keep, "Path"), runtime.GOOS == "windows"; got != want {
+		t.Errorf("Inherits(%q, Path) = %v, want %v on %s", keep, got, want, runtime.GOOS)
 	}
 }
 

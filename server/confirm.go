@@ -500,12 +500,13 @@ func approvalMessage(rt *config.ResolvedTool, cmd *executor.Command, res executo
 // the command that reaches the process.
 func commandDigest(tool string, cmd *executor.Command) [sha256.Size]byte {
 	data, _ := json.Marshal(struct {
-		Tool  string
-		Argv  []string
-		Dir   string
-		Env   []string
-		Stdin string
-	}{tool, cmd.Argv, cmd.Dir, cmd.Env, cmd.Stdin})
+		Tool       string
+		Argv       []string
+		Dir        string
+		Env        []string
+		InheritEnv []string
+		Stdin      string
+	}{tool, cmd.Argv, cmd.Dir, cmd.Env, cmd.InheritEnv, cmd.Stdin})
 	return sha256.Sum256(data)
 }
 

@@ -14,8 +14,8 @@ import (
 
 // The keys each level of a config accepts, in documentation order.
 var (
-	configKeys = []string{"name", "description", "command", "env", "working_dir", "category", "tags", "global_args", "tools"}
-	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output", "success_exit_codes", "exit_codes", "env", "read_only", "destructive", "idempotent", "open_world", "risk", "confirm_message", "resolve"}
+	configKeys = []string{"name", "description", "command", "env", "inherit_env", "working_dir", "category", "tags", "global_args", "tools"}
+	toolKeys   = []string{"name", "description", "keywords", "command", "args", "timeout", "max_output", "success_exit_codes", "exit_codes", "env", "inherit_env", "read_only", "destructive", "idempotent", "open_world", "risk", "confirm_message", "resolve"}
 	argKeys    = []string{"name", "description", "type", "items", "required", "default", "flag", "positional", "enum", "stdin", "cwd", "allow_leading_dash", "after_double_dash", "secret", "pattern"}
 	argTypes   = []string{string(TypeString), string(TypeInteger), string(TypeNumber), string(TypeBoolean), string(TypeArray), string(TypeJSON)}
 	itemTypes  = []string{string(TypeString), string(TypeInteger), string(TypeNumber)}
@@ -77,6 +77,7 @@ func (c *checker) config(root *yaml.Node) *Config {
 		Category:    o.str("category"),
 		Tags:        o.strings("tags"),
 	}
+	cfg.InheritEnv = c.inheritEnv(o, "")
 	if f, ok := o.fields["name"]; ok && !isNull(f.val()) && strings.TrimSpace(cfg.Name) == "" && isStringScalar(f.val()) {
 		c.report(f.value, "", "name is empty: remove it or name the CLI, e.g. name: git")
 	}
@@ -191,6 +192,7 @@ func (c *checker) tool(n *yaml.Node, i int, seen map[string]*yaml.Node) (Tool, b
 	}
 	t.SuccessExitCodes = c.exitCodes(o, ctx)
 	t.ExitCodes = c.exitMeanings(o, ctx)
+	t.InheritEnv = c.inheritEnv(o, ctx)
 	c.annotations(o, ctx, &t)
 	c.risk(o, ctx, &t)
 	t.Args = c.toolArgs(o, ctx)

@@ -289,14 +289,18 @@ func (c *checker) merge(v *yaml.Node, ctx string, depth int) []field {
 }
 
 // otherNames maps the names other tools give a setting (docker compose's
-// for a container's) to the key CLImax uses, for a "did you mean" that
-// spelling distance alone would not find.
+// for a container's, tox's and sudo's for the variables a command keeps)
+// to the key CLImax uses, for a "did you mean" that spelling distance
+// alone would not find.
 var otherNames = map[string]string{
 	"read_only":    "read_only_root",
 	"mem_limit":    "memory",
 	"security_opt": "no_new_privileges",
 	"network_mode": "network",
 	"workdir":      "working_dir",
+	"passenv":      "inherit_env",
+	"pass_env":     "inherit_env",
+	"env_keep":     "inherit_env",
 }
 
 // object is a mapping whose keys were checked against a known set.

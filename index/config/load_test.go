@@ -232,6 +232,31 @@ tools:
 			},
 		},
 		{
+			name: "inherit_env: absent, a list, empty, a tool's, an alias",
+			src:  "command: x\ninherit_env: &keep [PATH, \"LC_*\", 42]\ntools:\n  - {name: t, description: d, inherit_env: []}\n  - {name: u, description: d}\n  - {name: v, description: d, inherit_env: *keep}\n",
+			check: func(t *testing.T, c *Config) {
+				want := []string{"PATH", "LC_*", "42"}
+				if !slices.Equal(c.InheritEnv, want) {
+					t.Errorf("InheritEnv = %#v, want %#v", c.InheritEnv, want)
+				}
+				if tl := c.Tools[0].InheritEnv; tl == nil || len(tl) != 0 {
+					t.Errorf("tool t: InheritEnv = %#v, want empty, not nil (inherit nothing)", tl)
+				}
+				if c.Tools[1].InheritEnv != nil || !slices.Equal(c.Tools[2].InheritEnv, want) {
+					t.Errorf("tools u, v: InheritEnv = %#v, %#v, want nil, %#v", c.Tools[1].InheritEnv, c.Tools[2].InheritEnv, want)
+				}
+			},
+		},
+		{
+			name: "no inherit_env",
+			src:  "command: x\ntools: []\n",
+			check: func(t *testing.T, c *Config) {
+				if c.InheritEnv != nil {
+					t.Errorf("InheritEnv = %#v, want nil (inherit everything)", c.InheritEnv)
+				}
+			},
+		},
+		{
 			name: "numbers as strings",
 			src:  "command: x\ntags: [2024, v1]\ntools:\n  - {name: t, description: 42, command: 7}\n",
 			check: func(t *testing.T, c *Config) {
@@ -261,7 +286,7 @@ tools:
 			if tt.check == nil && strings.Contains(tt.src, "x-common") {
 				// An unknown top-level key is still an error, even as an
 				// anchor holder; the merged tools themselves are fine.
-				wantProblems(t, problemLines(t, err), []string{`t.yaml:2:1: unknown key "x-common" (valid keys: name, description, command, env, working_dir, category, tags, global_args, tools)`}, true)
+				wantProblems(t, problemLines(t, err), []string{`t.yaml:2:1: unknown key "x-common" (valid keys: name, description, command, env, inherit_env, working_dir, category, tags, global_args, tools)`}, true)
 				src := strings.Replace(tt.src, "x-common: &common\n  description: shared\n  timeout: 5\n", "", 1)
 				src = strings.Replace(src, "tools:\n  - <<: *common\n", "tools:\n  - &common\n    description: shared\n    timeout: 5\n", 1)
 				src = strings.Replace(src, "    name: a\n  - <<: *common\n", "    name: a\n  - <<: *common\n", 1)

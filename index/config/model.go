@@ -41,6 +41,11 @@ type Config struct {
 	Command string `yaml:"command"`
 	// Env is added to the inherited environment of every subprocess.
 	Env map[string]string `yaml:"env"`
+	// InheritEnv, when not nil, limits what every subprocess inherits from
+	// climax's environment to the variables it names (see [Inherits]);
+	// nil inherits all of it but climax's own CLIMAX_* settings. Env is
+	// added either way. A tool's InheritEnv replaces it.
+	InheritEnv []string `yaml:"inherit_env"`
 	// WorkingDir is the working directory of every subprocess, if set.
 	WorkingDir string `yaml:"working_dir"`
 	// Category is the discovery category, e.g. "vcs"; empty when absent.
@@ -98,6 +103,11 @@ type Tool struct {
 	// Bundled read-only tools use it to turn off what would run a
 	// project's code (docs/security.md, Read-only tools).
 	Env map[string]string `yaml:"env"`
+	// InheritEnv, when not nil, replaces the config's InheritEnv for this
+	// tool's commands: the names of the variables of climax's environment
+	// they inherit ([] for none). Bundled tools whose output would show
+	// the environment use it (docs/security.md, The server's environment).
+	InheritEnv []string `yaml:"inherit_env"`
 
 	// ReadOnly, Destructive, Idempotent and OpenWorld are the tool's
 	// annotations (MCP readOnlyHint, destructiveHint, idempotentHint,
