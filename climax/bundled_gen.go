@@ -6487,11 +6487,12 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("string"),
 					Cwd:  true,
 				}},
-				Timeout:   float64(30),
-				MaxOutput: 65536,
-				ExitCodes: map[int]string{2: "usage or system error, e.g. a file could not be read", 3: "the filter does not compile", 5: "the filter failed on the input"},
-				ReadOnly:  ptr(true),
-				Line:      10,
+				Timeout:    float64(30),
+				MaxOutput:  65536,
+				ExitCodes:  map[int]string{2: "usage or system error, e.g. a file could not be read", 3: "the filter does not compile", 5: "the filter failed on the input"},
+				InheritEnv: []string{"HOME", "LANG", "LANGUAGE", "LC_*"},
+				ReadOnly:   ptr(true),
+				Line:       10,
 			}},
 			Source: "bundled:jq",
 		}
@@ -7509,6 +7510,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:       config.ArgType("string"),
 					Required:   true,
 					Positional: true,
+					Pattern:    "[^e].*|e|e[^n].*|en|en[^v].*|env.+",
 				}, config.Arg{
 					Name:        "if_present",
 					Description: "No error if missing",
@@ -7543,7 +7545,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      123,
+				Line:      127,
 			}, config.Tool{
 				Name:        "npm_test",
 				Description: "Run the project's test script (npm test).",
@@ -7564,7 +7566,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        134,
+				Line:        138,
 			}, config.Tool{
 				Name:        "npm_exec",
 				Description: "Run a command from a package's bin, local or fetched from the registry (npx).",
@@ -7597,7 +7599,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        150,
+				Line:        154,
 			}, config.Tool{
 				Name:        "npm_ls",
 				Description: "Show installed packages and versions as a dependency tree.",
@@ -7631,7 +7633,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      173,
+				Line:      177,
 			}, config.Tool{
 				Name:        "npm_explain",
 				Description: "Explain why a package is installed: the chain of dependents that require it (npm why).",
@@ -7651,7 +7653,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      201,
+				Line:      205,
 			}, config.Tool{
 				Name:        "npm_outdated",
 				Description: "List dependencies with newer versions available (current, wanted, latest); exit code 1 when some are outdated.",
@@ -7677,7 +7679,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "outdated dependencies found, or npm failed: see stderr"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             215,
+				Line:             219,
 			}, config.Tool{
 				Name:        "npm_view",
 				Description: "Look up a package in the npm registry: versions, description, dependencies, or one field.",
@@ -7703,7 +7705,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      238,
+				Line:      242,
 			}, config.Tool{
 				Name:        "npm_audit",
 				Description: "Scan dependencies for known security vulnerabilities, with severity and fixes; exit code 1 when any are found.",
@@ -7735,7 +7737,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "vulnerabilities found, or npm failed: see stderr"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             261,
+				Line:             265,
 			}, config.Tool{
 				Name:        "npm_audit_fix",
 				Description: "Upgrade vulnerable dependencies to patched versions within semver ranges.",
@@ -7754,7 +7756,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        290,
+				Line:        294,
 			}, config.Tool{
 				Name:        "npm_init",
 				Description: "Create a package.json with default values.",
@@ -7768,7 +7770,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        306,
+				Line:        310,
 			}, config.Tool{
 				Name:        "npm_version",
 				Description: "Bump the package version in package.json (patch, minor, major or an exact version); under git it also commits and tags it.",
@@ -7793,7 +7795,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        317,
+				Line:        321,
 			}},
 			Source: "bundled:npm",
 		}
