@@ -382,9 +382,23 @@ func TestCallJSONArg(t *testing.T) {
 			t.Errorf("json %#v: %q (isError %v), want %q", v, out.Text, out.IsError, want)
 		}
 	}
-	out = executor.New().Call(context.Background(), rt, map[string]any{"text": map[string]any{"a": 1}})
-	if want := "Argument validation failed:\n  - Argument 'text': cannot convert object {\"a\":1} to string"; !out.IsError || out.Text != want {
-		t.Errorf("object for a string arg: %q, want %q", out.Text, want)
+	// A string arg refuses objects and arrays, saying to send JSON as
+	// text: the JSON string to send when it is short, never a secret's.
+	secret := fake("echo", 5, config.Arg{Name: "text", Flag: "--text"}, config.Arg{Name: "token", Flag: "--token", Secret: true})
+	for _, tt := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"text": map[string]any{"a": 1, "b": "x & y"}}, `Argument 'text': cannot convert object {"a":1,"b":"x \u0026 y"} to string; to send JSON, send its text as a string: "{\"a\":1,\"b\":\"x & y\"}"`},
+		{map[string]any{"text": []any{1.0, "x"}}, `Argument 'text': cannot convert array [1,"x"] to string; to send JSON, send its text as a string: "[1,\"x\"]"`},
+		{map[string]any{"text": map[string]any{"long": strings.Repeat("x", 100)}}, `to string; to send JSON, send its text as a string`},
+		{map[string]any{"token": map[string]any{"k": "s3cret"}}, `Argument 'token': cannot convert *** to string; to send JSON, send its text as a string`},
+		{map[string]any{"text": true}, `Argument 'text': cannot convert true to string`},
+	} {
+		out := executor.New().Call(context.Background(), secret, tt.args)
+		if !out.IsError || !strings.HasSuffix(out.Text, tt.want) || strings.Contains(out.Text, "s3cret") {
+			t.Errorf("%v: %q, want it to end with %q", tt.args, out.Text, tt.want)
+		}
 	}
 }
 

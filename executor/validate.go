@@ -183,7 +183,7 @@ func coerceArgs(rt *config.ResolvedTool, args map[string]any) (values map[string
 		}
 		v, err := coerce(a.Type, raw)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s%s", a.Name, describeArg(a, raw), typeName(a.Type), enumHint(a)))
+			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s%s%s", a.Name, describeArg(a, raw), typeName(a.Type), enumHint(a), jsonTextHint(a, raw)))
 			continue
 		}
 		values[a.Name] = cwdHome(rt, a, v)
@@ -204,6 +204,36 @@ func enumHint(a *config.Arg) string {
 		return "; each item must be one of: " + enumList(a)
 	}
 	return "; it must be one of: " + enumList(a)
+}
+
+// jsonTextHint is what a conversion problem of a string argument a adds
+// when the value sent is an object or an array: that JSON goes in as its
+// text, a string, and that string as JSON when it is short and a is not
+// secret, so that a caller who sent jq's input or curl's body as an
+// object learns what to send. A string arg takes text as it is (JSON,
+// XML, several JSON values), so it does not take objects
+// (docs/calls.md, Coercion). "" for other values and types.
+func jsonTextHint(a *config.Arg, v any) string {
+	switch v.(type) {
+	case map[string]any, []any:
+	default:
+		return ""
+	}
+	if a.Type != config.TypeString && a.Type != "" {
+		return ""
+	}
+	const hint = "; to send JSON, send its text as a string"
+	text, err := toJSON(v)
+	if err != nil || a.Secret {
+		return hint
+	}
+	var example bytes.Buffer
+	enc := json.NewEncoder(&example)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(string(text.(json.RawMessage))) != nil || example.Len() > maxShown {
+		return hint
+	}
+	return hint + ": " + strings.TrimSuffix(example.String(), "\n")
 }
 
 // maxEnumShown is how many bytes of an argument's allowed values a

@@ -61,6 +61,10 @@ func init() {
 				{tool: "jq_query", args: a{"filter": ".items[].name", "file": sb.path("data.json"), "raw_output": true}, want: []string{"a\nb"}},
 				{tool: "jq_query", args: a{"filter": "[.items[] | select(.n > 1)]", "file": "data.json", "compact": true, "dir": sb.dir}, want: []string{`[{"name":"b","n":2}]`}},
 				{tool: "jq_query", args: a{"filter": "length", "input": "1 2 3", "slurp": true}, want: []string{"3"}},
+				// input is text, passed as it is: an object is refused with
+				// the text to send instead, which works.
+				{tool: "jq_query", args: a{"filter": ".a", "input": map[string]any{"a": 7}}, refused: `cannot convert object {"a":7} to string; to send JSON, send its text as a string: "{\"a\":7}"`},
+				{tool: "jq_query", args: a{"filter": ".a", "input": `{"a":7}`}, want: []string{"7"}},
 				{tool: "jq_query", args: a{"filter": ".x", "input": "not json"}, exit: failed, want: []string{"parse error"}},
 				{tool: "jq_query", args: a{"filter": "[$vars.who, $vars.n + 1]", "vars": `{"who":"ada","n":41}`, "input": "null", "compact": true}, want: []string{`["ada",42]`}},
 				// vars takes a JSON object as it is, not only as text.
@@ -134,6 +138,10 @@ func init() {
 				{tool: "curl_request", args: a{"url": u + "/missing", "fail_on_error": false}, want: []string{"nothing here"}, check: lacks("exit code")},
 				{tool: "curl_send_stdin", args: a{"url": u + "/missing", "body": "{}"}, exit: 22, want: []string{"nothing here", "returned error: 404", "(the server answered with an HTTP error status)"}},
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": `{"big":true}`}, want: []string{`POST /echo ct=application/json x= body={"big":true}`}},
+				// body is text, sent byte for byte: an object is refused with
+				// the text to send instead.
+				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": map[string]any{"name": "x"}}, refused: `cannot convert object {"name":"x"} to string; to send JSON, send its text as a string: "{\"name\":\"x\"}"`},
+				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": "{\"name\": \"x\"}"}, want: []string{`POST /echo ct=application/json x= body={"name": "x"}`}},
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": "<a/>", "method": "PUT", "content_type_header": "Content-Type: application/xml", "header": "X-Test: 2"}, want: []string{"PUT /echo ct=application/xml x=2 body=<a/>"}},
 				{tool: "curl_headers", args: a{"url": u + "/echo", "header": "X-Test: 3"}, want: []string{"HTTP/1.1 200 OK", "X-Echo: yes"}},
 				{tool: "curl_headers", args: a{"url": u + "/moved", "follow_redirects": true}, want: []string{"HTTP/1.1 302", "HTTP/1.1 200"}},
