@@ -206,10 +206,15 @@ func scaffoldOne(bin, dir, prog string, key *config.Config, tok counter) scaffol
 }
 
 // commandPath is a tool's subcommand words: those of its command before
-// the first option ("branch --list" is "branch", "--max-time 60" is "").
+// the first option ("branch --list" is "branch", "--max-time 60" is ""),
+// after git's settings ("-c core.hooksPath=/dev/null status" is "status").
 func commandPath(t *config.Tool) string {
+	fields := strings.Fields(t.Command)
+	for len(fields) >= 2 && fields[0] == "-c" {
+		fields = fields[2:]
+	}
 	var words []string
-	for _, w := range strings.Fields(t.Command) {
+	for _, w := range fields {
 		if strings.HasPrefix(w, "-") {
 			break
 		}

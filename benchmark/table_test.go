@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/climax-mcp/climax/index/config"
 )
 
 func TestFormatInt(t *testing.T) {
@@ -125,5 +127,20 @@ func TestTableNarrowColumns(t *testing.T) {
 	want := "| A   |   B |\n| --- | --: |\n| x   |   1 |\n"
 	if b.String() != want {
 		t.Errorf("table:\n%q\nwant:\n%q", b.String(), want)
+	}
+}
+
+// git's settings before a subcommand are no subcommand words: the bundled
+// git config's read-only tools and a draft's both start with them.
+func TestCommandPath(t *testing.T) {
+	for command, want := range map[string]string{
+		"branch --list":                      "branch",
+		"--max-time 60":                      "",
+		"-c core.hooksPath=/dev/null status": "status",
+		"-c a=b -c c=d stash list --quiet":   "stash list",
+	} {
+		if got := commandPath(&config.Tool{Command: command}); got != want {
+			t.Errorf("%q: got %q, want %q", command, got, want)
+		}
 	}
 }

@@ -86,6 +86,8 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 	for _, n := range o.Notes {
 		fmt.Fprintf(&b, "# note: %s\n", oneLine(n))
 	}
+	rule := readOnlyRuleFor(prog, root)
+	rule.writeNote(&b)
 	if st.Dropped > 0 {
 		fmt.Fprintf(&b, "# note: %d more commands were left out by --max-tools %d\n", st.Dropped, o.MaxTools)
 	}
@@ -95,7 +97,11 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 		desc = "Tools of " + strings.Join(append([]string{prog}, root.Path...), " ") + "."
 	}
 	fmt.Fprintf(&b, "description: %s\n", quote(truncate(oneLine(desc), maxToolDescription)))
-	fmt.Fprintf(&b, "command: %s\n", quote(o.Name))
+	command := o.Name
+	if rule.git {
+		command += " " + gitBaseHardening
+	}
+	fmt.Fprintf(&b, "command: %s\n", quote(command))
 	writeGlobals(&b, root, o.MaxFlags)
 	if len(tools) == 0 {
 		b.WriteString("tools: []\n")
@@ -103,7 +109,7 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 	}
 	b.WriteString("tools:\n")
 	for _, t := range tools {
-		writeTool(&b, t, prog, root, o.MaxFlags, &st)
+		writeTool(&b, t, prog, root, rule, o.MaxFlags, &st)
 	}
 	st.Tools = len(tools)
 	return b.Bytes(), st
@@ -235,7 +241,7 @@ func writeGlobals(b *bytes.Buffer, root *Command, maxFlags int) {
 }
 
 // writeTool writes one tool entry of the program prog.
-func writeTool(b *bytes.Buffer, t draftTool, prog string, root *Command, maxFlags int, st *Stats) {
+func writeTool(b *bytes.Buffer, t draftTool, prog string, root *Command, rule readOnlyRule, maxFlags int, st *Stats) {
 	n := t.node
 	fmt.Fprintf(b, "  - name: %s\n", quote(t.name))
 	desc := oneLine(n.Description)
@@ -253,10 +259,10 @@ func writeTool(b *bytes.Buffer, t draftTool, prog string, root *Command, maxFlag
 		}
 		b.WriteString("]  # the command's aliases\n")
 	}
-	if len(n.Path) > 0 {
-		fmt.Fprintf(b, "    command: %s\n", quote(strings.Join(n.Path, " ")))
+	g := rule.guess(n.Path)
+	if command := rule.command(n.Path, g); command != "" {
+		fmt.Fprintf(b, "    command: %s\n", quote(command))
 	}
-	g := guessAnnotations(n.Path)
 	switch {
 	case g.readOnly:
 		fmt.Fprintf(b, "    read_only: true  # guess from the verb %q: review\n", g.verb)
@@ -266,7 +272,10 @@ func writeTool(b *bytes.Buffer, t draftTool, prog string, root *Command, maxFlag
 	for _, p := range n.Problems {
 		fmt.Fprintf(b, "    # problem: %s\n", oneLine(p))
 	}
-	flags := toolFlags(n, maxFlags)
+	flags, left := toolFlags(n, maxFlags, g.readOnly)
+	if len(left) > 0 {
+		fmt.Fprintf(b, "    # left out of this read-only tool: %s\n", oneLine(strings.Join(left, ", ")))
+	}
 	var pos []*Positional
 	if len(n.Children) == 0 || n == root && takesOperands(n) {
 		pos = n.Positionals
@@ -308,11 +317,17 @@ func keywords(n *Command) []string {
 }
 
 // toolFlags are the tool's own options, most useful first, at most max.
-func toolFlags(n *Command, max int) []*Flag {
-	var out []*Flag
+// A read-only tool leaves out the options that run a program, write a
+// file or set any setting, which left lists with the reason.
+func toolFlags(n *Command, max int, readOnly bool) (out []*Flag, left []string) {
 	seen := map[string]bool{}
 	for _, f := range n.Flags {
 		if f.Global || isHelpFlag(f) || seen[f.Name()] {
+			continue
+		}
+		if h := flagHazard(f); readOnly && h != "" {
+			seen[f.Name()] = true
+			left = append(left, f.Name()+" ("+h+")")
 			continue
 		}
 		if strings.Contains(strings.ToLower(f.Description), "deprecated") {
@@ -329,7 +344,7 @@ func toolFlags(n *Command, max int) []*Flag {
 	if len(out) > max {
 		out = out[:max]
 	}
-	return out
+	return out, left
 }
 
 // usefulFlags are option names agents use most; they go first.

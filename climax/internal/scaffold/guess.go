@@ -1,6 +1,9 @@
 package scaffold
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Verbs that name what a command does, for the read_only and destructive
 // guesses of a draft. The guesses are conservative (docs/security.md, the
@@ -8,7 +11,7 @@ import "strings"
 // verb only reads, and none of its words builds, tests, runs or plans,
 // which may execute the project's own code.
 var (
-	readVerbs = words(`list ls get show status describe view info inspect logs log diff search
+	readVerbs = words(`list ls show status describe view info inspect logs log diff search
 		version versions explain top history cat tree whoami blame grep shortlog ls-files ls-tree
 		ls-remote rev-parse cat-file rev-list show-ref for-each-ref events api-resources api-versions
 		outdated why which print query stats stat check-ignore count-objects name-rev merge-base
@@ -24,6 +27,12 @@ var (
 	runVerbs = words(`run exec build test bench plan validate check lint install compile make
 		start up serve watch debug eval console shell script generate fmt format vet init
 		import refresh fetch pull clone update upgrade sync login logout`)
+	// fetchVerbs bring something from elsewhere onto this machine, or send
+	// it there (terraform get downloads modules, go get a module): never
+	// read-only, also as a part of a word (get-object, update-index),
+	// unless the whole word only reads (get-url).
+	fetchVerbs = words(`fetch download get install pull sync update upgrade init login push
+		apply deploy`)
 )
 
 func words(s string) map[string]bool {
@@ -53,7 +62,11 @@ func guessAnnotations(path []string) guess {
 		}
 	}
 	for _, w := range path {
-		if runVerbs[strings.ToLower(w)] {
+		w = strings.ToLower(w)
+		if runVerbs[w] {
+			return guess{}
+		}
+		if !readVerbs[w] && slices.ContainsFunc(nameWords(w), func(p string) bool { return fetchVerbs[p] }) {
 			return guess{}
 		}
 	}

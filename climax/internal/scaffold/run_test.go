@@ -181,8 +181,17 @@ func TestGuessAnnotations(t *testing.T) {
 		path              []string
 		readOnly, destroy bool
 	}{
-		{[]string{"get"}, true, false},
+		{[]string{"list"}, true, false},
 		{[]string{"rollout", "status"}, true, false},
+		{[]string{"remote", "get-url"}, true, false},
+		// What brings something from elsewhere or sends it never reads
+		// only (terraform get downloads modules), also within a word.
+		{[]string{"get"}, false, false},
+		{[]string{"download"}, false, false},
+		{[]string{"deploy"}, false, false},
+		{[]string{"s3api", "get-object"}, false, false},
+		{[]string{"update-index"}, false, false},
+		{[]string{"mod", "download"}, false, false},
 		{[]string{"container", "prune"}, false, true},
 		{[]string{"push"}, false, true},
 		// Builds, tests and plans run the project's code: never read-only.
