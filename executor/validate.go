@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"path"
 	"reflect"
 	"slices"
@@ -72,11 +71,13 @@ func (e *ValidationError) Error() string {
 // the policy checks the directory the command runs in.
 //
 // Accepted conversions: for integer, whole JSON numbers (42, 42.0) and
-// decimal strings ("42", "-7", "42.0"); for number, any finite number and
-// decimal strings ("3.14", "1e3"); for boolean, JSON booleans and the
+// decimal strings ("42", "-7", "42.0"), whole and within int64 decided
+// from the digits, not through a float64; for number, any finite number
+// and decimal strings ("3.14", "1e3"); for boolean, JSON booleans and the
 // strings "true" and "false" (any case; "1", "0", "yes" are refused); for
 // string, strings and numbers ("42", "3.5", exactly as sent, never
-// exponent notation), not booleans; for array, a JSON array whose items convert
+// exponent notation; refused beyond float64's range or when the plain
+// form would take more than [MaxPlainNumber] characters), not booleans; for array, a JSON array whose items convert
 // to the item type, or a single such value, taken as a one-item array;
 // for json, any JSON value, as its compact JSON text (a string that holds
 // a JSON object or array is that object or array). Other arrays, objects
@@ -183,7 +184,7 @@ func coerceArgs(rt *config.ResolvedTool, args map[string]any) (values map[string
 		}
 		v, err := coerce(a.Type, raw)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s%s%s", a.Name, describeArg(a, raw), typeName(a.Type), enumHint(a), jsonTextHint(a, raw)))
+			problems = append(problems, fmt.Sprintf("Argument '%s': cannot convert %s to %s%s%s%s", a.Name, describeArg(a, raw), typeName(a.Type), convertReason(err), enumHint(a), jsonTextHint(a, raw)))
 			continue
 		}
 		values[a.Name] = cwdHome(rt, a, v)
@@ -470,7 +471,7 @@ func coerceArg(a *config.Arg, v any) (any, error) {
 	if a.Type != config.TypeArray {
 		cv, err := coerce(a.Type, v)
 		if err != nil {
-			return nil, fmt.Errorf("cannot convert %s to %s", describeArg(a, v), typeName(a.Type))
+			return nil, fmt.Errorf("cannot convert %s to %s%s", describeArg(a, v), typeName(a.Type), convertReason(err))
 		}
 		return cv, nil
 	}
@@ -494,7 +495,7 @@ func coerceList(a *config.Arg, v any) ([]any, []error) {
 	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
 		cv, err := coerce(typ, v)
 		if err != nil {
-			return nil, []error{fmt.Errorf("cannot convert %s to %s", describeArg(a, v), typeName(typ))}
+			return nil, []error{fmt.Errorf("cannot convert %s to %s%s", describeArg(a, v), typeName(typ), convertReason(err))}
 		}
 		return []any{cv}, nil
 	}
@@ -506,7 +507,7 @@ func coerceList(a *config.Arg, v any) ([]any, []error) {
 		cv, err := coerce(typ, item)
 		if err != nil {
 			if bad++; bad <= maxItemProblems {
-				errs = append(errs, fmt.Errorf("item %d: cannot convert %s to %s", i+1, describeArg(a, item), typeName(typ)))
+				errs = append(errs, fmt.Errorf("item %d: cannot convert %s to %s%s", i+1, describeArg(a, item), typeName(typ), convertReason(err)))
 			}
 			continue
 		}
@@ -591,24 +592,9 @@ func compactJSON(text []byte) (json.RawMessage, error) {
 func toInteger(v any) (any, error) {
 	switch x := v.(type) {
 	case string:
-		s := strings.TrimSpace(x)
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return n, nil
-		}
-		f, err := parseDecimal(s)
-		if err != nil {
-			return nil, err
-		}
-		return wholeFloat(f)
+		return integerText(strings.TrimSpace(x))
 	case json.Number:
-		if n, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return n, nil
-		}
-		f, err := parseDecimal(string(x))
-		if err != nil {
-			return nil, err
-		}
-		return wholeFloat(f)
+		return integerText(string(x))
 	case float64:
 		return wholeFloat(x)
 	case float32:
@@ -697,17 +683,20 @@ func toString(v any) (any, error) {
 	switch x := v.(type) {
 	case string:
 		return x, nil
-	case float64, float32, json.Number:
+	case json.Number:
+		// Its exact plain form, bounded from the exponent before it is
+		// written: 1e-1000000 (10 bytes) would be a million characters.
+		d, err := plainNumber(string(x))
+		if err != nil {
+			return nil, err
+		}
+		return d.plain(), nil
+	case float64, float32:
 		// A boolean is refused: true for a string arg is far more
 		// likely a misreading of the arg (a branch name "create") than
 		// the word "true" (docs/calls.md, Coercion).
 		if f, ok := x.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
 			return nil, errConvert
-		}
-		if n, ok := x.(json.Number); ok {
-			if _, err := toNumber(n); err != nil {
-				return nil, err
-			}
 		}
 		return Render(x), nil
 	}
@@ -743,34 +732,6 @@ func goInt(v any) (int64, bool) {
 		return int64(x), x <= math.MaxInt64
 	}
 	return 0, false
-}
-
-// exactDecimal writes the JSON number lit in plain decimal notation,
-// exactly, whatever its size or digits ("1e3" is "1000", and
-// 18446744073709551617 stays itself where a float64 would make it
-// 18446744073709552000): no exponent, no trailing zeros after the point,
-// "0" for zero. A number beyond the range of float64 is not a number here
-// (ok false), which also bounds the digits written.
-func exactDecimal(lit string) (string, bool) {
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return "", false
-	}
-	var r big.Rat
-	if _, ok := r.SetString(lit); !ok {
-		return "", false
-	}
-	if r.IsInt() {
-		return r.Num().String(), true
-	}
-	// The digits after the point a decimal with this many fraction digits
-	// and this exponent needs, at most.
-	mant, exp, _ := strings.Cut(strings.ToLower(lit), "e")
-	_, frac, _ := strings.Cut(mant, ".")
-	e, _ := strconv.Atoi(exp)
-	digits := max(len(frac)-e, 1)
-	d := strings.TrimRight(r.FloatString(digits), "0")
-	return strings.TrimSuffix(d, "."), true
 }
 
 // Render returns the command-line form of a value: strings as they are,
@@ -865,7 +826,7 @@ func describe(v any) string {
 	case nil:
 		return "null"
 	case bool, float64, float32, json.Number:
-		return Render(v)
+		return shortened(Render(v))
 	}
 	if _, ok := goInt(v); ok {
 		return Render(v)
