@@ -43,16 +43,18 @@ const canaryVar = "REALTEST_CANARY_SECRET"
 var environLeaks = []environLeak{
 	{
 		// make reads its environment as make variables, which
-		// --print-data-base lists, and reads the makefiles MAKEFILES names.
+		// --print-data-base lists, reads the makefiles MAKEFILES names and
+		// takes MAKEFLAGS as its own options.
 		config: "make", tool: "make_list_targets",
 		prepare: func(t *testing.T, dir string) {
 			write(t, filepath.Join(dir, "Makefile"), "all: build\n\nbuild:\n\t@echo building\n\ntest:\n\t@echo testing\n")
 			write(t, filepath.Join(dir, "extra.mk"), "from-the-makefiles-variable:\n")
 			t.Setenv("MAKEFILES", filepath.Join(dir, "extra.mk"))
+			t.Setenv("MAKEFLAGS", "--eval=from-the-makeflags-variable:")
 		},
 		args:     func(dir string) map[string]any { return a{"dir": dir} },
 		want:     []string{"# Files", "\nbuild:", "\ntest:", "\nall: build"},
-		hidden:   []string{"from-the-makefiles-variable"},
+		hidden:   []string{"from-the-makefiles-variable", "from-the-makeflags-variable"},
 		undefend: func(t *config.Tool) { t.InheritEnv = nil },
 	},
 	{
