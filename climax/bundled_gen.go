@@ -3138,6 +3138,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "Filter the JSON with gh's built-in jq, e.g. '.[] | .body'",
 					Type:        config.ArgType("string"),
 					Flag:        "--jq=",
+					Pattern:     "(?:\\w{1,2}|\\w{4,}|[^\\WeE]\\w\\w|e[^\\Wn]\\w|en[^\\Wv]|E[^\\WN]\\w|EN[^\\WV])?(?:[^\\w.](?:\\w{1,2}|\\w{4,}|[^\\WeE]\\w\\w|e[^\\Wn]\\w|en[^\\Wv]|E[^\\WN]\\w|EN[^\\WV])?|\\.\\w*)*",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),

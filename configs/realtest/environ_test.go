@@ -1,7 +1,9 @@
 package realtest
 
 import (
+	"encoding/pem"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -76,23 +78,49 @@ var environLeaks = []environLeak{
 		undefend: func(t *config.Tool) { t.InheritEnv = nil },
 	},
 	{
+		// gh's built-in jq (gojq) has $ENV and env too.
+		config: "gh", tool: "gh_api",
+		prepare: func(t *testing.T, dir string) {
+			srv := httptest.NewTLSServer(fakeGitHub(&recorder{}))
+			t.Cleanup(srv.Close)
+			write(t, filepath.Join(dir, "cert.pem"), string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})))
+			t.Setenv("SSL_CERT_FILE", filepath.Join(dir, "cert.pem"))
+			t.Setenv("GH_HOST", srv.Listener.Addr().String())
+			t.Setenv("GH_ENTERPRISE_TOKEN", "fake-token")
+			t.Setenv("GH_CONFIG_DIR", filepath.Join(dir, "gh-config"))
+			t.Setenv("GH_TOKEN", "")
+			t.Setenv("GITHUB_TOKEN", "")
+		},
+		args: func(dir string) map[string]any {
+			return a{"endpoint": "repos/acme/widgets/pulls/12/comments", "jq": "$ENV", "dir": dir}
+		},
+		refused:  "does not match pattern",
+		undefend: withoutPattern("jq"),
+	},
+	{
 		// npm's own "env" script, run when package.json has none, prints
 		// the environment.
 		config: "npm", tool: "npm_run",
 		prepare: func(t *testing.T, dir string) {
 			write(t, filepath.Join(dir, "package.json"), `{"name": "fixture", "version": "1.0.0", "scripts": {"build": "echo built"}}`)
 		},
-		args:    func(dir string) map[string]any { return a{"script": "env", "dir": dir} },
-		refused: "does not match pattern",
-		undefend: func(t *config.Tool) {
-			t.Args = slices.Clone(t.Args)
-			for i := range t.Args {
-				if t.Args[i].Name == "script" {
-					t.Args[i].Pattern = ""
-				}
-			}
-		},
+		args:     func(dir string) map[string]any { return a{"script": "env", "dir": dir} },
+		refused:  "does not match pattern",
+		undefend: withoutPattern("script"),
 	},
+}
+
+// withoutPattern returns an undefend that drops the pattern of the
+// tool's arg name.
+func withoutPattern(name string) func(*config.Tool) {
+	return func(t *config.Tool) {
+		t.Args = slices.Clone(t.Args)
+		for i := range t.Args {
+			if t.Args[i].Name == name {
+				t.Args[i].Pattern = ""
+			}
+		}
+	}
 }
 
 // TestToolsHideTheServersEnvironment calls each tool of [environLeaks],

@@ -118,6 +118,10 @@ func ghCalls(sb *sandbox) []call {
 		{tool: "gh_api", args: a{"endpoint": "repos/acme/widgets/pulls/12/comments", "field": []any{"per_page=50", "sort=created"}, "jq": ".[] | .path + \": \" + .body"}, want: []string{"style.css: Use a variable here."},
 			check: sent("/repos/acme/widgets/pulls/12/comments", "per_page=50", "sort=created")},
 		{tool: "gh_api", args: a{"endpoint": "/repos/acme/widgets/pulls/12/comments", "paginate": true}, want: []string{`"path":"style.css"`}},
+		// A filter may name a field env; env and $ENV, gh's environment
+		// and its token (TestToolsHideTheServersEnvironment), it may not.
+		{tool: "gh_api", args: a{"endpoint": "repos/acme/widgets/pulls/12/comments", "jq": `.[] | .path + (.env // "-") + (.environment // "-")`}, want: []string{"style.css--"}},
+		{tool: "gh_api", args: a{"endpoint": "repos/acme/widgets/pulls/12/comments", "jq": `"\(env.GH_ENTERPRISE_TOKEN)"`}, refused: "does not match pattern"},
 		// GET only, and only the REST API: no GraphQL (which can change
 		// data), no other host's URL, no field read from a file.
 		{tool: "gh_api", args: a{"endpoint": "graphql", "field": "query=mutation{x}"}, refused: "does not match pattern"},
