@@ -33,6 +33,7 @@ func newRanker(tools []*config.ResolvedTool) *ranker {
 		b.addTool(int32(d), t)
 	}
 	b.scorePostings()
+	b.countNameWords()
 	r.bigrams.build(b.pairs, len(r.vocab), r.n)
 	r.loose.build(b.keywords, r.isStop)
 
@@ -113,6 +114,7 @@ type builder struct {
 	slotOcc []int32 // … and that tool's occurrence of the term in the field
 	byCLI   map[*config.Config]*cliTerms
 	curCLI  *cliTerms // the CLI of the tool being indexed
+	cliName [][]int32 // by CLI number: the term IDs of its name
 
 	// Scratch space.
 	seq      []int32 // the current field's terms, stop words left out, for bigrams
@@ -167,6 +169,9 @@ func (b *builder) addTool(d int32, t *config.ResolvedTool) {
 	sub, opts := splitCommand(t.Tool.Command)
 	b.count(d, fieldCommand, b.terms(sub))
 	b.r.addCommandLine(d, ct.name, b.termBuf)
+	if int(b.r.cli[d]) == len(b.cliName) { // the CLI's first tool
+		b.cliName = append(b.cliName, ct.name)
+	}
 	b.count(d, fieldCommandOpts, b.terms(opts))
 	b.count(d, fieldDescription, b.terms(t.Tool.Description))
 	b.count(d, fieldCLIDesc, ct.desc)
@@ -386,6 +391,27 @@ func (b *builder) scorePostings() {
 				r.postings[o.term] = append(r.postings[o.term], posting{doc: int32(d), score: float32(s), cover: cover[o.term], named: named[o.term]})
 				tfs[o.term], cover[o.term], named[o.term] = 0, 0, false
 			}
+		}
+	}
+}
+
+// countNameWords counts, for each tool, the distinct words of its name
+// and subcommand, its CLI's name and stop words aside (r.nameWords).
+func (b *builder) countNameWords() {
+	r := b.r
+	r.nameWords = make([]uint8, r.n)
+	seen := make([]bool, len(r.vocab))
+	for d := range r.n {
+		doc := b.occs[b.occStart[d]:b.occStart[d+1]]
+		for _, o := range doc {
+			if (o.field == fieldName || o.field == fieldCommand) && !r.isStop[o.term] && !seen[o.term] &&
+				!slices.Contains(b.cliName[r.cli[d]], o.term) {
+				seen[o.term] = true
+				r.nameWords[d] = min(r.nameWords[d]+1, math.MaxUint8)
+			}
+		}
+		for _, o := range doc {
+			seen[o.term] = false
 		}
 	}
 }

@@ -134,6 +134,9 @@ type ranker struct {
 	n          int
 	cli        []int32  // by tool: its CLI, numbered in load order
 	cliProgram []string // by CLI: the program its command runs (see ProgramName)
+	// nameWords holds, by tool, how many distinct words its name and
+	// subcommand have, its CLI's name and stop words aside.
+	nameWords []uint8
 	// programs holds the (stemmed) words of the CLIs' names: a query word
 	// naming a loaded program counts fully wherever it stands ("tar:
 	// Error is not recoverable" is about tar, not about its scene).
@@ -243,6 +246,7 @@ type scratch struct {
 	credit  []float32 // … and that variant's weight
 	inName  []float32 // … and the best weight of a variant in its name
 	named   []float32 // query terms found in the tool's name, weighted
+	nameHit []uint8   // query terms found in the tool's name or subcommand, those naming a program aside
 	// cliFit is, by CLI, how many of the query's words its own fields
 	// hold (its name, tags, category and description), each weighted as
 	// the query weighs it and by how it matched (a synonym 0.6, ...):
@@ -302,6 +306,7 @@ func newScratch(n, clis int) *scratch {
 		credit:  make([]float32, n),
 		inName:  make([]float32, n),
 		named:   make([]float32, n),
+		nameHit: make([]uint8, n),
 		cliFit:  make([]float32, clis),
 		cliBest: make([]float32, clis),
 		phrase:  make([]float32, n),
@@ -319,6 +324,7 @@ func (s *scratch) touch(d int32) {
 func (s *scratch) reset() {
 	for _, d := range s.touched {
 		s.acc[d], s.cov[d], s.named[d], s.phrase[d], s.flags[d] = 0, 0, 0, 0, 0
+		s.nameHit[d] = 0
 	}
 	for _, c := range s.cliSeen {
 		s.cliFit[c] = 0
@@ -435,7 +441,7 @@ func (r *ranker) matchTerms(terms []queryTerm, s *scratch, ex *explainer) (ids [
 		if ex != nil {
 			ex.variants(i, r, vs)
 		}
-		r.matchTerm(i, ids[i], t.w, cw, vs, s, ex)
+		r.matchTerm(i, ids[i], t.w, cw, !r.programs[t.term], vs, s, ex)
 		r.matchCLIs(t.w, vs, s)
 	}
 	return ids, total
@@ -467,8 +473,9 @@ func (r *ranker) coverWeight(exact int32, vs []variant) float32 {
 
 // matchTerm finds, for query term i (exact term ID exact, or -1), each
 // tool's best variant among vs, and adds its score, coverage credit and
-// name weight to the tool's.
-func (r *ranker) matchTerm(i int, exact int32, qw, cw float32, vs []variant, s *scratch, ex *explainer) {
+// name weight to the tool's, and when countName (the term names no
+// program) one to its name words held by the query when it is there.
+func (r *ranker) matchTerm(i int, exact int32, qw, cw float32, countName bool, vs []variant, s *scratch, ex *explainer) {
 	for vi, v := range vs {
 		// A variant scores with the query word's rarity when the index
 		// has that word: a rare synonym ("rev") must not outrank the
@@ -499,6 +506,9 @@ func (r *ranker) matchTerm(i int, exact int32, qw, cw float32, vs []variant, s *
 		s.acc[d] += s.best[d]
 		s.cov[d] += cw * s.credit[d]
 		s.named[d] += qw * s.inName[d]
+		if countName && s.inName[d] > 0 && s.nameHit[d] < math.MaxUint8 {
+			s.nameHit[d]++
+		}
 		if ex != nil {
 			ex.match(d, i, vs[s.bestVar[d]], s.best[d])
 		}
@@ -650,7 +660,7 @@ func (r *ranker) best(s *scratch, offset, limit int) ([]candidate, int) {
 	if k < total {
 		top = completeRun(top, s.cands[k:])
 	}
-	out := r.diversify(top, s.cliFit)
+	out := r.diversify(top, s.cliFit, s.nameHit)
 	r.promoteFit(out, s.cliFit)
 	return out[offset:end], total
 }
@@ -747,8 +757,10 @@ func completeRun(top, rest []candidate) []candidate {
 // rounded down), then of their best tool: among near-equal tools, the
 // program that describes itself with the query's words ("kubernetes" in
 // kubectl's tags, "switch to another kubernetes cluster") is the better
-// guess than one whose tool merely has the words in its name.
-func (r *ranker) diversify(cands []candidate, cliFit []float32) []candidate {
+// guess than one whose tool merely has the words in its name. In the
+// first run, a CLI's tools come in order of how many words of their name
+// the query leaves out (nameHit, see unmatchedName), fewest first.
+func (r *ranker) diversify(cands []candidate, cliFit []float32, nameHit []uint8) []candidate {
 	var out []candidate
 	for i := 0; i < len(cands); {
 		j := i + 1
@@ -757,39 +769,71 @@ func (r *ranker) diversify(cands []candidate, cliFit []float32) []candidate {
 		}
 		run := cands[i:j]
 		if j-i > 1 {
-			byFit := func(a, b candidate) int {
-				return cmp.Compare(math.Floor(float64(cliFit[r.cli[b.doc]])), math.Floor(float64(cliFit[r.cli[a.doc]])))
+			var byName []uint8
+			if i == 0 {
+				byName = nameHit
 			}
-			if !slices.IsSortedFunc(run, byFit) {
-				run = slices.Clone(run)
-				slices.SortStableFunc(run, byFit)
-			}
-			// Round-robin over the CLIs, in order of their best tool.
-			var order []int32
-			byCLI := map[int32][]candidate{}
-			for _, c := range run {
-				cl := r.cli[c.doc]
-				if _, ok := byCLI[cl]; !ok {
-					order = append(order, cl)
-				}
-				byCLI[cl] = append(byCLI[cl], c)
-			}
-			if len(order) > 1 {
-				run = make([]candidate, 0, len(run))
-				for len(run) < j-i {
-					for _, cl := range order {
-						if q := byCLI[cl]; len(q) > 0 {
-							run = append(run, q[0])
-							byCLI[cl] = q[1:]
-						}
-					}
-				}
-			}
+			run = r.takeTurns(run, cliFit, byName)
 		}
 		out = append(out, run...)
 		i = j
 	}
 	return out
+}
+
+// takeTurns returns the run of near-equal candidates run with their CLIs
+// taking turns (see diversify), each CLI's tools in order of the words of
+// their name the query leaves out when nameHit is not nil, then of score.
+func (r *ranker) takeTurns(run []candidate, cliFit []float32, nameHit []uint8) []candidate {
+	byFit := func(a, b candidate) int {
+		return cmp.Compare(math.Floor(float64(cliFit[r.cli[b.doc]])), math.Floor(float64(cliFit[r.cli[a.doc]])))
+	}
+	if !slices.IsSortedFunc(run, byFit) {
+		run = slices.Clone(run)
+		slices.SortStableFunc(run, byFit)
+	}
+	var order []int32
+	byCLI := map[int32][]candidate{}
+	for _, c := range run {
+		cl := r.cli[c.doc]
+		if _, ok := byCLI[cl]; !ok {
+			order = append(order, cl)
+		}
+		byCLI[cl] = append(byCLI[cl], c)
+	}
+	if nameHit != nil {
+		for _, q := range byCLI {
+			slices.SortStableFunc(q, func(a, b candidate) int {
+				return cmp.Compare(r.unmatchedName(a.doc, nameHit), r.unmatchedName(b.doc, nameHit))
+			})
+		}
+	} else if len(order) == 1 {
+		return run
+	}
+	// Round-robin over the CLIs, in order of their best tool.
+	out := make([]candidate, 0, len(run))
+	for len(out) < len(run) {
+		for _, cl := range order {
+			if q := byCLI[cl]; len(q) > 0 {
+				out = append(out, q[0])
+				byCLI[cl] = q[1:]
+			}
+		}
+	}
+	return out
+}
+
+// unmatchedName returns how many words of tool d's name and subcommand,
+// its CLI's name aside, the query does not hold (nameHit: by tool, the
+// query words found there). Among near-equal tools of one program, the
+// one the query names whole is the better guess: "revert commit" is
+// git_revert rather than git_revert_abort, "kubectl apply yaml"
+// kubectl_apply rather than kubectl_apply_manifest.
+func (r *ranker) unmatchedName(d int32, nameHit []uint8) int {
+	if nameHit[d] == 0 {
+		return math.MaxInt // a name without the query's words: no order among them
+	}
+	return max(0, int(r.nameWords[d])-int(nameHit[d]))
 }
 
 // topK reorders cands so that its first min(k, len(cands)) elements are

@@ -249,7 +249,7 @@ func TestRankTiesPreferTheCLIThatFits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []int32
-		for _, c := range r.diversify(cands(), tt.fit) {
+		for _, c := range r.diversify(cands(), tt.fit, make([]uint8, 3)) {
 			got = append(got, c.doc)
 		}
 		if !slices.Equal(got, tt.want) {
@@ -257,7 +257,7 @@ func TestRankTiesPreferTheCLIThatFits(t *testing.T) {
 		}
 	}
 	clear := []candidate{{score: 2, doc: 0}, {score: 1, doc: 2}}
-	if got := r.diversify(clear, []float32{0, 3}); got[0].doc != 0 {
+	if got := r.diversify(clear, []float32{0, 3}, make([]uint8, 3)); got[0].doc != 0 {
 		t.Errorf("diversify moved a clear winner: %v", got)
 	}
 }
@@ -1077,5 +1077,20 @@ func TestRankFirstPlaceByCLIFit(t *testing.T) {
 	}
 	if !slices.Equal(paged, all) {
 		t.Errorf("pages of 1 of %q = %q, want %q", q, paged, all)
+	}
+}
+
+// Among near-equal tools of one program, the first place goes to the one
+// the query names whole: "revert commit" is vcs_revert, not
+// vcs_revert_abort, whose name holds a word the query does not.
+func TestRankFirstPlaceByNameLeftOut(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "vcs", Command: "vcs", Tools: []config.Tool{
+		// Scores a little more than vcs_revert.
+		{Name: "vcs_revert_abort", Description: "Abort the revert of a commit, revert", Command: "revert --abort"},
+		{Name: "vcs_revert", Description: "Make a commit that reverts another commit, as a new change", Command: "revert"},
+		{Name: "vcs_log", Description: "Show the commit history", Command: "log"},
+	}})
+	if got := entryNames(ix.Search("revert commit", "", "", 3)); len(got) < 2 || got[0] != "vcs_revert" || got[1] != "vcs_revert_abort" {
+		t.Errorf(`Search("revert commit") = %q, want vcs_revert, vcs_revert_abort first`, got)
 	}
 }
