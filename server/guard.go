@@ -94,21 +94,21 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !g.stateless:
 		opensSession = r.Method == http.MethodPost && r.Header.Get(sessionIDHeader) == ""
 	}
-	if opensSession && !g.sessions.reserve() {
-		end := fmt.Sprintf("DELETE with their %s header", sessionIDHeader)
-		if g.sse {
-			end = "close their event streams"
-		}
-		g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d %s open, the server's limit; end the sessions you no longer use (%s) or raise the limit", g.sessions.max, plural(g.sessions.max, "session is", "sessions are"), end), "sessions", g.sessions.max)
+	// A GET that opens an SSE session has no body: its slot is taken at
+	// once. A POST without a session id is read first, since only an
+	// initialize opens a session: any other message is the client's error
+	// (400) whether or not a slot is free, and only an initialize at the
+	// limit is refused for capacity (503).
+	if opensSession && g.sse && !g.reserveSession(w, r) {
 		return
 	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, g.limit)
 	}
 	if g.sessions != nil && r.Method == http.MethodPost && !g.checkIDs(w, r, opensSession && !g.sse) {
-		if opensSession {
-			g.sessions.release()
-		}
+		return
+	}
+	if opensSession && !g.sse && !g.reserveSession(w, r) {
 		return
 	}
 	// Sessions, and the tool calls they run, keep the values of the
@@ -147,6 +147,20 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			g.sessions.track(g.mcp, w.Header().Get(sessionIDHeader), endSession)
 		}
 	}
+}
+
+// reserveSession takes a slot for the session that r opens, or refuses r
+// with 503 when --max-sessions are live, and reports whether it took one.
+func (g *guard) reserveSession(w http.ResponseWriter, r *http.Request) bool {
+	if g.sessions.reserve() {
+		return true
+	}
+	end := fmt.Sprintf("DELETE with their %s header", sessionIDHeader)
+	if g.sse {
+		end = "close their event streams"
+	}
+	g.reject(w, r, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: %d %s open, the server's limit; end the sessions you no longer use (%s) or raise the limit", g.sessions.max, plural(g.sessions.max, "session is", "sessions are"), end), "sessions", g.sessions.max)
+	return false
 }
 
 // checkIDs reads the body of a POST and refuses it, before go-sdk sees it,

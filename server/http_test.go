@@ -666,7 +666,6 @@ func TestHTTPRejectsWithoutWaitingForTheBody(t *testing.T) {
 		{"origin", hs, []string{auth, "Origin: http://evil.example.com"}, "403 Forbidden"},
 		{"host", hs, []string{auth, "Host: evil.example.com"}, "403 Forbidden"},
 		{"too large", small, []string{auth}, "413 Request Entity Too Large"},
-		{"sessions", hs, []string{auth}, "503 Service Unavailable"},
 	} {
 		got := partialPost(t, tc.hs, tc.headers...)
 		if !strings.HasPrefix(got, "HTTP/1.1 "+tc.status) || !strings.Contains(got, "\r\nConnection: close\r\n") {
@@ -696,7 +695,9 @@ func TestHTTPBodyTimeout(t *testing.T) {
 	}
 }
 
-// A limit of one session is told in the singular.
+// A limit of one session is told in the singular. At the limit only an
+// initialize is refused for capacity (503): a request without a session id
+// that is not initialize is the client's error (400), as below the limit.
 func TestHTTPMaxOneSession(t *testing.T) {
 	t.Parallel()
 	hs := serveHTTP(t, server.HTTPOptions{MaxSessions: 1})
@@ -706,6 +707,15 @@ func TestHTTPMaxOneSession(t *testing.T) {
 	code, body := post(t, hs.url, nil)
 	if code != http.StatusServiceUnavailable || !strings.Contains(body, "1 session is open, the server's limit") {
 		t.Errorf("second session: %d %q", code, body)
+	}
+	resp, err := http.Post(hs.url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `"id":7,"error":{"code":-32600,"message":"Bad Request: no Mcp-Session-Id header`) {
+		t.Errorf("tools/list without a session id at the limit: %d %s, want 400 with -32600", resp.StatusCode, b)
 	}
 }
 
