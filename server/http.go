@@ -213,6 +213,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) e
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
 	s.log.Info("serving MCP over HTTP", "url", opts.URL(ln.Addr()), "stateless", opts.Stateless && !opts.SSE, "auth", opts.AuthToken != "")
+	s.checkReady() // warns of a config whose program is missing before the first probe
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()

@@ -77,6 +77,23 @@ func configProblems(rt *config.ResolvedTool) []string {
 	return problems
 }
 
+// checkReady is [Server.unready], and logs a change between ready and not
+// ready: a WARNING naming the configs that cannot run and why, or an INFO
+// line once they all can. The server starts ready, so the first check of
+// a server whose programs are missing warns: ServeStdio and Serve check at
+// start, and /readyz at every probe.
+func (s *Server) checkReady() (problems []string, configs int) {
+	problems, configs = s.unready()
+	if was := s.notReady.Swap(len(problems) > 0); was != (len(problems) > 0) {
+		if len(problems) > 0 {
+			s.log.Warn("served configs cannot run: their calls fail until the program is found", "problems", strings.Join(problems, "; "))
+		} else {
+			s.log.Info("ready: every served config can run")
+		}
+	}
+	return problems, configs
+}
+
 // cannotRun says how many served configs cannot run a call: "1 served
 // config cannot run" (its program is missing, or its docker executor
 // cannot start).
@@ -103,14 +120,7 @@ func (s *Server) readyHandler(g *guard) http.HandlerFunc {
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		problems, configs := s.unready()
-		if was := s.notReady.Swap(len(problems) > 0); was != (len(problems) > 0) {
-			if len(problems) > 0 {
-				s.log.Warn("not ready: served configs cannot run", "problems", strings.Join(problems, "; "))
-			} else {
-				s.log.Info("ready: every served config can run")
-			}
-		}
+		problems, configs := s.checkReady()
 		if len(problems) == 0 {
 			fmt.Fprintln(w, "ready")
 			return

@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -102,5 +104,34 @@ func TestUnready(t *testing.T) {
 	got := srv.Unready()
 	if len(got) != 2 || !strings.HasPrefix(got[0], "git-tools: Command not found: git") || !strings.HasPrefix(got[1], "gone-tools: Command not found: ") || !strings.HasSuffix(got[1], filepath.Join("bin", "gone")+" (no such file)") {
 		t.Errorf("Unready: %q", got)
+	}
+}
+
+// TestServeStdioWarnsOfMissingProgram: a stdio server whose served config
+// cannot run says so at start, at WARNING (shown at the default level),
+// in the log and never on stdout; one whose programs are found says
+// nothing of the kind.
+func TestServeStdioWarnsOfMissingProgram(t *testing.T) {
+	t.Parallel()
+	for _, missing := range []bool{true, false} {
+		var logs syncBuffer
+		logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		configs := []string{fakeConfig(t)}
+		if missing {
+			configs = append(configs, missingConfig)
+		}
+		srv := server.New(parseIndex(t, configs...), executor.New(), server.WithLogger(logger))
+		var out syncBuffer
+		if err := srv.ServeStdio(context.Background(), strings.NewReader(""), &out); err != nil {
+			t.Fatalf("ServeStdio: %v", err)
+		}
+		warned := strings.Contains(logs.String(), "level=WARN msg=\"served configs cannot run") &&
+			strings.Contains(logs.String(), "gone-tools: Command not found: climax-test-no-such-program")
+		if warned != missing {
+			t.Errorf("program missing %v: warned %v; log:\n%s", missing, warned, logs.String())
+		}
+		if out.String() != "" {
+			t.Errorf("stdout holds %q, want nothing before a request", out.String())
+		}
 	}
 }

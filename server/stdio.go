@@ -44,6 +44,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		return fmt.Errorf("serve stdio: %w", err)
 	}
 	s.log.Debug("stdio session started", "classic", s.cfg.classic)
+	s.checkReady() // warns on stderr (the log) of a config whose program is missing
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {
