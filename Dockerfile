@@ -4,13 +4,19 @@
 # minimal base that runs as a non-root user.
 #
 #   docker build -t climax --build-arg VERSION=v0.1.0 .
-#   docker run --rm -p 8080:8080 -e CLIMAX_AUTH_TOKEN="$(openssl rand -hex 32)" climax git
+#
+# The image holds climax and nothing else (no shell, no git): served as it
+# is, every config's program is missing (GET /readyz answers 503 and every
+# call fails). Copy climax from it into an image with the programs your
+# configs run (README.md, "Container images", shows how), or build
+# deploy/Dockerfile.tools, climax with git on Debian:
+#
+#   docker build -f deploy/Dockerfile.tools -t climax-tools .
+#   docker run --rm -p 8080:8080 -e CLIMAX_AUTH_TOKEN="$(openssl rand -hex 32)" climax-tools --stateless git
 #
 # The arguments after the image name are climax run's flags and configs.
-# The image holds climax and nothing else: the programs your configs run
-# must be added (README.md, "Container image", shows how). Probes: GET
-# /healthz answers 200 without a token (the base has no shell or curl for
-# a HEALTHCHECK; Kubernetes probes call it, see deploy/).
+# Probes: GET /healthz answers 200 without a token (the base has no shell
+# or curl for a HEALTHCHECK; Kubernetes probes call it, see deploy/).
 
 FROM golang:1.26 AS build
 WORKDIR /src

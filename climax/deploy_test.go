@@ -442,3 +442,176 @@ func TestKubernetesManifests(t *testing.T) {
 		t.Errorf("Service ports %+v: want a targetPort of %s (%d)", service.Spec.Ports, portName, port)
 	}
 }
+
+// TestDocumentedDockerRuns: every `docker run` of the README and of the
+// Dockerfiles' comments runs an image built (by a `docker build` of the
+// same text) from a Dockerfile whose last stage installs the program of
+// every bundled config it serves; the repository's Dockerfile holds
+// climax alone, so serving git from it would leave /readyz at 503.
+func TestDocumentedDockerRuns(t *testing.T) {
+	subst := regexp.MustCompile(`"\$\([^)]*\)"`)
+	build := regexp.MustCompile(`docker build\b.*?-t (\S+)`)
+	file := regexp.MustCompile(`docker build\b.*?-f (\S+)`)
+	runs := 0
+	for _, doc := range append([]string{"../README.md"}, dockerfiles...) {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		images := map[string]string{} // tag without registry and version -> Dockerfile
+		for line := range strings.Lines(string(data)) {
+			line = strings.TrimSpace(strings.TrimLeft(line, "# "))
+			if m := build.FindStringSubmatch(line); m != nil {
+				df := "Dockerfile"
+				if f := file.FindStringSubmatch(line); f != nil {
+					df = f[1]
+				}
+				images[imageName(m[1])] = "../" + df
+			}
+			rest, ok := strings.CutPrefix(line, "docker run ")
+			if !ok {
+				continue
+			}
+			runs++
+			image, args := dockerRunArgs(strings.Fields(subst.ReplaceAllString(rest, "X")))
+			df, ok := images[imageName(image)]
+			if !ok {
+				t.Errorf("%s: docker run of %s, which no docker build there makes: %s", doc, image, line)
+				continue
+			}
+			entrypoint, _ := dockerEntrypoint(t, df)
+			t.Setenv("CLIMAX_AUTH_TOKEN", strings.Repeat("t", 32))
+			run, err := parseClimax(t, slices.Concat(entrypoint[1:], args))
+			if err != nil {
+				t.Errorf("%s: %s: %v", doc, line, err)
+				continue
+			}
+			packages := lastStagePackages(t, df)
+			for _, ref := range run.Configs {
+				if config.IsPath(ref) {
+					continue
+				}
+				if prog := bundledProgram(t, ref); !slices.Contains(packages, prog) {
+					t.Errorf("%s: %s serves %s from %s, whose last stage installs no %s (packages %q): /readyz would stay 503", doc, line, ref, df, prog, packages)
+				}
+			}
+		}
+	}
+	if runs == 0 {
+		t.Fatal("no docker run found in the README or the Dockerfiles")
+	}
+}
+
+// imageName is an image reference without its registry and tag:
+// registry.example.com/climax-tools:v0.1.0 -> climax-tools.
+func imageName(ref string) string {
+	ref = ref[strings.LastIndex(ref, "/")+1:]
+	name, _, _ := strings.Cut(ref, ":")
+	return name
+}
+
+// dockerRunArgs splits the words after `docker run` into the image and the
+// arguments given to its entrypoint.
+func dockerRunArgs(words []string) (image string, args []string) {
+	for i := 0; i < len(words); i++ {
+		switch w := words[i]; {
+		case w == "-p" || w == "-e" || w == "-v" || w == "--name" || w == "-w":
+			i++
+		case strings.HasPrefix(w, "-"):
+		default:
+			return w, words[i+1:]
+		}
+	}
+	return "", nil
+}
+
+// lastStagePackages returns the Debian packages that the last stage of a
+// Dockerfile installs by default (its ARG PACKAGES); none for a stage
+// without apt-get, such as distroless.
+func lastStagePackages(t *testing.T, name string) []string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stages := regexp.MustCompile(`(?m)^FROM `).Split(string(data), -1)
+	m := regexp.MustCompile(`(?m)^ARG PACKAGES="([^"]*)"`).FindStringSubmatch(stages[len(stages)-1])
+	if m == nil {
+		return nil
+	}
+	return strings.Fields(m[1])
+}
+
+// bundledProgram returns the program a bundled config runs (the first
+// word of its command).
+func bundledProgram(t *testing.T, name string) string {
+	t.Helper()
+	data, err := configs.FS.ReadFile(name + ".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Command string `yaml:"command"`
+	}
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(c.Command)[0]
+}
+
+// TestHelmNotesPortForward: kubectl port-forward runs until it is stopped,
+// so the chart's notes never chain a command after it with && or ;.
+func TestHelmNotesPortForward(t *testing.T) {
+	data, err := os.ReadFile("../deploy/helm/climax/templates/NOTES.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for line := range strings.Lines(string(data)) {
+		_, after, ok := strings.Cut(line, "port-forward ")
+		if !ok || !strings.HasPrefix(strings.TrimSpace(line), "kubectl ") {
+			continue
+		}
+		found = true
+		cmd, _, _ := strings.Cut(after, "&")
+		if strings.Contains(cmd, ";") || strings.Contains(after, "&&") || !strings.Contains(after, "&") {
+			t.Errorf("NOTES.txt: %q: a port-forward must run in the background (&), never before && or ;", strings.TrimSpace(line))
+		}
+	}
+	if !found {
+		t.Error("NOTES.txt shows no kubectl port-forward")
+	}
+}
+
+// TestDocumentedHTTPRuns: every `climax run --transport http` of a shell
+// block in docs/http.md starts as written, with the environment its block
+// exports (climax refuses to listen beyond loopback without a token).
+func TestDocumentedHTTPRuns(t *testing.T) {
+	data, err := os.ReadFile("../docs/http.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(data), -1)
+	runs := 0
+	for _, b := range blocks {
+		text := strings.ReplaceAll(b[1], "\\\n", " ")
+		t.Setenv("CLIMAX_AUTH_TOKEN", "")
+		if strings.Contains(text, "export CLIMAX_AUTH_TOKEN=") {
+			t.Setenv("CLIMAX_AUTH_TOKEN", strings.Repeat("t", 32))
+		}
+		for line := range strings.Lines(text) {
+			line, _, _ = strings.Cut(line, "#")
+			rest, ok := strings.CutPrefix(strings.TrimSpace(line), "climax run ")
+			if !ok || !strings.Contains(rest, "--transport") {
+				continue
+			}
+			runs++
+			if _, err := parseClimax(t, append([]string{"run"}, strings.Fields(rest)...)); err != nil {
+				t.Errorf("docs/http.md: climax run %s: %v", rest, err)
+			}
+		}
+	}
+	if runs == 0 {
+		t.Fatal("docs/http.md shows no climax run --transport in a sh block")
+	}
+}

@@ -23,3 +23,18 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- define "climax.hasConfigMap" -}}
 {{- if or .Values.configs.files .Values.policy -}}true{{- end -}}
 {{- end -}}
+
+{{/* The pod template's annotations: podAnnotations, and the revisions of
+the Secrets climax reads only at start (changing one rolls the pods). */}}
+{{- define "climax.podAnnotations" -}}
+{{- $a := deepCopy (.Values.podAnnotations | default dict) -}}
+{{- with .Values.auth.revision }}
+{{- $_ := set $a "climax/auth-revision" (toString .) -}}
+{{- end }}
+{{- with .Values.approvalKey.revision }}
+{{- $_ := set $a "climax/approval-key-revision" (toString .) -}}
+{{- end }}
+{{- with $a }}
+{{- toYaml . -}}
+{{- end }}
+{{- end -}}
