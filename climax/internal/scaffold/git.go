@@ -15,7 +15,9 @@ const gitCategories = "list-mainporcelain,list-ancillarymanipulators,list-ancill
 var (
 	gitHelpLineRE = lazyRE(`^\s{2,}([a-z][a-z0-9-]*)\s{2,}(\S.*)$`)
 	gitWordRE     = lazyRE(`^[a-z][a-z0-9-]+$`)
-	gitFlagRE     = lazyRE(`(--?[A-Za-z0-9][A-Za-z0-9-]*)(=?<[^>]+>| <[^>]+>)?`)
+	// An option in a usage line: after a space or an opening bracket or
+	// bar, so that no word inside a placeholder ("[<log-options>]") is one.
+	gitFlagRE = lazyRE(`(?:^|[\s\[(|])(--?[A-Za-z0-9][A-Za-z0-9-]*)(=?<[^>]+>| <[^>]+>)?`)
 )
 
 // prepareGit gives the sandbox's working directory the few files that make

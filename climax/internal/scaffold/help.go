@@ -161,7 +161,10 @@ func ParseHelp(text string, words []string) *HelpPage {
 type helpParser struct {
 	p     *HelpPage
 	words []string
-	kind  sectionKind // of the section the line is in
+	// listFollows: a paragraph ended in a colon, so the paragraphs after
+	// it belong to a list, not to the description.
+	listFollows bool
+	kind        sectionKind // of the section the line is in
 	// cur is the option whose description may continue on the next
 	// line, curCmd the command; curIndent is the indent of its line and
 	// descCol the column its description starts in.
@@ -179,7 +182,14 @@ type helpParser struct {
 // flushPara ends a paragraph: the first one outside any section is the
 // command's description.
 func (hp *helpParser) flushPara() {
-	if hp.p.Description == "" && len(hp.para) > 0 {
+	// A paragraph ending in a colon introduces what follows (git's
+	// "These are common Git commands used in various situations:"): it
+	// describes a list, not the program, and what follows is that list.
+	switch {
+	case hp.p.Description != "" || len(hp.para) == 0 || hp.listFollows:
+	case strings.HasSuffix(hp.para[len(hp.para)-1], ":"):
+		hp.listFollows = true
+	default:
 		hp.p.Description = strings.Join(hp.para, " ")
 	}
 	hp.para = nil
@@ -240,7 +250,9 @@ func (hp *helpParser) usageLine(line, trimmed string) bool {
 		return true
 	}
 	if hp.inUsage && indentOf(line) > 0 && !optionLineRE().MatchString(line) || hp.inUsage && len(p.Usage) == 0 {
-		if len(p.Usage) == 0 {
+		if len(p.Usage) == 0 || hp.startsUsage(trimmed) {
+			// jq's further forms, each on its own line:
+			// "Usage:\tjq [options] <jq filter> [file...]\n\tjq [options] --args ..."
 			p.Usage = append(p.Usage, trimmed)
 		} else {
 			p.Usage[len(p.Usage)-1] += " " + trimmed
@@ -249,6 +261,18 @@ func (hp *helpParser) usageLine(line, trimmed string) bool {
 	}
 	hp.inUsage = false
 	return false
+}
+
+// startsUsage reports whether a line under a usage line is a usage form
+// of its own: it starts with the program's name, as the usage line does.
+func (hp *helpParser) startsUsage(trimmed string) bool {
+	if len(hp.words) == 0 || len(hp.p.Usage) == 0 {
+		return false
+	}
+	first, _, _ := strings.Cut(trimmed, " ")
+	prev, _, _ := strings.Cut(hp.p.Usage[0], " ")
+	prog := programName(hp.words[0])
+	return programName(first) == prog && programName(prev) == prog
 }
 
 // continuation reads the continuation of the previous option's or
@@ -433,11 +457,25 @@ func splitSpec(s string) (spec, desc string) {
 			depth--
 		case ' ':
 			if depth <= 0 && i+1 < len(s) && s[i+1] == ' ' {
-				return s[:i], strings.TrimSpace(s[i:])
+				return s[:i], trimColon(s[i:])
+			}
+			// python's "-c cmd : program passed in as string".
+			if depth <= 0 && strings.HasPrefix(s[i:], " : ") {
+				return s[:i], trimColon(s[i:])
 			}
 		}
 	}
 	return s, ""
+}
+
+// trimColon trims a description and the colon that python's layout puts
+// before it ("-b     : issue warnings").
+func trimColon(desc string) string {
+	desc = strings.TrimSpace(desc)
+	if rest, ok := strings.CutPrefix(desc, ": "); ok {
+		return strings.TrimSpace(rest)
+	}
+	return desc
 }
 
 // splitForms splits "-o, --output=FILE" or "-n N, --num N" or "-h | --help"
@@ -556,58 +594,81 @@ func positionals(usage []string, words []string, listed []string) []*Positional 
 	for i < len(toks) && i < len(words)+1 && !strings.ContainsAny(toks[i], "[<-{(") && !isUpperName(toks[i]) {
 		i++
 	}
-	var out []*Positional
-	seen := map[string]bool{}
-	dashes := false // a "--" or "[--]" came before
+	u := usageOperands{listed: listed, seen: map[string]bool{}}
 	for _, tok := range toks[i:] {
-		optional, afterDashes := false, dashes
-		t := tok
-		if t == "--" || t == "[--]" {
-			dashes = true
-			continue
+		if !u.visit(tok, false) {
+			break
 		}
-		variadic := strings.HasSuffix(t, "...") || strings.HasSuffix(t, "…")
-		t = strings.TrimSuffix(strings.TrimSuffix(t, "..."), "…")
-		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
-			optional = true
-			t = t[1 : len(t)-1]
+	}
+	return u.out
+}
+
+// usageOperands collects the operands of a usage line, at most three.
+type usageOperands struct {
+	listed []string
+	seen   map[string]bool
+	out    []*Positional
+	dashes bool // a "--" or "[--]" came before
+}
+
+// visit reads one token of a usage line, inside optional brackets when
+// inOptional; false once three operands are read.
+func (u *usageOperands) visit(tok string, inOptional bool) bool {
+	optional, afterDashes := inOptional, u.dashes
+	t := tok
+	if t == "--" || t == "[--]" {
+		u.dashes = true
+		return true
+	}
+	variadic := strings.HasSuffix(t, "...") || strings.HasSuffix(t, "…")
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "..."), "…")
+	if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+		optional = true
+		t = t[1 : len(t)-1]
+		if strings.HasSuffix(t, "...") {
+			variadic = true
+			t = strings.TrimSuffix(t, "...")
+		}
+		// git's "[[--] <path>...]": operands after "--".
+		if rest, ok := strings.CutPrefix(t, "[--] "); ok {
+			t, afterDashes = rest, true
 			if strings.HasSuffix(t, "...") {
 				variadic = true
 				t = strings.TrimSuffix(t, "...")
 			}
-			// git's "[[--] <path>...]": operands after "--".
-			if rest, ok := strings.CutPrefix(t, "[--] "); ok {
-				t, afterDashes = rest, true
-				if strings.HasSuffix(t, "...") {
-					variadic = true
-					t = strings.TrimSuffix(t, "...")
+		}
+		// psql's "[DBNAME [USERNAME]]": optional operands nested, each
+		// one a word; alternatives and options inside are no operands.
+		if inner := splitUsage(t); len(inner) > 1 && !strings.Contains(t, "|") &&
+			!slices.ContainsFunc(inner, func(w string) bool { return strings.HasPrefix(strings.TrimLeft(w, "[("), "-") }) {
+			for _, w := range inner {
+				if !u.visit(w, true) {
+					return false
 				}
 			}
-		}
-		t = strings.TrimSpace(t)
-		name := ""
-		switch {
-		case strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") && !strings.ContainsAny(t[1:len(t)-1], "<>[]| "):
-			name = t[1 : len(t)-1]
-		case isUpperName(t):
-			name = t
-		case slices.Contains(listed, t) || slices.Contains(listed, "<"+t+">"):
-			name = t
-		}
-		if name == "" || skipOperand(name) {
-			continue
-		}
-		key := argName(name)
-		if key == "" || seen[key] {
-			continue
-		}
-		seen[key] = true
-		out = append(out, &Positional{Name: key, Required: !optional, Variadic: variadic, AfterDashes: afterDashes})
-		if len(out) == 3 {
-			break
+			return true
 		}
 	}
-	return out
+	t = strings.TrimSpace(t)
+	name := ""
+	switch {
+	case strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") && !strings.ContainsAny(t[1:len(t)-1], "<>[]|"):
+		name = t[1 : len(t)-1] // jq's "<jq filter>" too
+	case isUpperName(t):
+		name = t
+	case slices.Contains(u.listed, t) || slices.Contains(u.listed, "<"+t+">"):
+		name = t
+	}
+	if name == "" || skipOperand(name) {
+		return true
+	}
+	key := argName(name)
+	if key == "" || u.seen[key] {
+		return true
+	}
+	u.seen[key] = true
+	u.out = append(u.out, &Positional{Name: key, Required: !optional, Variadic: variadic, AfterDashes: afterDashes})
+	return len(u.out) < 3
 }
 
 func isUpperName(s string) bool {
@@ -630,7 +691,9 @@ func skipOperand(name string) bool {
 		"global options", "global-options", "args", "arguments", "argument", "opts", "-", "":
 		return true
 	}
-	return false
+	// git's "[<log-options>]", "[<diff-options>]": options of a kind.
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, "-options") || strings.HasSuffix(n, " options") || strings.HasSuffix(n, "_options")
 }
 
 // splitUsage splits a usage line at spaces outside brackets.
