@@ -248,6 +248,11 @@ func (d *discovery) help(ctx context.Context, node *Command) *HelpPage {
 			if o2, ok := d.run(ctx, append([]string{"help"}, node.Path...)...); ok && o2.Problem() == "" && o2.ExitCode == 0 {
 				page = ParseHelp(o2.Text(), words)
 				text = o2.Text()
+				// A manual may describe the options of the command's
+				// own subcommands too (git help bisect: bisect start's).
+				for _, f := range page.Flags {
+					f.Source = strings.Join(append([]string{"help"}, node.Path...), " ")
+				}
 			}
 		}
 		if best == nil || len(page.Flags)+len(page.Commands) > len(best.Flags)+len(best.Commands) {

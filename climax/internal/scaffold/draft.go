@@ -47,6 +47,13 @@ type draftTool struct {
 // Draft writes the config of the tree under root as YAML, with comments
 // marking what needs review. The caller validates the result.
 func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
+	yaml, st, _ := draft(root, o)
+	return yaml, st
+}
+
+// draft is [Draft], and the tools it wrote with the command each comes
+// from.
+func draft(root *Command, o DraftOptions) ([]byte, Stats, []draftTool) {
 	if o.MaxTools <= 0 {
 		o.MaxTools = DefaultMaxTools
 	}
@@ -105,14 +112,14 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 	writeGlobals(&b, root, o.MaxFlags)
 	if len(tools) == 0 {
 		b.WriteString("tools: []\n")
-		return b.Bytes(), st
+		return b.Bytes(), st, nil
 	}
 	b.WriteString("tools:\n")
 	for _, t := range tools {
 		writeTool(&b, t, prog, root, rule, o.MaxFlags, &st)
 	}
 	st.Tools = len(tools)
-	return b.Bytes(), st
+	return b.Bytes(), st, tools
 }
 
 // toolNodes are the commands that become tools, in tree order: every leaf,

@@ -1,10 +1,12 @@
 package scaffold
 
 import (
+	"context"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -178,5 +180,44 @@ func TestGetIsNeverReadOnly(t *testing.T) {
 	}
 	if !toolNamed(t, cfg, "kubectl_describe").IsReadOnly() {
 		t.Error("kubectl_describe is not read-only")
+	}
+}
+
+// A draft passes its own --verify: options that a command's help did not
+// list itself (git bisect's manual describes --no-checkout, an option of
+// git bisect start) are checked against the program, and those it refuses
+// are left out and named.
+func TestDraftPassesItsOwnVerify(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	res, err := Run(context.Background(), Request{Program: "git", Depth: 1, Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse(res.YAML, "draft.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(cfg.Tools, func(tool config.Tool) bool { return tool.Name == "git_bisect" })
+	if i < 0 {
+		t.Skip("git bisect has no options here (no manual page for git help bisect)")
+	}
+	bisect := &cfg.Tools[i]
+	for _, f := range []string{"--no-checkout", "--first-parent"} {
+		if hasFlag(bisect, f) {
+			t.Errorf("git_bisect keeps %s, which git bisect refuses", f)
+		}
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, "refused 2 options that its commands' help did not list, left out: bisect --no-checkout, bisect --first-parent")
+	}) {
+		t.Errorf("notes %q do not name what was left out", res.Notes)
+	}
+	tools := []*config.ResolvedTool{{Tool: bisect, CLI: cfg}}
+	for _, c := range Verify(context.Background(), newTestSandbox(t, "git"), tools, 0) {
+		if c.Count(Rejected) > 0 {
+			t.Errorf("%s: %+v", c.Tool, c.Flags)
+		}
 	}
 }

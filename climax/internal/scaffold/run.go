@@ -48,6 +48,7 @@ func Run(ctx context.Context, r Request) (*Result, error) {
 	var root *Command
 	var notes []string
 	var runErr error
+	var sb *Sandbox // nil with NoExec
 	if r.NoExec {
 		cmd, err := fromManual(r.Program, r.Prefix)
 		if err != nil {
@@ -59,7 +60,8 @@ func Run(ctx context.Context, r Request) (*Result, error) {
 		}
 		root = cmd
 	} else {
-		sb, err := NewSandbox(r.Program)
+		var err error
+		sb, err = NewSandbox(r.Program)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +101,14 @@ func Run(ctx context.Context, r Request) (*Result, error) {
 			runErr = nil
 		}
 	}
-	yaml, st := Draft(root, DraftOptions{Name: command, MaxTools: r.MaxTools, MaxFlags: r.MaxFlags, Version: r.Version, Notes: notes})
+	o := DraftOptions{Name: command, MaxTools: r.MaxTools, MaxFlags: r.MaxFlags, Version: r.Version}
+	if sb != nil {
+		if note := dropRefusedFlags(ctx, sb, root, o); note != "" {
+			notes = append(notes, note)
+		}
+	}
+	o.Notes = notes
+	yaml, st := Draft(root, o)
 	return &Result{YAML: yaml, Stats: st, Notes: notes}, runErr
 }
 

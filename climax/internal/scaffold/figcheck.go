@@ -1,0 +1,78 @@
+package scaffold
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/climax-mcp/climax/index/config"
+)
+
+// secondHand reports whether an option was not listed by the command's
+// own help: it comes from a Fig spec, which describes its own version of
+// the program, or from a manual page ("help bisect"), which may describe
+// the options of the command's subcommands too.
+func secondHand(f *Flag) bool {
+	return f.Source == figSource || strings.HasPrefix(f.Source, "help ")
+}
+
+// dropRefusedFlags checks the options that the command's own help did not
+// list against the installed program, as --verify would, and removes from
+// the tree those the program refuses, so that a draft passes its own
+// --verify (git bisect's manual describes --no-checkout, an option of
+// "git bisect start"). Only the tools that hold such options are probed.
+// It returns a note naming what it left out, "" when nothing was.
+func dropRefusedFlags(ctx context.Context, sb *Sandbox, root *Command, o DraftOptions) string {
+	yaml, _, tools := draft(root, o)
+	nodes := map[string]*Command{}
+	for _, t := range tools {
+		if slices.ContainsFunc(t.node.Flags, secondHand) {
+			nodes[t.name] = t.node
+		}
+	}
+	if len(nodes) == 0 {
+		return ""
+	}
+	cfg, err := config.Parse(yaml, "draft.yaml")
+	if err != nil {
+		return "" // the caller's validation reports it
+	}
+	var check []*config.ResolvedTool
+	for i := range cfg.Tools {
+		if nodes[cfg.Tools[i].Name] != nil {
+			check = append(check, &config.ResolvedTool{Tool: &cfg.Tools[i], CLI: cfg})
+		}
+	}
+	var left []string
+	for i, c := range Verify(ctx, sb, check, 0) {
+		node := nodes[c.Tool]
+		for _, fc := range c.Flags {
+			if fc.Verdict != Rejected {
+				continue
+			}
+			flag := argFlag(check[i].Tool, fc.Arg)
+			n := len(node.Flags)
+			node.Flags = slices.DeleteFunc(node.Flags, func(f *Flag) bool { return f.Name() == flag })
+			if len(node.Flags) < n {
+				left = append(left, strings.Join(append(slices.Clone(node.Path), flag), " "))
+			}
+		}
+	}
+	if len(left) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the installed %s refused %d %s that its commands' help did not list, left out: %s",
+		programName(o.Name), len(left), plural(len(left), "option", "options"), strings.Join(left, ", "))
+}
+
+// argFlag is the option the arg named name puts on the command line,
+// without a joining "=".
+func argFlag(t *config.Tool, name string) string {
+	for _, a := range t.Args {
+		if a.Name == name {
+			return strings.TrimSuffix(a.Flag, "=")
+		}
+	}
+	return ""
+}
