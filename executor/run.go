@@ -50,9 +50,9 @@ func (e *StartError) Unwrap() error { return e.Err }
 // the wait for a slot. The command runs without a shell, in its own process group
 // (on Windows, its own job object), with the inherited environment minus
 // CLImax's own settings (every CLIMAX_* variable: the auth token, the
-// audit log's path...), limited to c.InheritEnv when set, plus c.Env, in c.Dir, with c.Stdin (or empty input)
-// as standard input. A program path with a slash that is relative
-// is taken relative to c.Dir.
+// audit log's path...), limited to c.InheritEnv when set, plus c.Env, in
+// c.Dir, with c.Stdin (or empty input) as standard input. A program path
+// with a slash that is relative is taken relative to c.Dir.
 //
 // When c.Timeout passes or ctx is cancelled, the command's tree gets
 // SIGTERM and, after the grace period ([WithGracePeriod]), SIGKILL (on
