@@ -466,6 +466,21 @@ func TestSuggestArgForValueType(t *testing.T) {
 	}
 }
 
+// A one-letter name (or one invisible character) is no misspelling of
+// another one-letter name: every such pair is one edit apart.
+func TestSuggestArgOneLetter(t *testing.T) {
+	t.Parallel()
+	tl := &config.Tool{Args: []config.Arg{{Name: "j", Type: config.TypeJSON}, {Name: "s"}}}
+	for _, name := range []string{"z", "\u200b", "k"} {
+		if got := executor.SuggestArgFor(tl, name, 1.0); got != "" {
+			t.Errorf("SuggestArgFor(%q) = %q, want none", name, got)
+		}
+	}
+	if got := executor.SuggestArgFor(tl, "J", 1.0); got != "j" {
+		t.Errorf("SuggestArgFor(J) = %q, want j", got)
+	}
+}
+
 // Shared words: a word of the arg's name or option (or a synonym) counts
 // twice one of its description's first clause; generic words alone, ties
 // and asides suggest nothing.

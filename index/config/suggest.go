@@ -9,7 +9,8 @@ import (
 
 // suggest returns the candidate closest to s when it is close enough to be
 // a likely misspelling (edit distance at most a third of the length, at
-// least 1), or "" when none is.
+// least 1, and less than the length: a one-letter name is no misspelling
+// of another), or "" when none is.
 func suggest(s string, candidates []string) string {
 	n := utf8.RuneCountInString(s)
 	limit := max(1, n/3)
@@ -30,7 +31,7 @@ func suggest(s string, candidates []string) string {
 			best, bestDist = c, d
 		}
 	}
-	if bestDist < 0 || bestDist > limit {
+	if bestDist < 0 || bestDist > limit || bestDist >= n {
 		return ""
 	}
 	return best
