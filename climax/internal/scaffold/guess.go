@@ -27,6 +27,9 @@ var (
 	runVerbs = words(`run exec build test bench plan validate check lint install compile make
 		start up serve watch debug eval console shell script generate fmt format vet init
 		import refresh fetch pull clone update upgrade sync login logout`)
+	// changeVerbs write: a command under one is no read, whatever its last
+	// word (kubectl set env sets variables).
+	changeVerbs = words(`set edit patch create add put write new`)
 	// fetchVerbs bring something from elsewhere onto this machine, or send
 	// it there (terraform get downloads modules, go get a module): never
 	// read-only, also as a part of a word (get-object, update-index),
@@ -63,7 +66,7 @@ func guessAnnotations(path []string) guess {
 	}
 	for _, w := range path {
 		w = strings.ToLower(w)
-		if runVerbs[w] {
+		if runVerbs[w] || changeVerbs[w] {
 			return guess{}
 		}
 		if !readVerbs[w] && slices.ContainsFunc(nameWords(w), func(p string) bool { return fetchVerbs[p] }) {

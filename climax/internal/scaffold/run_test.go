@@ -192,6 +192,9 @@ func TestGuessAnnotations(t *testing.T) {
 		{[]string{"s3api", "get-object"}, false, false},
 		{[]string{"update-index"}, false, false},
 		{[]string{"mod", "download"}, false, false},
+		// A command under a verb that writes: kubectl set env sets.
+		{[]string{"set", "env"}, false, false},
+		{[]string{"config", "set", "view"}, false, false},
 		{[]string{"container", "prune"}, false, true},
 		{[]string{"push"}, false, true},
 		// Builds, tests and plans run the project's code: never read-only.
