@@ -104,7 +104,9 @@ var projectCodePrograms = words(`make gmake bmake cmake ninja meson bazel bazeli
 // read the same project's configuration. "" for a program whose reading
 // commands may be guessed read-only.
 func runsProjectCode(prog string, root *Command) string {
-	if projectCodePrograms[strings.ToLower(prog)] {
+	// python3.11, pip3, go1.22: the versioned names of the same programs.
+	base := strings.TrimRight(strings.ToLower(prog), "0123456789.")
+	if projectCodePrograms[strings.ToLower(prog)] || projectCodePrograms[base] {
 		return prog + " runs a project's own code or configuration (scripts, build files, plugins, hooks) even when it only reads it"
 	}
 	has := func(name string) bool {

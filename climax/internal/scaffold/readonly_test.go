@@ -164,6 +164,14 @@ func TestBuildToolByItsCommands(t *testing.T) {
 	if strings.Contains(string(yaml), "read_only: true") || !strings.Contains(string(yaml), "forge builds, tests and runs projects") {
 		t.Errorf("draft:\n%s", yaml)
 	}
+	for _, prog := range []string{"python3.11", "pip3", "go1.22", "make"} {
+		if runsProjectCode(prog, &Command{}) == "" {
+			t.Errorf("%s runs no project code?", prog)
+		}
+	}
+	if why := runsProjectCode("jq", &Command{}); why != "" {
+		t.Errorf("jq: %s", why)
+	}
 	root.Children = root.Children[1:] // test and list: no build or run
 	yaml, _ = Draft(root, DraftOptions{Name: "forge"})
 	if !strings.Contains(string(yaml), "read_only: true") {
