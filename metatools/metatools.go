@@ -24,9 +24,9 @@
 // never a panic:
 //
 //   - climax_search: query, category and cli must be strings when given
-//     (null counts as absent). When all three are absent, empty or blank,
-//     the answer is the summary: {"query": ""} is the overview, as {} is.
-//     A query longer than [MaxQueryBytes] is refused.
+//     (null counts as absent). Only when all three are absent is the answer
+//     the summary; {"query": ""} is a search that every tool matches. A
+//     query longer than [MaxQueryBytes] is refused.
 //     limit is a whole number >= 0 (0 gives no results) or a string
 //     holding one; anything else — negative, fractional, another type —
 //     falls back to [DefaultLimit]. Other keys are ignored and named in
@@ -375,7 +375,7 @@ func searchIgnored(args map[string]any) ([]executor.IgnoredArg, int) {
 
 // Search answers climax_search. args holds the JSON-decoded arguments (nil
 // means none). The text is {"mode":"search",...,"results":[...]} or, when
-// query, category and cli are all absent, null, empty or blank,
+// query, category and cli are all absent (or null),
 // {"mode":"summary",...,"summary":[...]}; both are one page: limit
 // entries from offset.
 func (t *Tools) Search(args map[string]any) SearchResult {
@@ -396,6 +396,7 @@ func (t *Tools) Search(args map[string]any) SearchResult {
 // made: the answer's JSON holds it.
 func (t *Tools) search(args map[string]any, keys ignoredKeys) SearchResult {
 	var problems []string
+	given := false
 	str := func(name string) string {
 		v, ok := args[name]
 		if !ok || v == nil {
@@ -409,7 +410,11 @@ func (t *Tools) search(args map[string]any, keys ignoredKeys) SearchResult {
 		return strings.TrimSpace(s)
 	}
 	query, category, cli := str("query"), str("category"), str("cli")
-	given := query != "" || category != "" || cli != ""
+	for _, name := range []string{"query", "category", "cli"} {
+		if _, ok := args[name].(string); ok {
+			given = true
+		}
+	}
 	cwd := str("cwd")
 	if len(problems) > 0 {
 		return SearchResult{Text: validationText(problems), IsError: true}

@@ -267,15 +267,21 @@ func TestSearchBadLimitFallsBack(t *testing.T) {
 	}
 }
 
-// An empty or blank query, category or cli is no filter: with nothing
-// else given the answer is the overview, as with no arguments, and the
-// same text (docs/search.md, Summary or search). limit 0 asks for nothing.
+// An empty query is given, not absent: a search that every tool matches
+// (docs/search.md, Summary or search). limit 0 asks for nothing.
 func TestSearchEmptyQueryAndZeroLimit(t *testing.T) {
 	mt := newTools(t)
-	overview := mt.Search(nil).Text
-	for _, args := range []map[string]any{{"query": ""}, {"query": "  \t\n"}, {"category": ""}, {"query": "", "cli": " "}, {"query": "", "category": nil}} {
-		if out := mt.Search(args); out.IsError || out.Text != overview {
-			t.Errorf("%v: %v %s\nwant the overview %s", args, out.IsError, out.Text, overview)
+	for _, args := range []map[string]any{{"query": ""}, {"query": "  "}, {"category": ""}, {"query": "", "cli": ""}} {
+		out := mt.Search(args)
+		var resp struct {
+			Mode    string
+			Results []index.Entry
+		}
+		if err := json.Unmarshal([]byte(out.Text), &resp); err != nil || out.IsError {
+			t.Fatalf("%v: %v %s", args, err, out.Text)
+		}
+		if resp.Mode != "search" || len(resp.Results) != 6 {
+			t.Errorf("%v: mode %q with %d results, want a search listing all 6 tools", args, resp.Mode, len(resp.Results))
 		}
 	}
 	for _, args := range []map[string]any{{"limit": 0.0}, {"query": "echo", "limit": json.Number("0")}, {"limit": "0"}} {
