@@ -507,10 +507,18 @@ func (t *Tools) searchHint(query, category, cli string, offset, total int) strin
 	unserved := t.unservedNamed(query, cli)
 	hint := unservedNote(unserved)
 	if total > 0 && offset < total {
+		if query == "" && category == "" && cli == "" {
+			return emptyQueryHint
+		}
 		return hint
 	}
 	return strings.TrimSpace(hint + " " + t.emptyHint(category, cli, offset, total, len(unserved) > 0 && strings.EqualFold(unserved[0], cli)))
 }
+
+// emptyQueryHint is the hint of a search with an empty query and no
+// filter: every tool matches it, in load order, which is seldom what the
+// caller wanted.
+const emptyQueryHint = "An empty query matches every tool, in load order: search with words (what the tool does, or the program's name), or call " + SearchName + " with no arguments for an overview of the CLIs."
 
 // emptyHint is the hint of a search answer without results: why, and what
 // to try instead. cliSaid is set when the hint already says that no CLI is

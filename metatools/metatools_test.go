@@ -276,6 +276,7 @@ func TestSearchEmptyQueryAndZeroLimit(t *testing.T) {
 		var resp struct {
 			Mode    string
 			Results []index.Entry
+			Hint    string
 		}
 		if err := json.Unmarshal([]byte(out.Text), &resp); err != nil || out.IsError {
 			t.Fatalf("%v: %v %s", args, err, out.Text)
@@ -283,6 +284,14 @@ func TestSearchEmptyQueryAndZeroLimit(t *testing.T) {
 		if resp.Mode != "search" || len(resp.Results) != 6 {
 			t.Errorf("%v: mode %q with %d results, want a search listing all 6 tools", args, resp.Mode, len(resp.Results))
 		}
+		// The answer says why it lists every tool and how to get the overview.
+		if !strings.Contains(resp.Hint, "An empty query matches every tool") || !strings.Contains(resp.Hint, "no arguments") {
+			t.Errorf("%v: hint %q, want the empty-query hint", args, resp.Hint)
+		}
+	}
+	// A filter is a search of its own: no such hint.
+	if out := mt.Search(map[string]any{"query": "", "cli": "git-tools"}); !strings.Contains(out.Text, `"results":[{`) || strings.Contains(out.Text, "An empty query") {
+		t.Errorf("query with cli: %s, want no empty-query hint", out.Text)
 	}
 	for _, args := range []map[string]any{{"limit": 0.0}, {"query": "echo", "limit": json.Number("0")}, {"limit": "0"}} {
 		out := mt.Search(args)
