@@ -28,7 +28,7 @@ RUN --mount=type=cache,target=/go/pkg/mod \
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/climax /usr/local/bin/climax
-COPY LICENSE NOTICE /usr/share/doc/climax/
+COPY LICENSE NOTICE THIRD_PARTY_LICENSES /usr/share/doc/climax/
 USER nonroot:nonroot
 EXPOSE 8080
 # The token comes from the environment: docker run -e CLIMAX_AUTH_TOKEN=...,

@@ -1,6 +1,7 @@
 package main
 
 //go:generate go run ./internal/bundlegen -o bundled_gen.go
+//go:generate go run ./internal/licensegen -o ../THIRD_PARTY_LICENSES
 
 import "github.com/climax-mcp/climax/index/config"
 

@@ -237,7 +237,7 @@ func testDockerfileEntrypoint(t *testing.T, name string) {
 }
 
 // TestLegalFilesInArtefacts: every release archive (.goreleaser.yaml) and
-// every image carries LICENSE and NOTICE.
+// every image carries LICENSE, NOTICE and THIRD_PARTY_LICENSES.
 func TestLegalFilesInArtefacts(t *testing.T) {
 	data, err := os.ReadFile("../.goreleaser.yaml")
 	if err != nil {
@@ -256,7 +256,7 @@ func TestLegalFilesInArtefacts(t *testing.T) {
 		t.Fatal(".goreleaser.yaml: no archives")
 	}
 	for _, a := range gr.Archives {
-		for _, want := range []string{"LICENSE", "NOTICE"} {
+		for _, want := range []string{"LICENSE", "NOTICE", "THIRD_PARTY_LICENSES"} {
 			if !slices.Contains(a.Files, want) {
 				t.Errorf(".goreleaser.yaml: archive %q lacks %s in files: %v", a.ID, want, a.Files)
 			}
@@ -271,8 +271,8 @@ func TestLegalFilesInArtefacts(t *testing.T) {
 		if len(last) == 0 {
 			_, last, _ = bytes.Cut(data, []byte("\nFROM gcr.io/distroless"))
 		}
-		if !regexp.MustCompile(`(?m)^COPY LICENSE NOTICE /usr/share/doc/climax/$`).Match(last) {
-			t.Errorf("%s: the last stage does not COPY LICENSE NOTICE /usr/share/doc/climax/", name)
+		if !regexp.MustCompile(`(?m)^COPY LICENSE NOTICE THIRD_PARTY_LICENSES /usr/share/doc/climax/$`).Match(last) {
+			t.Errorf("%s: the last stage does not COPY LICENSE NOTICE THIRD_PARTY_LICENSES /usr/share/doc/climax/", name)
 		}
 	}
 }

@@ -24,8 +24,8 @@
 // proxy, commits the result and creates one annotated tag per module
 // (index/v0.2.0, configs/v0.2.0, ..., climax/v0.2.0) in dependency order;
 // the binaries are released from climax/v0.2.0. It refuses a tree without
-// a LICENSE and a NOTICE at its root. Pushing is left to the
-// person releasing; the command prints the git push to run.
+// a LICENSE, a NOTICE and a THIRD_PARTY_LICENSES at its root. Pushing is
+// left to the person releasing; the command prints the git push to run.
 //
 // Between releases the go.mod files require their siblings at a version
 // the module proxy may not serve yet, so go mod tidy cannot run in a

@@ -277,8 +277,8 @@ func keepOwnSums(l layout, tidied, original []byte) ([]byte, error) {
 
 // legalFiles are the files at the repository root that every release
 // carries: the module zips take LICENSE, and the release archives, the
-// container images and the MCP bundle ship both (RELEASING.md).
-var legalFiles = []string{"LICENSE", "NOTICE"}
+// container images and the MCP bundle ship all three (RELEASING.md).
+var legalFiles = []string{"LICENSE", "NOTICE", "THIRD_PARTY_LICENSES"}
 
 // checkLegalFiles returns a problem for each of legalFiles that the tree
 // lacks or holds empty.

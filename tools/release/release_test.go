@@ -88,6 +88,7 @@ func newFixture(t *testing.T, version string) string {
 	files["README.md"] = "fixture\n"
 	files["LICENSE"] = "Fixture license.\n"
 	files["NOTICE"] = "Fixture notices.\n"
+	files["THIRD_PARTY_LICENSES"] = "Fixture licences.\n"
 	for name, data := range files {
 		writeTestFile(t, root, name, data)
 	}
@@ -460,8 +461,9 @@ func TestReleaseRefusesDirtyTree(t *testing.T) {
 	}
 }
 
-// A release needs a LICENSE and a NOTICE at the repository root, committed
-// and not empty: the module zips, the archives and the images carry them.
+// A release needs a LICENSE, a NOTICE and THIRD_PARTY_LICENSES at the
+// repository root, committed and not empty: the module zips, the archives,
+// the bundles and the images carry them.
 func TestReleaseRefusesMissingLegalFiles(t *testing.T) {
 	for _, tt := range []struct {
 		name, change, want string
@@ -469,6 +471,7 @@ func TestReleaseRefusesMissingLegalFiles(t *testing.T) {
 		{"no LICENSE", "rm LICENSE", "LICENSE is missing"},
 		{"no NOTICE", "rm NOTICE", "NOTICE is missing"},
 		{"empty NOTICE", "empty NOTICE", "NOTICE at the repository root is empty"},
+		{"no THIRD_PARTY_LICENSES", "rm THIRD_PARTY_LICENSES", "THIRD_PARTY_LICENSES is missing"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			root := newFixture(t, "v0.1.0")
