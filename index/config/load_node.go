@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -71,50 +68,6 @@ func (c *checker) err() error {
 		return nil
 	}
 	return &LoadError{File: c.file, Problems: c.problems, Omitted: c.omitted}
-}
-
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// syntax records a YAML syntax error, with its line when the library gives
-// one. The library's message may quote the file (an unknown anchor's
-// name): it is shortened.
-func (c *checker) syntax(err error, data []byte) {
-	msg := clip(err.Error(), 2*maxQuoted)
-	p := Problem{File: c.file}
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		p.Line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-		// The YAML reader gives no position for bytes it refuses before
-		// parsing: find the first one.
-		p.Line, p.Column = firstUnreadable(data)
-	}
-	p.Message = "invalid YAML: " + msg
-	c.add(p)
-}
-
-// firstUnreadable returns the line and column (1-based, in characters) of
-// the first byte of data that YAML does not allow in a file: a control
-// character other than tab, newline and carriage return, or invalid UTF-8;
-// 0, 0 when there is none.
-func firstUnreadable(data []byte) (line, col int) {
-	line, col = 1, 1
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1,
-			r < 0x20 && r != '\t' && r != '\n' && r != '\r',
-			r == 0x7f:
-			return line, col
-		case r == '\n':
-			line, col = line+1, 1
-		default:
-			col++
-		}
-		i += size
-	}
-	return 0, 0
 }
 
 // document parses data as exactly one YAML document whose root is a
