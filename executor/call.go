@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -135,10 +134,12 @@ func prepare(rt *config.ResolvedTool, args map[string]any, strict bool) (*Comman
 // DecodeArgs decodes the JSON arguments of a call: absent or null is nil
 // (no arguments), an object is a map with numbers as [json.Number].
 // Anything else is a *[ValidationError] saying what was sent instead, and
-// so is an object that names a key twice in the levels a call's arguments
-// reach (climax_call's own, the tool's, an argument's value and its
-// items): encoding/json would keep the last, where another reader of the
-// same request may take the first.
+// so is text that checkJSONText refuses: an object that names a key twice,
+// at any depth (encoding/json would keep the last, where another reader
+// of the same request may take the first), a lone UTF-16 surrogate escape
+// (which encoding/json would make U+FFFD), nesting deeper than
+// [MaxJSONDepth] or more than [MaxJSONItems] items and members. A json
+// argument sent as a string holding JSON gets the same checks ([Validate]).
 func DecodeArgs(raw json.RawMessage) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -150,11 +151,10 @@ func DecodeArgs(raw json.RawMessage) (map[string]any, error) {
 	if at := invalidUTF8(raw); at >= 0 {
 		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments are not valid UTF-8 (byte %d): JSON text is UTF-8; send the value as UTF-8 text (a value goes to the command as sent, never with bad bytes replaced)", at)}}
 	}
-	args, err := decodeValue(raw, 0)
-	var dup duplicateKeyError
-	if errors.As(err, &dup) {
-		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments name %s twice in one object: send each key once (JSON readers differ on which of the two counts)", dup.key)}}
+	if err := checkJSONText(raw); err != nil {
+		return nil, &ValidationError{Problems: []string{err.(*jsonTextError).phrase("Arguments", false)}}
 	}
+	args, err := decodeValue(raw, 0)
 	if err != nil {
 		return nil, &ValidationError{Problems: []string{fmt.Sprintf("Arguments are not valid JSON: %v", err)}}
 	}
@@ -195,9 +195,6 @@ func decodeValue(b []byte, depth int) (any, error) {
 		var members map[string]rawValue
 		if err := json.Unmarshal(b, &members); err != nil {
 			return nil, err
-		}
-		if countKeys(b) != len(members) {
-			return nil, duplicateKeyError{key: duplicateKey(b)}
 		}
 		m := make(map[string]any, len(members))
 		for k, raw := range members {
@@ -277,13 +274,6 @@ func DuplicateKey(raw []byte, depth int) string {
 	}
 	return ""
 }
-
-// duplicateKeyError reports an object that names a key twice, which
-// encoding/json reads as the last of the two, where other readers (a log,
-// a proxy, an approval shown elsewhere) may take the first.
-type duplicateKeyError struct{ key string }
-
-func (e duplicateKeyError) Error() string { return "duplicate key " + e.key }
 
 // objectKeys calls f with the quoted text of each key of the JSON object
 // b, which encoding/json has found valid, in order.

@@ -55,3 +55,33 @@ tools:
 		t.Errorf("the number as a string: %v %q", res.IsError, got)
 	}
 }
+
+// TestCallRefusesLoneSurrogates checks, through the MCP server, that a
+// string holding half of a UTF-16 surrogate pair alone is refused rather
+// than passed on with U+FFFD in its place ({"message":"a\udc00b"} ran as
+// "a\ufffdb"): the arguments reach CLImax as the text sent.
+func TestCallRefusesLoneSurrogates(t *testing.T) {
+	for _, classic := range []bool{false, true} {
+		cs := newSession(t, server.WithClassic(classic))
+		args := json.RawMessage(`{"message":"a\udc00b"}`)
+		name, want := "fake_echo", `Argument validation failed:
+  - Arguments hold the escape \udc00 (byte 13), half of a UTF-16 surrogate pair without its other half`
+		if !classic {
+			name, args = "climax_call", json.RawMessage(`{"tool_name":"fake_echo","args":`+string(args)+`}`)
+			want = strings.Replace(want, "(byte 13)", "(byte 45)", 1)
+		}
+		res := call(t, cs, name, args)
+		if got := text(t, res); !res.IsError || !strings.HasPrefix(got, want) {
+			t.Errorf("classic=%v: %v %q", classic, res.IsError, got)
+		}
+		// A pair is one character, which runs.
+		args = json.RawMessage(`{"message":"a\ud83d\ude00b"}`)
+		if !classic {
+			args = json.RawMessage(`{"tool_name":"fake_echo","args":` + string(args) + `}`)
+		}
+		res = call(t, cs, name, args)
+		if got := text(t, res); res.IsError || !strings.Contains(got, "a\U0001F600b") {
+			t.Errorf("classic=%v, a pair: %v %q", classic, res.IsError, got)
+		}
+	}
+}
