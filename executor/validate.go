@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -315,6 +316,9 @@ func checkSafety(rt *config.ResolvedTool, values map[string]any, supplied map[st
 			if isList {
 				who = fmt.Sprintf("Argument '%s': item %d", a.Name, j+1)
 			}
+			if safeJSONText(rt, a, item) {
+				continue
+			}
 			found := checkValueSafety(rt, a, who, isList, Render(item))
 			if len(found) > 0 {
 				if bad++; bad <= maxItemProblems {
@@ -327,6 +331,16 @@ func checkSafety(rt *config.ResolvedTool, values map[string]any, supplied map[st
 		}
 	}
 	return problems
+}
+
+// safeJSONText reports whether item is JSON text that checkValueSafety
+// would find nothing wrong with, told without copying it into a string
+// (a 31 MiB value would be copied once more): JSON text holds no NUL byte
+// (encoding/json escapes one in a string), and a has no pattern, nor a
+// leading dash to refuse in it.
+func safeJSONText(rt *config.ResolvedTool, a *config.Arg, item any) bool {
+	text, ok := item.(json.RawMessage)
+	return ok && rt.Patterns[a.Name] == nil && !a.Cwd && (len(text) == 0 || text[0] != '-') && bytes.IndexByte(text, 0) < 0
 }
 
 // checkValueSafety checks one value s (or item, with isList set) of a.
@@ -554,15 +568,19 @@ func coerce(typ config.ArgType, v any) (any, error) {
 // (json.Number). A string that holds a JSON object or array ("{\"a\":
 // 1}") is that object or array, so that a caller who writes the JSON as
 // text gets what it meant; any other string is a JSON string ("x" gives
-// "\"x\"").
+// "\"x\""). JSON text, held by a string or given as a json.RawMessage,
+// gets the checks a call's arguments get (checkJSONText): an object that
+// names a key twice, a lone surrogate escape, nesting or items beyond the
+// limits are refused.
 func toJSON(v any) (any, error) {
 	switch x := v.(type) {
 	case json.RawMessage:
-		return compactJSON(x)
+		text, _, err := jsonText(x, false)
+		return text, err
 	case string:
 		if t := strings.TrimSpace(x); t != "" && (t[0] == '{' || t[0] == '[') {
-			if text, err := compactJSON([]byte(t)); err == nil {
-				return text, nil
+			if text, isJSON, err := jsonText([]byte(t), true); isJSON || err != nil {
+				return text, err
 			}
 		}
 	case float64:
@@ -570,23 +588,64 @@ func toJSON(v any) (any, error) {
 			return nil, errConvert
 		}
 	}
+	return encodeJSON(v)
+}
+
+// jsonText checks the JSON text b as a call's arguments are checked and
+// returns it compact. With inString set, b is the text of a string that
+// opens like an object or array: isJSON is false when it is not JSON
+// (it is then a JSON string), unless it nests too deep to tell (beyond
+// encoding/json's own limit, which calls that a syntax error), which is
+// refused as JSON that nests too deep is.
+func jsonText(b []byte, inString bool) (text json.RawMessage, isJSON bool, err error) {
+	compact, problem := scanJSONText(b)
+	if !json.Valid(b) {
+		var jt *jsonTextError
+		if inString && errors.As(problem, &jt) && jt.depth {
+			return nil, true, &convertError{jt.phrase("its JSON text", true)}
+		}
+		if inString {
+			return nil, false, nil
+		}
+		return nil, false, errConvert
+	}
+	if problem != nil {
+		return nil, true, &convertError{problem.(*jsonTextError).phrase("its JSON text", true)}
+	}
+	if compact {
+		return b, true, nil // as it is: a value converted again is not copied again
+	}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf.Grow(len(b))
+	if err := json.Compact(&buf, b); err != nil {
+		return nil, true, errConvert
+	}
+	return buf.Bytes(), true, nil
+}
+
+// encodeJSON is the compact JSON text of v, HTML characters as they are.
+func encodeJSON(v any) (json.RawMessage, error) {
+	if s, ok := v.(string); ok && utf8.ValidString(s) {
+		return appendJSONString(make([]byte, 0, jsonStringLen(s)), s), nil
+	}
+	var text encoded
+	enc := json.NewEncoder(&text)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, errConvert
 	}
-	return compactJSON(buf.Bytes())
+	// The Encoder writes compact JSON and a newline.
+	return bytes.TrimSuffix(text, []byte("\n")), nil
 }
 
-// compactJSON returns text without insignificant white space, or
-// errConvert when it is not one JSON value.
-func compactJSON(text []byte) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, text); err != nil {
-		return nil, errConvert
-	}
-	return buf.Bytes(), nil
+// encoded keeps a copy of what a json.Encoder writes, which is one Write
+// of the value's whole text: copied at its size, not into a buffer that
+// doubles as it grows.
+type encoded []byte
+
+func (e *encoded) Write(p []byte) (int, error) {
+	*e = append(*e, p...)
+	return len(p), nil
 }
 
 func toInteger(v any) (any, error) {

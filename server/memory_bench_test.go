@@ -91,14 +91,17 @@ func benchIndexServer(b *testing.B) *server.Server {
 		b.Skip("no wc on PATH")
 	}
 	ix := parseIndex(b, "name: bench\ncommand: echo\ntools:\n  - name: echo_hello\n    description: Print hello\n    command: hello\n",
-		"name: wc\ncommand: wc\ntools:\n  - name: wc_bytes\n    description: Count the bytes of the input\n    args:\n      - name: bytes\n        type: boolean\n        flag: -c\n        default: true\n      - name: input\n        type: string\n        stdin: true\n")
+		"name: wc\ncommand: wc\ntools:\n  - name: wc_bytes\n    description: Count the bytes of the input\n    args:\n      - name: bytes\n        type: boolean\n        flag: -c\n        default: true\n      - name: input\n        type: string\n        stdin: true\n"+
+			"  - name: wc_json\n    description: Count the bytes of a JSON document\n    args:\n      - name: bytes\n        type: boolean\n        flag: -c\n        default: true\n      - name: doc\n        type: json\n        stdin: true\n")
 	return server.New(ix, executor.New())
 }
 
 // BenchmarkHostileStdio sends one 11 MiB message over stdio and waits
 // for its answer: 4 million empty arrays (refused), one string, ignored
-// (served) or the standard input of wc -c (run), and 99,000 strings of
-// 100 bytes, just within the item limit (served).
+// (served) or the standard input of wc -c (run), a json argument that is
+// the standard input of wc -c, sent as a string, as a string holding a
+// JSON array or as an array (run), and 99,000 strings of 100 bytes, just
+// within the item limit (served).
 func BenchmarkHostileStdio(b *testing.B) {
 	for _, tc := range []struct {
 		name string
@@ -107,6 +110,13 @@ func BenchmarkHostileStdio(b *testing.B) {
 		{"empty_arrays", func() string { return hostileArgs(11 << 20) }},
 		{"one_string", func() string { return stringArgs("echo_hello", "x", 11<<20) }},
 		{"stdin_string", func() string { return stringArgs("wc_bytes", "input", 11<<20) }},
+		{"json_string", func() string { return stringArgs("wc_json", "doc", 11<<20) }},
+		{"json_text", func() string {
+			return `{"tool_name":"wc_json","args":{"doc":"[\"` + strings.Repeat("x", 11<<20) + `\"]"}}`
+		}},
+		{"json_array", func() string {
+			return `{"tool_name":"wc_json","args":{"doc":["` + strings.Repeat("x", 11<<20) + `"]}}`
+		}},
 		{"items_at_limit", func() string {
 			return `{"tool_name":"echo_hello","args":{"x":[` + strings.Repeat(`"`+strings.Repeat("x", 108)+`",`, 99_000) + `""]}}`
 		}},
@@ -130,6 +140,7 @@ func benchStdio(b *testing.B, args func() string) {
 	// pipe, counted against the server.
 	msg := []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"climax_call","arguments":` + args() + "}}\n")
 	runsWC := bytes.Contains(msg, []byte(`"wc_bytes"`))
+	runsJSON := bytes.Contains(msg, []byte(`"wc_json"`))
 	var worst int64
 	for b.Loop() {
 		base := resetPeak(b)
@@ -158,7 +169,7 @@ func benchStdio(b *testing.B, args func() string) {
 		if reply == "" {
 			b.Fatal("no answer")
 		}
-		if runsWC && !strings.Contains(reply, strconv.Itoa(11<<20)) {
+		if runsWC && !strings.Contains(reply, strconv.Itoa(11<<20)) || runsJSON && !strings.Contains(reply, `"exit_code":0`) {
 			b.Fatalf("wc did not count the string: %.300s", reply)
 		}
 	}
