@@ -167,11 +167,12 @@ func TestResultTextIgnoredArgs(t *testing.T) {
 		{Result{IgnoredArgs: ignored, IgnoredArgsOmitted: more},
 			"[ignored argument 'cwd' (the tool has no working-directory argument): the tool has no argument of that name, so the command ran without it]\n\n(no output)"},
 		{Result{ExitCode: 1, IgnoredArgs: []IgnoredArg{{Name: "a\nb"}, {Name: "c"}, {Name: "d"}}, IgnoredArgsOmitted: 2},
-			"[ignored arguments 'a\uFFFDb', 'c', 'd' and 2 more: the tool has no arguments of those names, so the command ran without them]\n\n[exit code: 1]"},
+			`[ignored arguments 'a\nb', 'c', 'd' and 2 more` + ": the tool has no arguments of those names, so the command ran without them]\n\n[exit code: 1]"},
 		// A line separator, a bidirectional override and a zero-width
-		// space would break the line or reorder the text around them.
+		// space would break the line or reorder the text around them:
+		// escaped, as every message and ignored_args show them.
 		{Result{IgnoredArgs: []IgnoredArg{{Name: "a\u2028b"}, {Name: "\u202eevil"}, {Name: "\u200bzw"}}},
-			"[ignored arguments 'a\uFFFDb', '\uFFFDevil' and '\uFFFDzw': the tool has no arguments of those names, so the command ran without them]\n\n(no output)"},
+			`[ignored arguments 'a\u2028b', '\u202eevil' and '\u200bzw'` + ": the tool has no arguments of those names, so the command ran without them]\n\n(no output)"},
 		{Result{TimedOut: true, timeout: 1, IgnoredArgs: []IgnoredArg{{Name: "x"}, {Name: "y"}}},
 			"[ignored arguments 'x' and 'y': the tool has no arguments of those names, so the command ran without them]\n\nCommand timed out after 1 second"},
 	}

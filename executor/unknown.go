@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/climax-mcp/climax/index/config"
 )
@@ -13,7 +12,8 @@ import (
 // Calls ignore such names; the result's structuredContent lists them
 // ("ignored_args"), so that a caller notices a misnamed argument.
 type IgnoredArg struct {
-	// Name is the name as given.
+	// Name is the name as given, as messages show it: shortened after 100
+	// bytes, control and format characters escaped ([EscapeControl]).
 	Name string `json:"name"`
 	// DidYouMean is the tool's argument the caller probably meant; empty
 	// when none is close.
@@ -33,8 +33,11 @@ type IgnoredArg struct {
 const MaxIgnoredArgs = 20
 
 // UnknownArgs returns the names in args that are not arguments of t, the
-// first [MaxIgnoredArgs] in sorted order (a name of more than 100 bytes
-// shortened, as messages quote it), each with the argument it
+// first [MaxIgnoredArgs] in sorted order (as messages quote a name: one
+// of more than 100 bytes shortened, control and format characters
+// escaped by [EscapeControl], so that the note, the list in
+// structuredContent and a validation error show one name alike), each
+// with the argument it
 // probably stands for (see [SuggestArg]), and how many more there are;
 // nil and 0 when every name is known.
 func UnknownArgs(t *config.Tool, args map[string]any) (first []IgnoredArg, more int) {
@@ -56,7 +59,7 @@ func UnknownArgs(t *config.Tool, args map[string]any) (first []IgnoredArg, more 
 	}
 	noCwd := cwdArg(t) == nil
 	for _, name := range names {
-		u := IgnoredArg{Name: shortened(name), DidYouMean: SuggestArgFor(t, name, args[name])}
+		u := IgnoredArg{Name: EscapeControl(shortened(name)), DidYouMean: SuggestArgFor(t, name, args[name])}
 		if a := otherTypeArg(t, name, args[name]); u.DidYouMean == "" && a != nil {
 			u.DidYouMean, u.DidYouMeanType = a.Name, a.Type
 			if u.DidYouMeanType == "" {
@@ -83,7 +86,7 @@ func ignoredNote(ignored []IgnoredArg, more int) string {
 // IgnoredNote is the one-line note on ignored, the unknown argument
 // names of a call of owner (and more beyond them, only counted; see
 // [UnknownArgs]), which ran as what without them: each name quoted (as
-// messages quote it, control characters shown as U+FFFD) with the
+// messages quote it, control and format characters escaped) with the
 // argument it probably stands for. "" when nothing was ignored.
 //
 //	IgnoredNote(ignored, 0, "climax_search", "the search")
@@ -106,7 +109,7 @@ func IgnoredNote(ignored []IgnoredArg, more int, owner, what string) string {
 		default:
 			b.WriteString(", ")
 		}
-		b.WriteString(quote(oneLine(u.Name)))
+		b.WriteString("'" + EscapeControl(u.Name) + "'") // as UnknownArgs gives it, or a name set otherwise
 		switch {
 		case u.DidYouMean != "":
 			fmt.Fprintf(&b, " (%s)", u.didYouMean())
@@ -141,19 +144,6 @@ func typePhrase(t config.ArgType) string {
 		return "an " + string(t)
 	}
 	return "a " + string(t)
-}
-
-// oneLine replaces the control and format characters of s (line breaks,
-// tabs, U+2028, bidirectional overrides, zero-width spaces; see
-// isControl) with U+FFFD, so that a name keeps the note on one line and
-// cannot reorder the text around it.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return utf8.RuneError
-		}
-		return r
-	}, s)
 }
 
 // Names that callers commonly give to a tool's working-directory and
@@ -270,7 +260,7 @@ func normalize(s string) string {
 // unknownArgProblem is the validation problem of an unknown argument name
 // in strict mode.
 func unknownArgProblem(t *config.Tool, u IgnoredArg) string {
-	name := quote(u.Name)
+	name := "'" + EscapeControl(u.Name) + "'" // shortened already
 	switch {
 	case u.DidYouMean != "":
 		return fmt.Sprintf("Unknown argument %s (%s)", name, u.didYouMean())

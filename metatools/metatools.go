@@ -834,7 +834,7 @@ func besideArgsNote(tool *config.Tool, args map[string]any) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "'%s'", displayName(k))
+		fmt.Fprintf(&b, "'%s'", displayName(executor.EscapeControl(k))) // as the other notes show a name
 		if s := executor.SuggestArgFor(tool, k, args[k]); s != "" {
 			fmt.Fprintf(&b, " (did you mean args.%s?)", s)
 		}
