@@ -432,3 +432,26 @@ tools:
 		}
 	}
 }
+
+// A positional arg with a flag, and an empty flag, as CLImax 0.5 read
+// them: the value alone, and --NAME.
+func TestBuildCompat05FlagForms(t *testing.T) {
+	c, err := config.Parse([]byte(`command: prog
+tools:
+  - name: t
+    description: d
+    args:
+      - {name: path, positional: true, flag: --path}
+      - {name: max_count, type: integer, flag: ""}
+`), "old.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := executor.Build(&config.ResolvedTool{Tool: &c.Tools[0], CLI: c}, map[string]any{"path": "a.txt", "max_count": 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"prog", "a.txt", "--max-count", "5"}; !slices.Equal(cmd.Argv, want) {
+		t.Errorf("argv %q, want %q", cmd.Argv, want)
+	}
+}

@@ -90,3 +90,44 @@ func TestWarningsCounted(t *testing.T) {
 		t.Errorf("last warning %q", last)
 	}
 }
+
+// TestCompat05FlagForms checks the other arg placements CLImax 0.5
+// accepted: a flag on a positional arg (ignored: the value goes alone)
+// and an empty flag (no flag), each with a warning.
+func TestCompat05FlagForms(t *testing.T) {
+	cfg, err := Parse([]byte(`command: x
+tools:
+  - name: t
+    description: d
+    args:
+      - {name: path, positional: true, flag: --path}
+      - {name: max_count, flag: ""}
+      - {name: rest, positional: true, flag: " "}
+`), "old.yaml")
+	if err != nil {
+		t.Fatalf("a 0.5 config does not load:\n%v", err)
+	}
+	for _, a := range cfg.Tools[0].Args {
+		if a.Flag != "" || !a.Positional && a.Name != "max_count" {
+			t.Errorf("arg %s: flag %q, positional %v", a.Name, a.Flag, a.Positional)
+		}
+	}
+	var got []string
+	for _, w := range cfg.Warnings {
+		got = append(got, w.String())
+	}
+	want := []string{
+		`old.yaml:6:46: tool "t": arg "path": flag is ignored: a positional arg goes on the command line without it (as in CLImax 0.5); remove flag, or remove positional to pass the value after the flag`,
+		`old.yaml:7:33: tool "t": arg "max_count": flag is empty, so the arg goes on the command line as --max-count, as without a flag (as in CLImax 0.5): remove flag, or give the option`,
+		`old.yaml:8:46: tool "t": arg "rest": flag is empty, so it is ignored (as in CLImax 0.5): remove it`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// after_double_dash still needs positional or a flag: an empty one is none.
+	_, err = Parse([]byte("command: x\ntools:\n  - {name: t, description: d, args: [{name: a, flag: '', after_double_dash: true}]}\n"), "t.yaml")
+	if err == nil || !strings.Contains(err.Error(), "after_double_dash places the value after") {
+		t.Errorf("after_double_dash with an empty flag: %v", err)
+	}
+}

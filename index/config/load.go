@@ -82,9 +82,8 @@ func (e *NotFoundError) Error() string {
 // missing or empty required field (command, tools, a tool's name and
 // description, an arg's name), a value of the wrong type, an unknown arg
 // type, an unknown key at any level (with a "did you mean" hint), a tool
-// name that is not a valid MCP tool name, duplicate tool or arg names, an
-// arg that is both positional and has a flag, a stdin or cwd arg with
-// after_double_dash, a default that does not fit the arg's type
+// name that is not a valid MCP tool name, duplicate tool or arg names, a
+// stdin or cwd arg with after_double_dash, a default that does not fit the arg's type
 // or enum, an enum on a boolean arg, a timeout under [MinTimeout] or over
 // [MaxTimeout], a max_output that is not positive, an array of the wrong
 // shape (items without type: array, items that are not string, integer or
@@ -103,9 +102,10 @@ func (e *NotFoundError) Error() string {
 // 10,000 + 4 × len(data) nodes and no alias sits inside the node it names;
 // otherwise the error is that one problem, at the alias.
 //
-// A flag or positional: true on a stdin or cwd arg loads as CLImax 0.5
-// read it: ignored (Arg.Flag empty, Arg.Positional false), with a warning
-// in Config.Warnings.
+// The arg placements CLImax 0.5 accepted load as 0.5 read them, each with
+// a warning in Config.Warnings: a flag or positional: true on a stdin or
+// cwd arg is ignored (Arg.Flag empty, Arg.Positional false), a positional
+// arg's flag is ignored, and an empty flag is no flag.
 //
 // An empty tool list (tools: []) is allowed: the CLI is listed with no
 // tools. On success the defaults are applied: name [DefaultCLIName], arg

@@ -277,36 +277,46 @@ func (c *checker) argType(o *object, ctx string, a *Arg) bool {
 }
 
 // argPlacement checks where an arg goes: a flag, positional, stdin or cwd,
-// each excluding some of the others. A stdin or cwd arg that also has a
-// flag or positional: true loads as CLImax 0.5 read it, the flag or
-// positional ignored, with a warning; after_double_dash, which 0.5 did
-// not have, is an error there.
+// each excluding some of the others. The forms CLImax 0.5 accepted load
+// with its meaning and a warning: an empty flag is no flag; a positional
+// arg's flag is ignored; a stdin or cwd arg's flag or positional: true is
+// ignored. after_double_dash, which 0.5 did not have, is an error on a
+// stdin or cwd arg.
 func (c *checker) argPlacement(o *object, ctx string, a *Arg) {
-	if o.has("flag") && strings.TrimSpace(a.Flag) == "" {
-		c.report(o.at("flag"), ctx, "flag is empty: give the option, e.g. flag: --format, or remove it")
-	}
-	if a.Positional && o.has("flag") && !a.Stdin && !a.Cwd {
-		c.report(o.at("flag"), ctx, "an arg cannot be both positional and have a flag: remove one")
+	hasFlag := o.has("flag")
+	if f, ok := o.get("flag"); ok && isStringScalar(f.val()) && strings.TrimSpace(a.Flag) == "" {
+		if a.Positional || a.Stdin || a.Cwd || a.Name == "" {
+			c.warn(f.value, ctx, "flag is empty, so it is ignored (as in CLImax 0.5): remove it")
+		} else {
+			c.warn(f.value, ctx, "flag is empty, so the arg goes on the command line as %s, as without a flag (as in CLImax 0.5): remove flag, or give the option", "--"+strings.ReplaceAll(a.Name, "_", "-"))
+		}
+		a.Flag, hasFlag = "", false
 	}
 	if a.Stdin && a.Cwd {
 		c.report(o.at("cwd"), ctx, "an arg cannot be both stdin and cwd: remove one")
 		return
 	}
-	for _, k := range []string{"stdin", "cwd"} {
-		if !o.isTrue(k) {
-			continue
+	if !a.Stdin && !a.Cwd {
+		if a.Positional && hasFlag {
+			c.warn(o.at("flag"), ctx, "flag is ignored: a positional arg goes on the command line without it (as in CLImax 0.5); remove flag, or remove positional to pass the value after the flag")
+			a.Flag = ""
 		}
-		if a.AfterDoubleDash {
-			c.report(o.at("after_double_dash"), ctx, "a %s arg never goes on the command line: remove after_double_dash", k)
-		}
-		if a.Positional {
-			c.warn(o.at("positional"), ctx, "positional is ignored: %s; remove positional", offCommandLine[k])
-		}
-		if o.has("flag") {
-			c.warn(o.at("flag"), ctx, "flag is ignored: %s; remove flag", offCommandLine[k])
-		}
-		a.Positional, a.Flag = false, ""
+		return
 	}
+	k := "stdin"
+	if a.Cwd {
+		k = "cwd"
+	}
+	if a.AfterDoubleDash {
+		c.report(o.at("after_double_dash"), ctx, "a %s arg never goes on the command line: remove after_double_dash", k)
+	}
+	if a.Positional {
+		c.warn(o.at("positional"), ctx, "positional is ignored: %s; remove positional", offCommandLine[k])
+	}
+	if hasFlag {
+		c.warn(o.at("flag"), ctx, "flag is ignored: %s; remove flag", offCommandLine[k])
+	}
+	a.Positional, a.Flag = false, ""
 }
 
 // offCommandLine says, for a warning, where the value of a stdin or cwd

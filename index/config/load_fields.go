@@ -191,7 +191,7 @@ func (c *checker) arrayFields(o *object, a *Arg, ctx string, typeOK bool) bool {
 			}
 		}
 	}
-	if a.AfterDoubleDash && !a.Positional && !o.has("flag") && !a.Stdin && !a.Cwd { // argPlacement reports a stdin or cwd arg's
+	if a.AfterDoubleDash && !a.Positional && strings.TrimSpace(a.Flag) == "" && !a.Stdin && !a.Cwd { // argPlacement reports a stdin or cwd arg's
 		c.report(o.at("after_double_dash"), ctx, "after_double_dash places the value after \"--\" on the command line: it needs positional: true, or a flag to go there with it")
 	}
 	return ok
