@@ -40,6 +40,13 @@ type variant struct {
 type queryTerm struct {
 	term, raw string
 	w         float32 // its weight: less in the clauses that set the scene
+	// inFile: every use of the word in the query is in a file's name
+	// ("go.mod", "package.json", "docker-compose.yml"). A file is what a
+	// step acts on or where it happens, not the action: its words weigh
+	// as the scene does, wherever they stand, and do not count towards
+	// the name factor ("run the tests; the project has a go.mod" is
+	// go_test, not go_mod_init).
+	inFile bool
 	// compounds are the stems of the word written together with the
 	// word before or after it ("work tree", "one-line", "set up"), both
 	// words counting: a tool may spell them as one (see variants).
@@ -55,6 +62,7 @@ func queryTerms(query string) []queryTerm {
 	add := func(list []queryTerm, t queryTerm) []queryTerm {
 		if i := slices.IndexFunc(list, func(q queryTerm) bool { return q.term == t.term }); i >= 0 {
 			list[i].w = max(list[i].w, t.w)
+			list[i].inFile = list[i].inFile && t.inFile
 		} else if len(list) < MaxQueryTerms {
 			list = append(list, t)
 		}
@@ -64,22 +72,25 @@ func queryTerms(query string) []queryTerm {
 	words := func(part string, w float32) {
 		prev := ""   // the previous word, when it counts
 		prevAt := -1 // … and its index in terms
-		tokenize(part, func(tok []byte) {
-			t := queryTerm{term: stem(string(tok)), raw: string(tok), w: w}
-			if isStopWord(t.raw) || isNumber(t.term) {
-				rest = add(rest, t)
-				prev, prevAt = "", -1
-				return
-			}
-			terms = add(terms, t)
-			at := slices.IndexFunc(terms, func(q queryTerm) bool { return q.term == t.term })
-			if prev != "" && at >= 0 && prevAt >= 0 {
-				c := stem(prev + t.raw)
-				terms[at].compounds = append(terms[at].compounds, c)
-				terms[prevAt].compounds = append(terms[prevAt].compounds, c)
-			}
-			prev, prevAt = t.raw, at
-		})
+		for _, field := range strings.Fields(part) {
+			inFile := isFileName(field)
+			tokenize(field, func(tok []byte) {
+				t := queryTerm{term: stem(string(tok)), raw: string(tok), w: w, inFile: inFile}
+				if isStopWord(t.raw) || isNumber(t.term) {
+					rest = add(rest, t)
+					prev, prevAt = "", -1
+					return
+				}
+				terms = add(terms, t)
+				at := slices.IndexFunc(terms, func(q queryTerm) bool { return q.term == t.term })
+				if prev != "" && at >= 0 && prevAt >= 0 {
+					c := stem(prev + t.raw)
+					terms[at].compounds = append(terms[at].compounds, c)
+					terms[prevAt].compounds = append(terms[prevAt].compounds, c)
+				}
+				prev, prevAt = t.raw, at
+			})
+		}
 	}
 	words(query[:cut], contextWeight)
 	n := len(terms)
@@ -87,6 +98,15 @@ func queryTerms(query string) []queryTerm {
 	if len(terms) == n { // the last clause has no words that count: no context
 		for i := range terms {
 			terms[i].w = 1
+		}
+	}
+	onlyFiles := !slices.ContainsFunc(terms, func(t queryTerm) bool { return !t.inFile })
+	for i := range terms {
+		switch {
+		case onlyFiles: // a query of file names alone is about them
+			terms[i].inFile = false
+		case terms[i].inFile:
+			terms[i].w *= contextWeight
 		}
 	}
 	if len(terms) == 0 {
@@ -124,6 +144,37 @@ func lastClause(query string) int {
 		}
 	}
 	return 0
+}
+
+// isFileName reports whether a word of a query, as written between
+// spaces, names a file: its last path element is two characters or more,
+// a dot and an extension of one to five lowercase letters or digits, at
+// least one a letter ("go.mod", "Cargo.toml", "docker-compose.yml",
+// "src/lib.rs"), or a dot and lowercase letters or digits (".gitignore");
+// not a version ("v1.2"), an abbreviation ("e.g.") nor a domain in a path
+// ("github.com/google/uuid").
+func isFileName(field string) bool {
+	field = strings.TrimRight(field, ",;:!?)]}'\"`")
+	field = strings.TrimRight(field, ".")
+	base := field[strings.LastIndexByte(field, '/')+1:]
+	dot := strings.LastIndexByte(base, '.')
+	switch ext := len(base) - dot - 1; {
+	case dot < 0 || ext < 1 || ext > 16:
+		return false
+	case dot == 1 || dot > 1 && ext > 5: // "e.g", "v1.2.0-beta.12345678"
+		return false
+	}
+	letter := false
+	for _, c := range []byte(base[dot+1:]) {
+		switch {
+		case c >= 'a' && c <= 'z':
+			letter = true
+		case c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return letter
 }
 
 // truncate returns the longest prefix of s of at most n bytes that does

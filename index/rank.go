@@ -441,7 +441,7 @@ func (r *ranker) matchTerms(terms []queryTerm, s *scratch, ex *explainer) (ids [
 		if ex != nil {
 			ex.variants(i, r, vs)
 		}
-		r.matchTerm(i, ids[i], t.w, cw, !r.programs[t.term], vs, s, ex)
+		r.matchTerm(i, ids[i], t, cw, vs, s, ex)
 		r.matchCLIs(t.w, vs, s)
 	}
 	return ids, total
@@ -475,7 +475,12 @@ func (r *ranker) coverWeight(exact int32, vs []variant) float32 {
 // tool's best variant among vs, and adds its score, coverage credit and
 // name weight to the tool's, and when countName (the term names no
 // program) one to its name words held by the query when it is there.
-func (r *ranker) matchTerm(i int, exact int32, qw, cw float32, countName bool, vs []variant, s *scratch, ex *explainer) {
+func (r *ranker) matchTerm(i int, exact int32, t queryTerm, cw float32, vs []variant, s *scratch, ex *explainer) {
+	qw, countName := t.w, !r.programs[t.term] && !t.inFile
+	nw := qw // the term's weight in the name factor
+	if t.inFile {
+		nw = 0
+	}
 	for vi, v := range vs {
 		// A variant scores with the query word's rarity when the index
 		// has that word: a rare synonym ("rev") must not outrank the
@@ -505,7 +510,7 @@ func (r *ranker) matchTerm(i int, exact int32, qw, cw float32, countName bool, v
 		s.touch(d)
 		s.acc[d] += s.best[d]
 		s.cov[d] += cw * s.credit[d]
-		s.named[d] += qw * s.inName[d]
+		s.named[d] += nw * s.inName[d]
 		if countName && s.inName[d] > 0 && s.nameHit[d] < math.MaxUint8 {
 			s.nameHit[d]++
 		}

@@ -1094,3 +1094,47 @@ func TestRankFirstPlaceByNameLeftOut(t *testing.T) {
 		t.Errorf(`Search("revert commit") = %q, want vcs_revert, vcs_revert_abort first`, got)
 	}
 }
+
+func TestIsFileName(t *testing.T) {
+	for _, s := range []string{"go.mod", "package.json", "Cargo.toml", "docker-compose.yml", "src/lib.rs", ".gitignore", "(resp.json)", "build.zip,", "config.toml."} {
+		if !isFileName(s) {
+			t.Errorf("isFileName(%q) = false, want true", s)
+		}
+	}
+	for _, s := range []string{"v1.2", "1.22", "github.com/google/uuid", "net/http.Client", "./...", "end.", "e.g.", "deploy", "a.verylongext", "x.y"} {
+		if isFileName(s) {
+			t.Errorf("isFileName(%q) = true, want false", s)
+		}
+	}
+}
+
+// A file's name in a query names what a step acts on, not the action: its
+// words weigh as the scene does and do not count towards the name factor,
+// so that the project file a query mentions as context does not pick the
+// tool named after it.
+func TestRankFileNameIsTheObject(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "go", Description: "Build and test Go code", Tools: []config.Tool{
+		{Name: "go_test", Description: "Run the tests of packages", Command: "test"},
+		{Name: "go_mod_init", Description: "Create a go.mod file for a new module at the project root", Command: "mod init"},
+		{Name: "go_mod_tidy", Description: "Add missing and remove unused modules in go.mod", Command: "mod tidy"},
+		{Name: "go_build", Description: "Compile packages"},
+		{Name: "go_vet", Description: "Report suspicious code in packages"},
+	}}, &config.Config{Name: "npm", Tools: []config.Tool{
+		{Name: "npm_test", Description: "Run the test script of the project"},
+		{Name: "npm_install", Description: "Install the dependencies of the project"},
+	}})
+	if got := entryNames(ix.Search("run the tests of this project (it has a go.mod)", "", "", 3)); len(got) == 0 || got[0] != "go_test" {
+		t.Errorf("Search(run the tests … go.mod) = %q, want go_test first", got)
+	}
+	// A query of a file's name alone is about that file.
+	if got := entryNames(ix.Search("go.mod", "", "", 3)); len(got) == 0 || !strings.HasPrefix(got[0], "go_mod_") {
+		t.Errorf(`Search("go.mod") = %q, want a go_mod_ tool first`, got)
+	}
+	w := map[string]queryTerm{}
+	for _, qt := range queryTerms("tidy the deps in go.mod") {
+		w[qt.raw] = qt
+	}
+	if !w["mod"].inFile || w["mod"].w != contextWeight || w["tidy"].inFile || w["tidy"].w != 1 {
+		t.Errorf("queryTerms: mod %+v, tidy %+v: want mod in a file name at %v, tidy at 1", w["mod"], w["tidy"], contextWeight)
+	}
+}
