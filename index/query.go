@@ -449,3 +449,38 @@ func (r *ranker) withoutNegated(terms []queryTerm, query string) ([]queryTerm, [
 	}
 	return kept, negated
 }
+
+// avoidWeight is the weight of the words of what a query says to avoid
+// ("without creating a tag", "instead of making a new one").
+const avoidWeight = 0.5
+
+// avoided lowers the weight of the query terms that query uses only after
+// "without", "instead of" or "rather than" in a clause: they say what
+// must not happen, and a tool that does it is the opposite of the one
+// asked for ("bump the version without creating a git tag" is not
+// git_tag_create).
+func avoided(terms []queryTerm, query string) {
+	query = truncate(query, MaxQueryBytes)
+	in, uses := map[string]int{}, map[string]int{}
+	for _, clause := range strings.FieldsFunc(query, func(c rune) bool { return strings.ContainsRune(",;:()[]{}.!?\n", c) }) {
+		var toks []string
+		tokenize(clause, func(tok []byte) { toks = append(toks, string(tok)) })
+		after := len(toks)
+		for i, tok := range toks {
+			uses[stem(tok)]++
+			switch {
+			case i >= after:
+				in[stem(tok)]++
+			case tok == "without":
+				after = i + 1
+			case (tok == "instead" && i+1 < len(toks) && toks[i+1] == "of") || (tok == "rather" && i+1 < len(toks) && toks[i+1] == "than"):
+				after = i + 2
+			}
+		}
+	}
+	for i, t := range terms {
+		if in[t.term] > 0 && in[t.term] == uses[t.term] {
+			terms[i].w *= avoidWeight
+		}
+	}
+}

@@ -366,6 +366,7 @@ func (r *ranker) rank(query string, req rankRequest, ex *explainer) (page []int,
 			namesProgram = true
 		}
 	}
+	avoided(terms, query)
 	// A query that names a program, or one not to use ("docker, not
 	// k8s"), says which CLI it means: the project hint does not overrule
 	// it, and the tools of a program ruled out rank after the others.

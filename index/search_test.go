@@ -1138,3 +1138,30 @@ func TestRankFileNameIsTheObject(t *testing.T) {
 		t.Errorf("queryTerms: mod %+v, tidy %+v: want mod in a file name at %v, tidy at 1", w["mod"], w["tidy"], contextWeight)
 	}
 }
+
+// The words after "without", "instead of" or "rather than" say what must
+// not happen: a tool that does it is not the one asked for.
+func TestRankAvoidedWords(t *testing.T) {
+	ix := rankFixture(t,
+		&config.Config{Name: "pkg", Tools: []config.Tool{
+			{Name: "pkg_version", Description: "Bump the package version", Keywords: []string{"bump version"}},
+			{Name: "pkg_publish", Description: "Publish the package to the registry"},
+		}},
+		&config.Config{Name: "vcs", Tools: []config.Tool{
+			{Name: "vcs_tag_create", Description: "Create a tag", Keywords: []string{"create release tag"}},
+			{Name: "vcs_log", Description: "Show the history"},
+		}})
+	q := "bump the version for the release without creating a tag"
+	if got := entryNames(ix.Search(q, "", "", 2)); len(got) == 0 || got[0] != "pkg_version" {
+		t.Errorf("Search(%q) = %q, want pkg_version first", q, got)
+	}
+	w := map[string]float32{}
+	terms := queryTerms("tag the release instead of making a new tag, rather than a branch; keep the history")
+	avoided(terms, "tag the release instead of making a new tag, rather than a branch; keep the history")
+	for _, qt := range terms {
+		w[qt.raw] = qt.w
+	}
+	if w["making"] != contextWeight*avoidWeight || w["branch"] != contextWeight*avoidWeight || w["tag"] != contextWeight || w["history"] != 1 {
+		t.Errorf("weights %v: want the words after instead of / rather than lowered, tag (also used before) not", w)
+	}
+}
