@@ -42,7 +42,7 @@ var (
 
 	// writeDescriptionRE finds an option described as writing a file
 	// ("output to a specific file", "write the result into FILE").
-	writeDescriptionRE = lazyRE(`(?i)\b(output|write|writes|save|saves|dump|dumps|store|stores)\b[^.;]{0,24}\b(to|into|in)\b[^.;]{0,16}\b(file|path|directory)\b`)
+	writeDescriptionRE = lazyRE(`(?i)\b(output|write|writes|save|saves|dump|dumps|store|stores)\b[^.;]{0,40}\b(to|into|in)\b[^.;]{0,16}\b(file|path|directory)\b`)
 	// formatRE marks an output option that is a format, not a file
 	// (kubectl's -o, --output: "Output format. One of: json|yaml").
 	formatRE    = lazyRE(`(?i)\bformat\b`)
@@ -62,21 +62,28 @@ func flagHazard(f *Flag) string {
 	}
 	value := strings.ToLower(strings.Trim(f.Value, "<>[]{}=. "))
 	valueWords := nameWords(value)
+	// A value that is a format names no program (git cat-file's
+	// --batch-command[=<format>] reads commands from stdin).
+	formatValue := slices.Contains(valueWords, "format")
 	switch {
-	case runOptionNames[long], slices.ContainsFunc(nameWords(long), func(w string) bool { return runOptionWords[w] }),
+	case runOptionNames[long],
+		!formatValue && slices.ContainsFunc(nameWords(long), func(w string) bool { return runOptionWords[w] }),
 		slices.ContainsFunc(valueWords, func(w string) bool { return runValueWords[w] }):
 		return hazardRuns
 	case settingOptionNames[long],
 		long == "" && f.Short == "-c" && f.Value != "" && settingRE().MatchString(f.Value):
 		return hazardSettings
 	}
+	// A switch writes no file a caller names; an output option that is a
+	// format (an enum, or described as one) writes none either, unless
+	// its description says it writes to a file.
 	format := len(f.Enum) > 0 || formatRE().MatchString(f.Description) || formatRE().MatchString(value)
 	switch {
-	case f.Type == TypeBoolean || format:
+	case f.Type == TypeBoolean:
 		return ""
-	case writeOptionNames[long],
-		long == "" && f.Short == "-o" && fileValueRE().MatchString(value),
-		writeDescriptionRE().MatchString(f.Description):
+	case writeDescriptionRE().MatchString(f.Description),
+		!format && writeOptionNames[long],
+		!format && long == "" && f.Short == "-o" && fileValueRE().MatchString(value):
 		return hazardWrites
 	}
 	return ""

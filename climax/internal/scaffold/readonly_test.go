@@ -35,6 +35,7 @@ func TestFlagHazard(t *testing.T) {
 		{Flag{Short: "-o", Value: "FILE", Description: "place the output into FILE"}, hazardWrites},
 		{Flag{Long: "--log-file", Value: "PATH"}, hazardWrites},
 		{Flag{Long: "--result", Value: "FILE", Description: "write the result to FILE"}, hazardWrites},
+		{Flag{Long: "--report", Value: "FILE", Description: "write the report in the given format to a file"}, hazardWrites},
 		{Flag{Long: "--config", Value: "KEY=VALUE", Type: TypeArray}, hazardSettings},
 		{Flag{Short: "-c", Value: "<name>=<value>"}, hazardSettings},
 		// Formats, reading a file, switching a hazard off, a quoting style.
@@ -47,6 +48,7 @@ func TestFlagHazard(t *testing.T) {
 		{Flag{Long: "--no-ext-diff", Type: TypeBoolean}, ""},
 		{Flag{Long: "--shell", Type: TypeBoolean, Description: "quote placeholders suitably for shells"}, ""},
 		{Flag{Long: "--format", Value: "<format>"}, ""},
+		{Flag{Long: "--batch-command", Value: "<format>", Joined: true, Description: "read commands from stdin"}, ""},
 		{Flag{Short: "-c", Type: TypeBoolean, Description: "use the same output mode as git-annotate"}, ""},
 	} {
 		f := c.flag
