@@ -21,13 +21,16 @@ func secondHand(f *Flag) bool {
 // list against the installed program, as --verify would, and removes from
 // the tree those the program refuses, so that a draft passes its own
 // --verify (git bisect's manual describes --no-checkout, an option of
-// "git bisect start"). Only the tools that hold such options are probed.
+// "git bisect start"). Only the tools that hold such options, and whose
+// command the program answered itself, are probed, at most
+// maxDraftChecks of them: a command that only the spec knows (aws's
+// thousands) is left to --verify, as the draft's note on the spec says.
 // It returns a note naming what it left out, "" when nothing was.
 func dropRefusedFlags(ctx context.Context, sb *Sandbox, root *Command, o DraftOptions) string {
 	yaml, _, tools := draft(root, o)
 	nodes := map[string]*Command{}
 	for _, t := range tools {
-		if slices.ContainsFunc(t.node.Flags, secondHand) {
+		if t.node.Source != figSource && slices.ContainsFunc(t.node.Flags, secondHand) && len(nodes) < maxDraftChecks {
 			nodes[t.name] = t.node
 		}
 	}
@@ -65,6 +68,11 @@ func dropRefusedFlags(ctx context.Context, sb *Sandbox, root *Command, o DraftOp
 	return fmt.Sprintf("the installed %s refused %d %s that its commands' help did not list, left out: %s",
 		programName(o.Name), len(left), plural(len(left), "option", "options"), strings.Join(left, ", "))
 }
+
+// maxDraftChecks bounds the tools a draft probes before it is written;
+// each costs a few probes, and one whose flags are refused together one
+// probe per flag.
+const maxDraftChecks = 24
 
 // argFlag is the option the arg named name puts on the command line,
 // without a joining "=".
