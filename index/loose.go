@@ -5,19 +5,23 @@ import (
 	"slices"
 )
 
-// This file matches long keywords loosely. A keyword of three words or
+// This file matches long keywords loosely. A keyword of four words or
 // more — typically an error message a user would paste — seldom appears
 // in a query word for word: pasted text has names, paths and quotes in the
 // middle ("Your local changes to the following files would be
 // overwritten"). A tool scores a bonus when the query holds most of the
-// words of one of its long keywords, in any order: at least
+// words of one of its long keywords, in their order: at least
 // [minLooseWords] of them, and two thirds. Shorter keywords only count
-// whole (findPhrases): two words anywhere in a query say little.
+// whole (findPhrases): they are task phrases ("tag an image for a
+// registry"), and a sentence that holds their words apart is seldom
+// about that task ("ship the already-tagged image up to the container
+// registry" pushes it).
 
 const (
-	minLooseWords = 3            // keywords with fewer words (stop words aside) only match as phrases; a query must hold at least this many of a longer one's
-	looseMinShare = 0.67         // … and this fraction of them
-	looseWeight   = float32(1.0) // a loosely matched keyword's bonus, per word of it the query holds, times the fraction held
+	minLooseKeyword = 4            // keywords with fewer words (stop words aside) only match as phrases
+	minLooseWords   = 3            // a query must hold at least this many of a longer one's words
+	looseMinShare   = 0.67         // … and this fraction of them
+	looseWeight     = float32(1.0) // a loosely matched keyword's bonus, per word of it the query holds, times the fraction held
 )
 
 // looseIndex holds the long keywords by their words.
@@ -50,7 +54,7 @@ func (li *looseIndex) build(kws []looseKeyword, isStop []bool) {
 				ts = append(ts, id)
 			}
 		}
-		if len(ts) < minLooseWords || len(ts) > math.MaxUint8 || k.nth > math.MaxUint16 {
+		if len(ts) < minLooseKeyword || len(ts) > math.MaxUint8 || k.nth > math.MaxUint16 {
 			continue
 		}
 		li.doc = append(li.doc, k.doc)

@@ -1165,3 +1165,23 @@ func TestRankAvoidedWords(t *testing.T) {
 		t.Errorf("weights %v: want the words after instead of / rather than lowered, tag (also used before) not", w)
 	}
 }
+
+// A keyword of three words (stop words aside) is a task phrase: it counts
+// whole, not when a sentence holds its words apart.
+func TestRankShortKeywordNotLoose(t *testing.T) {
+	ix := rankFixture(t, &config.Config{Name: "box", Tools: []config.Tool{
+		{Name: "box_tag", Description: "Tag an image", Keywords: []string{"tag an image for a registry"}},
+		{Name: "box_push", Description: "Push an image", Keywords: []string{"ship image", "upload an image to a registry"}},
+		{Name: "box_ps", Description: "List containers"},
+	}})
+	ex := ix.Explain("ship the already-tagged image up to the container registry", "", "", 3)
+	for _, r := range ex.Results {
+		if r.Entry.ToolName == "box_tag" && r.Keyword != "" {
+			t.Errorf("box_tag: keyword %q matched with other words between its three", r.Keyword)
+		}
+	}
+	ex = ix.Explain("tag an image for a registry", "", "", 1)
+	if len(ex.Results) == 0 || ex.Results[0].KeywordScore == 0 {
+		t.Errorf("a three-word keyword held whole: want its bonus, got %+v", ex.Results)
+	}
+}
