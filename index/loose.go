@@ -11,14 +11,15 @@ import (
 // middle ("Your local changes to the following files would be
 // overwritten"). A tool scores a bonus when the query holds most of the
 // words of one of its long keywords, in their order: at least
-// [minLooseWords] of them, and two thirds. Shorter keywords only count
-// whole (findPhrases): they are task phrases ("tag an image for a
-// registry"), and a sentence that holds their words apart is seldom
-// about that task ("ship the already-tagged image up to the container
-// registry" pushes it).
+// [minLooseWords] of them, and two thirds. A keyword of three words is a
+// task phrase: it counts when the query holds its words one after the
+// other, stop words aside ("run make target" for "run a make target"),
+// not apart ("ship the already-tagged image up to the container
+// registry" is no "tag an image for a registry"). Shorter keywords only
+// count whole (findPhrases): two words anywhere in a query say little.
 
 const (
-	minLooseKeyword = 4            // keywords with fewer words (stop words aside) only match as phrases
+	minLooseKeyword = 4            // keywords with fewer words (stop words aside) match loosely only as a run of the query's words
 	minLooseWords   = 3            // a query must hold at least this many of a longer one's words
 	looseMinShare   = 0.67         // … and this fraction of them
 	looseWeight     = float32(1.0) // a loosely matched keyword's bonus, per word of it the query holds, times the fraction held
@@ -54,7 +55,7 @@ func (li *looseIndex) build(kws []looseKeyword, isStop []bool) {
 				ts = append(ts, id)
 			}
 		}
-		if len(ts) < minLooseKeyword || len(ts) > math.MaxUint8 || k.nth > math.MaxUint16 {
+		if len(ts) < minLooseWords || len(ts) > math.MaxUint8 || k.nth > math.MaxUint16 {
 			continue
 		}
 		li.doc = append(li.doc, k.doc)
@@ -114,6 +115,9 @@ func (r *ranker) matchLoose(ids []int32, s *scratch, ex *explainer) {
 		if n = float32(inOrder(li.terms[k], ids)); n < minLooseWords || n < looseMinShare*of {
 			continue
 		}
+		if of < minLooseKeyword && !run(li.terms[k], ids) {
+			continue // a task phrase, its words apart
+		}
 		d := li.doc[k]
 		if bonus := looseWeight * n * n / of; bonus > s.phrase[d] {
 			s.acc[d] += bonus - s.phrase[d]
@@ -124,6 +128,17 @@ func (r *ranker) matchLoose(ids []int32, s *scratch, ex *explainer) {
 		}
 	}
 	s.looseKW = hits[:0]
+}
+
+// run reports whether query (term IDs, stop words aside, -1 for words
+// the index lacks) holds the words of kw one after the other.
+func run(kw, query []int32) bool {
+	for i := 0; i+len(kw) <= len(query); i++ {
+		if slices.Equal(query[i:i+len(kw)], kw) {
+			return true
+		}
+	}
+	return false
 }
 
 // inOrder returns how many words of kw appear in query in the same order

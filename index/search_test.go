@@ -1167,7 +1167,8 @@ func TestRankAvoidedWords(t *testing.T) {
 }
 
 // A keyword of three words (stop words aside) is a task phrase: it counts
-// whole, not when a sentence holds its words apart.
+// when the query holds its words one after the other, stop words aside,
+// not when a sentence holds them apart.
 func TestRankShortKeywordNotLoose(t *testing.T) {
 	ix := rankFixture(t, &config.Config{Name: "box", Tools: []config.Tool{
 		{Name: "box_tag", Description: "Tag an image", Keywords: []string{"tag an image for a registry"}},
@@ -1180,8 +1181,11 @@ func TestRankShortKeywordNotLoose(t *testing.T) {
 			t.Errorf("box_tag: keyword %q matched with other words between its three", r.Keyword)
 		}
 	}
-	ex = ix.Explain("tag an image for a registry", "", "", 1)
-	if len(ex.Results) == 0 || ex.Results[0].KeywordScore == 0 {
-		t.Errorf("a three-word keyword held whole: want its bonus, got %+v", ex.Results)
+	// Held one after the other, stop words aside, it counts.
+	for _, q := range []string{"tag an image for a registry", "tag image registry", "please tag the image for the registry now"} {
+		ex = ix.Explain(q, "", "", 1)
+		if len(ex.Results) == 0 || ex.Results[0].Entry.ToolName != "box_tag" || ex.Results[0].KeywordScore == 0 {
+			t.Errorf("Explain(%q): want box_tag first with its keyword's bonus, got %+v", q, ex.Results)
+		}
 	}
 }
