@@ -383,7 +383,7 @@ func (r *ranker) rank(query string, req rankRequest, ex *explainer) (page []int,
 		ex.start(terms)
 	}
 	ids, weights := r.matchTerms(terms, s, ex)
-	r.matchBigrams(ids, s, ex)
+	r.matchBigrams(ids, terms, s, ex)
 	r.matchLoose(ids, s, ex)
 	qids := r.queryIDs(query, s)
 	r.findPhrases(qids, s, ex)
@@ -546,8 +546,11 @@ func (r *ranker) matchCLIs(qw float32, vs []variant, s *scratch) {
 
 // matchBigrams adds the bigram bonus of every pair of adjacent query
 // terms (exact IDs ids) that a tool has next to each other.
-func (r *ranker) matchBigrams(ids []int32, s *scratch, ex *explainer) {
+func (r *ranker) matchBigrams(ids []int32, terms []queryTerm, s *scratch, ex *explainer) {
 	for i := 1; i < len(ids); i++ {
+		if terms[i-1].inFile && terms[i].inFile {
+			continue
+		}
 		if ids[i-1] >= 0 && ids[i] >= 0 {
 			for _, p := range r.bigrams.lookup(ids[i-1], ids[i]) {
 				s.acc[p.doc] += p.score // the tool matched both terms: already touched

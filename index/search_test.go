@@ -1126,6 +1126,13 @@ func TestRankFileNameIsTheObject(t *testing.T) {
 	if got := entryNames(ix.Search("run the tests of this project (it has a go.mod)", "", "", 3)); len(got) == 0 || got[0] != "go_test" {
 		t.Errorf("Search(run the tests … go.mod) = %q, want go_test first", got)
 	}
+	// The words of a file's name form no phrase with each other: "go.mod"
+	// is no "go mod" for go_mod_init's name.
+	for _, r := range ix.Explain("run the tests of this project (it has a go.mod)", "", "", 5).Results {
+		if r.Entry.ToolName == "go_mod_init" && slices.Contains(r.Phrases, "go mod") {
+			t.Errorf("go_mod_init: phrases %q, want none from the file's name", r.Phrases)
+		}
+	}
 	// A query of a file's name alone is about that file.
 	if got := entryNames(ix.Search("go.mod", "", "", 3)); len(got) == 0 || !strings.HasPrefix(got[0], "go_mod_") {
 		t.Errorf(`Search("go.mod") = %q, want a go_mod_ tool first`, got)
