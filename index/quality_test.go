@@ -78,6 +78,11 @@ func TestSearchQuality(t *testing.T) {
 		// another writer from the same material, kinds and numbers;
 		// only its totals and kinds are used (docs/search.md).
 		{"blind-j", "../configs", "testdata/queries_blind_j.json", 0.98, 0.91, 0},
+		// K, written at the start of the round after issue 20's last
+		// (held out: only its totals and kinds are used), and L, plan
+		// steps and disambiguations by a further writer (tuned on).
+		{"blind-k", "../configs", "testdata/queries_blind_k.json", 0.97, 0.87, 0},
+		{"blind-l", "../configs", "testdata/queries_blind_l.json", 0.95, 0.80, 0},
 		// The same sets with the 3,004 tools of 100 other real
 		// programs loaded beside the bundled ones (figDistractors), at
 		// most 0.02 lower.
@@ -85,6 +90,8 @@ func TestSearchQuality(t *testing.T) {
 		{"blind-h+fig", "../configs", "testdata/queries_blind_h.json", 0.96, 0.90, fig},
 		{"blind-i+fig", "../configs", "testdata/queries_blind_i.json", 0.97, 0.91, fig},
 		{"blind-j+fig", "../configs", "testdata/queries_blind_j.json", 0.97, 0.90, fig},
+		{"blind-k+fig", "../configs", "testdata/queries_blind_k.json", 0.97, 0.87, fig},
+		{"blind-l+fig", "../configs", "testdata/queries_blind_l.json", 0.94, 0.80, fig},
 		// And with 3,000 synthetic tools drawn from the bundled configs'
 		// own words (distractors): harder than real programs, and their
 		// figures move with the configs more than the others'.
