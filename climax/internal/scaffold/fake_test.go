@@ -183,6 +183,11 @@ Global Flags:
 // fakeShelf is a cobra-like program: __complete lists its commands, each
 // command answers --help, and unknown flags are refused.
 func fakeShelf(args []string) int {
+	// A calls.log beside the program records each call's arguments.
+	if f, err := os.OpenFile(filepath.Join(filepath.Dir(os.Args[0]), "calls.log"), os.O_APPEND|os.O_WRONLY, 0); err == nil {
+		fmt.Fprintln(f, strings.Join(args, " "))
+		f.Close()
+	}
 	if len(args) >= 1 && args[0] == "__complete" {
 		if len(args) == 2 && args[1] == "" {
 			fmt.Print("delete\tDelete a widget\nlist\tList the widgets of a shelf\nhelp\tHelp about any command\n:4\n")

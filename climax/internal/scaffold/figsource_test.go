@@ -2,6 +2,8 @@ package scaffold
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -118,6 +120,26 @@ func TestFigMergesWithTheProgram(t *testing.T) {
 		if !strings.Contains(yaml, want) {
 			t.Errorf("the draft lacks %q:\n%s", want, yaml)
 		}
+	}
+}
+
+// A command only the spec knows is not probed before the draft is
+// written (aws has thousands): its options are left to --verify.
+func TestFigOnlyCommandsAreNotProbed(t *testing.T) {
+	withFig(t, shelfSpec(), "shelf")
+	prog := fake(t, "shelf")
+	log := filepath.Join(filepath.Dir(prog), "calls.log")
+	if err := os.WriteFile(log, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := draftOf(t, Request{Program: prog})
+	argNamed(t, toolNamed(t, cfg, "shelf_move"), "to")
+	calls, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(calls), "move --") || !strings.Contains(string(calls), "list --help") {
+		t.Errorf("calls:\n%s", calls)
 	}
 }
 
