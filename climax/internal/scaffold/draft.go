@@ -332,10 +332,12 @@ func toolFlags(n *Command, max int, readOnly bool) (out []*Flag, left []string) 
 		if f.Global || isHelpFlag(f) || seen[f.Name()] {
 			continue
 		}
-		if h := flagHazard(f); readOnly && h != "" {
-			seen[f.Name()] = true
-			left = append(left, f.Name()+" ("+h+")")
-			continue
+		if readOnly {
+			if h := flagHazard(f); h != "" {
+				seen[f.Name()] = true
+				left = append(left, f.Name()+" ("+h+")")
+				continue
+			}
 		}
 		if strings.Contains(strings.ToLower(f.Description), "deprecated") {
 			continue
