@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -179,6 +181,152 @@ func TestResultTextIgnoredArgs(t *testing.T) {
 	for _, tt := range tests {
 		if got := tt.res.Text(); got != tt.want {
 			t.Errorf("got  %q\nwant %q", got, tt.want)
+		}
+	}
+}
+
+// capped writes data to a capBuffer of limit in chunks of chunk bytes.
+func capped(data string, limit, chunk int) (string, bool) {
+	b := newCapBuffer(limit)
+	for len(data) > 0 {
+		k := min(chunk, len(data))
+		b.Write([]byte(data[:k]))
+		data = data[k:]
+	}
+	return b.String()
+}
+
+func omittedLine(n int) string { return fmt.Sprintf("[... %d bytes omitted ...]\n", n) }
+
+// numbered returns lines "PREFIX0000" to PREFIX(n-1), each ending with eol.
+func numbered(prefix string, from, to int, eol string) string {
+	var s strings.Builder
+	for i := from; i < to; i++ {
+		fmt.Fprintf(&s, "%s%04d%s", prefix, i, eol)
+	}
+	return s.String()
+}
+
+// Cuts fall where lines end when that gives up at most a quarter of a
+// half (docs/calls.md, Output caps): no fragment of a line reads as a
+// whole one, and N counts every byte not shown.
+func TestCapBufferLineCuts(t *testing.T) {
+	t.Parallel()
+	// 1000 lines of 10 bytes; each half is 503 bytes, 3 bytes into a line.
+	data := numbered("line ", 0, 1000, "\n")
+	want := numbered("line ", 0, 50, "\n") + omittedLine(9000) + numbered("line ", 950, 1000, "\n")
+	for _, chunk := range []int{1, 7, 503, 4096, len(data)} {
+		got, cut := capped(data, 1006, chunk)
+		if !cut || got != want {
+			t.Fatalf("chunks of %d:\n got %q\nwant %q", chunk, got, want)
+		}
+	}
+}
+
+// A line longer than the bound is cut at a character boundary as before:
+// the output still shows its start and its end.
+func TestCapBufferHugeLine(t *testing.T) {
+	t.Parallel()
+	for name, tt := range map[string]struct{ data, want string }{
+		"no newline": {
+			"start" + strings.Repeat("é", 5000) + "end",
+			"start" + strings.Repeat("é", 22) + "\n" + omittedLine(9910) + strings.Repeat("é", 23) + "end"},
+		"between short lines": {
+			"a\n" + strings.Repeat("x", 10000) + "\nb",
+			"a\n" + strings.Repeat("x", 48) + "\n" + omittedLine(9904) + strings.Repeat("x", 48) + "\nb"},
+	} {
+		for _, chunk := range []int{1, 64, 100000} {
+			got, cut := capped(tt.data, 100, chunk)
+			if !cut || got != tt.want {
+				t.Errorf("%s, chunks of %d:\n got %q\nwant %q", name, chunk, got, tt.want)
+			}
+		}
+	}
+}
+
+// The bound is a quarter of each half: with a limit of 200 a cut gives up
+// at most 25 bytes to end or start a line, never 26.
+func TestCapBufferLineBound(t *testing.T) {
+	t.Parallel()
+	a, b, c, d := strings.Repeat("a", 100), strings.Repeat("b", 100), strings.Repeat("c", 100), strings.Repeat("d", 100)
+	tests := []struct {
+		name, head, tail, want string
+	}{
+		{"head gives up 25", a[:74] + "\n" + b[:25], d,
+			a[:74] + "\n" + omittedLine(1025) + d},
+		{"head would give up 26", a[:73] + "\n" + b[:26], d,
+			a[:73] + "\n" + b[:26] + "\n" + omittedLine(1000) + d},
+		{"tail gives up 25", a, c[:24] + "\n" + d[:75],
+			a + "\n" + omittedLine(1025) + d[:75]},
+		{"tail would give up 26", a, c[:25] + "\n" + d[:74],
+			a + "\n" + omittedLine(1000) + c[:25] + "\n" + d[:74]},
+	}
+	for _, tt := range tests {
+		// 100 bytes of head, 1000 omitted in any case, 100 of tail.
+		data := tt.head + strings.Repeat("m", 1000) + tt.tail
+		got, cut := capped(data, 200, 37)
+		if !cut || got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// CRLF lines are cut after their LF; a half that ends between CR and LF
+// ends its line with that LF, and a tail that starts with the LF drops it.
+func TestCapBufferCRLF(t *testing.T) {
+	t.Parallel()
+	// Lines of 11 bytes; halves of 50 bytes are 6 bytes into a line.
+	data := numbered("rows ", 0, 100, "\r\n")
+	want := numbered("rows ", 0, 4, "\r\n") + omittedLine(1100-44-44) + numbered("rows ", 96, 100, "\r\n")
+	if got, cut := capped(data, 100, 9); !cut || got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// Halves of 20 bytes: the head ends with a CR and the tail starts
+	// with an LF.
+	data = "abcdefghijklmnopqrs\r\n" + strings.Repeat("filler\r\n", 10) + "end\r\n0123456789abcdefg\r\n"
+	want = "abcdefghijklmnopqrs\r\n" + omittedLine(len(data)-21-19) + "0123456789abcdefg\r\n"
+	if got, cut := capped(data, 40, 3); !cut || got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// Whatever the lines and the writes, the text before the marker starts
+// the stream, the text after it ends the stream, and N is exactly the
+// bytes in between; a cut that does not fall where a line ends had no
+// line end within the bound.
+func TestCapBufferLineCutsExact(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	marker := regexp.MustCompile(`\[\.\.\. (\d+) bytes omitted \.\.\.\]\n`)
+	for trial := range 2000 {
+		var data strings.Builder
+		maxLine := []int{3, 20, 200}[trial%3]
+		for data.Len() < 2000 {
+			data.WriteString(strings.Repeat("x", rng.IntN(maxLine)))
+			data.WriteString([]string{"\n", "\r\n"}[rng.IntN(2)])
+		}
+		limit := 20 + rng.IntN(600)
+		got, cut := capped(data.String(), limit, 1+rng.IntN(300))
+		s := data.String()
+		m := marker.FindStringSubmatchIndex(got)
+		if !cut || m == nil {
+			t.Fatalf("trial %d: no marker in %q", trial, got)
+		}
+		head, tail := got[:m[0]], got[m[1]:]
+		n, _ := strconv.Atoi(got[m[2]:m[3]])
+		if len(head)+n+len(tail) != len(s) {
+			// The line break before the marker was added.
+			head = strings.TrimSuffix(head, "\n")
+		}
+		if !strings.HasPrefix(s, head) || !strings.HasSuffix(s, tail) || len(head)+n+len(tail) != len(s) {
+			t.Fatalf("trial %d: limit %d, head %d + %d omitted + tail %d of %d bytes:\n%q", trial, limit, len(head), n, len(tail), len(s), got)
+		}
+		half, tailHalf := limit/2, limit-limit/2
+		if !strings.HasSuffix(head, "\n") && strings.Contains(s[half-lineSlack(half)-1:half], "\n") {
+			t.Fatalf("trial %d: limit %d, head %q not cut at a line end", trial, limit, head)
+		}
+		if start := len(s) - tailHalf; s[start-1] != '\n' && len(tail) == tailHalf && strings.Contains(s[start:start+lineSlack(tailHalf)], "\n") {
+			t.Fatalf("trial %d: limit %d, tail %q not cut at a line start", trial, limit, tail)
 		}
 	}
 }
