@@ -2423,7 +2423,7 @@ var compiledBundled = map[string]func() *config.Config{
 			Tools: []config.Tool{config.Tool{
 				Name:        "find_files",
 				Description: "Find files or directories under a path by name glob, type, size, emptiness or age (modified within or more than N days or minutes ago, after a date, or since another file), leaving out paths or names by glob; prints one path per line.",
-				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today", "files modified in the last day", "files older than 30 days", "modified in the last hour", "stale files", "newer than a file", "paths must precede expression", "unknown predicate", "Argument list too long", "exclude node_modules", "skip the .git directory", "find -not -path"},
+				Keywords:    []string{"locate file", "find file by name", "search filesystem", "recently modified files", "large files", "where is the file", "No such file or directory", "where did the file go", "files older than", "files bigger than", "empty directories", "find by extension", "files changed today", "files modified in the last day", "files older than 30 days", "modified in the last hour", "stale files", "newer than a file", "paths must precede expression", "unknown predicate", "Argument list too long", "exclude node_modules", "skip the .git directory", "find -not -path", "largest files", "biggest files", "file sizes", "when was it last modified", "ls -l"},
 				Args: []config.Arg{config.Arg{
 					Name:        "path",
 					Description: "Where to start, one or more (default: dir)",
@@ -2506,6 +2506,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Flag:        "-newer",
 				}, config.Arg{
+					Name:        "details",
+					Description: "Size in bytes, date, time and path per line",
+					Type:        config.ArgType("boolean"),
+					Flag:        "-printf %s\\t%TF\\t%TR\\t%p\\n",
+				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
 					Cwd:  true,
@@ -2514,7 +2519,104 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ExitCodes: map[int]string{1: "an error (see stderr): a missing or unreadable path or file, or a bad value"},
 				ReadOnly:  ptr(true),
-				Line:      15,
+				Line:      20,
+			}, config.Tool{
+				Name:        "find_delete",
+				Description: "Delete the files and empty directories under a path that match a name glob and optional type, size or age tests; prints each path deleted.",
+				Keywords:    []string{"delete files", "remove files matching", "rm by pattern", "clean up old files", "purge logs", "delete files older than", "remove all .pyc files", "delete empty directories", "remove temp files", "find -delete", "clear old logs", "Directory not empty"},
+				Args: []config.Arg{config.Arg{
+					Name:        "path",
+					Description: "Where to start, one or more (default: dir)",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Default:     []interface{}{"."},
+					Positional:  true,
+					Pattern:     "(?s).{2,}|[^!(),]",
+				}, config.Arg{
+					Name: "max_depth",
+					Type: config.ArgType("integer"),
+					Flag: "-maxdepth",
+				}, config.Arg{
+					Name:        "min_depth",
+					Description: "1: never the starting directory",
+					Type:        config.ArgType("integer"),
+					Flag:        "-mindepth",
+				}, config.Arg{
+					Name:        "type",
+					Description: "f file, d directory, l symlink",
+					Type:        config.ArgType("string"),
+					Flag:        "-type",
+					Enum:        []string{"f", "d", "l"},
+				}, config.Arg{
+					Name:        "name",
+					Description: "Name glob, e.g. '*.log' ('*': everything)",
+					Type:        config.ArgType("string"),
+					Required:    true,
+					Flag:        "-name",
+				}, config.Arg{
+					Name:        "path_glob",
+					Description: "Glob on the whole path",
+					Type:        config.ArgType("string"),
+					Flag:        "-path",
+				}, config.Arg{
+					Name:        "exclude_path",
+					Description: "Keep paths matching these globs",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Flag:        "-not -path",
+				}, config.Arg{
+					Name:        "exclude_name",
+					Description: "Keep names matching these globs",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Flag:        "-not -name",
+				}, config.Arg{
+					Name:        "size",
+					Description: "+10M over 10 MiB, -100k under 100 KiB",
+					Type:        config.ArgType("string"),
+					Flag:        "-size",
+				}, config.Arg{
+					Name:        "empty",
+					Description: "Only empty files and directories",
+					Type:        config.ArgType("boolean"),
+					Flag:        "-empty",
+				}, config.Arg{
+					Name:        "modified_after",
+					Description: "Date or e.g. '2 hours ago'",
+					Type:        config.ArgType("string"),
+					Flag:        "-newermt",
+				}, config.Arg{
+					Name:        "modified_days",
+					Description: "+30 over 30 days ago, -1 within the last day",
+					Type:        config.ArgType("string"),
+					Flag:        "-mtime",
+				}, config.Arg{
+					Name:        "modified_minutes",
+					Description: "+60 over an hour ago, -60 within the last hour",
+					Type:        config.ArgType("string"),
+					Flag:        "-mmin",
+				}, config.Arg{
+					Name:        "newer_than",
+					Description: "Modified more recently than this file",
+					Type:        config.ArgType("string"),
+					Flag:        "-newer",
+				}, config.Arg{
+					Name:        "delete",
+					Description: "false: only list what would be deleted",
+					Type:        config.ArgType("boolean"),
+					Default:     true,
+					Flag:        "-delete -print",
+				}, config.Arg{
+					Name: "dir",
+					Type: config.ArgType("string"),
+					Cwd:  true,
+				}},
+				Timeout:     float64(120),
+				MaxOutput:   65536,
+				ExitCodes:   map[int]string{1: "an error (see stderr): a bad path or value, or a path not deleted"},
+				Destructive: ptr(true),
+				Idempotent:  ptr(true),
+				Line:        99,
 			}},
 			Source: "bundled:find",
 		}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/climax-mcp/climax/executor"
 )
 
 // The rg and find sandbox: a small project tree with a .gitignore, a hidden
@@ -89,6 +91,32 @@ func init() {
 				{tool: "find_files", args: a{"path": []any{"docs", "-delete"}, "dir": tree}, refused: "-delete"},
 				{tool: "find_files", args: a{"path": "-delete", "dir": tree}, refused: "-delete"},
 				{tool: "find_files", args: a{"path": "!", "name": "*.py", "dir": tree}, refused: "does not match pattern"},
+				// details: size in bytes, date and time, path; the tests still
+				// select (it is the last word of the expression).
+				{tool: "find_files", args: a{"details": true, "name": "*.py", "exclude_path": "*/build/*", "dir": tree},
+					want: []string{"49\t" + time.Now().Format("2006-01-02") + "\t", "\t./main.py"}, check: lacks("out.py", "guide.md")},
+				{tool: "find_files", args: a{"details": true, "name": "old.txt", "dir": tree}, want: []string{"4\t" + time.Now().Add(-40*24*time.Hour).Format("2006-01-02") + "\t"}},
+				// find_delete: -delete comes after the tests, so only what
+				// they select goes, and each deleted path is printed.
+				{tool: "find_delete", args: a{"dir": tree}, refused: "name"},
+				{tool: "find_delete", args: a{"name": "*.py", "delete": false, "dir": tree}, want: []string{"./main.py", "./build/out.py"}, check: exists(sb.path("tree", "main.py"), true)},
+				{tool: "find_delete", args: a{"name": "*.py", "exclude_path": "./build/*", "dir": tree}, want: []string{"./main.py"},
+					check: func(t *testing.T, out executor.Outcome) {
+						exists(sb.path("tree", "main.py"), false)(t, out)
+						exists(sb.path("tree", "build", "out.py"), true)(t, out)
+						exists(sb.path("tree", "docs", "guide.md"), true)(t, out)
+					}},
+				{tool: "find_delete", args: a{"name": "*", "modified_days": "+30", "type": "f", "dir": tree}, want: []string{"./old.txt"},
+					check: func(t *testing.T, out executor.Outcome) {
+						exists(sb.path("tree", "old.txt"), false)(t, out)
+						exists(sb.path("tree", "docs", "guide.md"), true)(t, out)
+					}},
+				// A value is a glob, never an action.
+				{tool: "find_delete", args: a{"name": "-exec", "exclude_name": "-fprint", "dir": tree}, want: []string{"(no output)"}, check: exists(sb.path("tree", "docs", "guide.md"), true)},
+				// A directory goes only when empty; -depth (implied) empties
+				// it first when its content matches too.
+				{tool: "find_delete", args: a{"name": "build", "type": "d", "dir": tree}, exit: 1, want: []string{"Directory not empty", "[exit code: 1 (an error (see stderr)"}, check: exists(sb.path("tree", "build", "out.py"), true)},
+				{tool: "find_delete", args: a{"name": "*", "path": "build", "dir": tree}, want: []string{"build/out.py\nbuild"}, check: exists(sb.path("tree", "build"), false)},
 			}
 		},
 	})

@@ -859,8 +859,9 @@ var hostileTar = &hostile{
 // The find fixture: a tree whose file names are find's actions and
 // operators ("-fprint", "-delete", "-exec", ";", "("). A path that is an
 // action writes a file (the control: find -fprint CANARY); find_files
-// refuses such a path and passes every other value as the value of its
-// test, so no value or name acts, and the files are all still there.
+// and find_delete refuse such a path and pass every other value as the
+// value of its test, so no value or name acts, and the files are all still
+// there.
 var hostileFind = &hostile{
 	config:  "find",
 	workdir: "tree",
@@ -886,6 +887,21 @@ var hostileFind = &hostile{
 		for _, arg := range []string{"name", "iname", "path_glob", "size", "modified_after", "modified_days", "modified_minutes", "newer_than"} {
 			calls = append(calls, call{tool: "find_files", args: a{arg: "-fprint", "path": tree}})
 		}
+		calls = append(calls,
+			// details' format is the config's: the names are printed, not read.
+			call{tool: "find_files", args: a{"details": true, "name": "-*", "dir": tree}, want: []string{"\t./-fprint", "\t./-delete", "\t./-exec"}},
+		)
 		return append(calls, call{tool: "find_files", args: a{"name": "*", "type": "f", "dir": tree}, want: []string{"./-fprint", "./-delete", "./-exec", "./;", "./("}})
+	},
+	// find_delete: a path that is an action is refused, and a name that is
+	// one is a glob (delete: false lists what would go).
+	unsafe: func(dir string) []call {
+		tree := filepath.Join(dir, "tree")
+		fprint := filepath.Join(dir, "canaries", "find-fprint")
+		return []call{
+			{tool: "find_delete", args: a{"path": "-fprint", "name": fprint, "dir": tree}, refused: "starts with '-'"},
+			{tool: "find_delete", args: a{"name": "-fprint", "newer_than": "-exec", "delete": false, "dir": tree}},
+			{tool: "find_delete", args: a{"name": "-fprint", "exclude_name": ";", "delete": false, "dir": tree}, want: []string{"./-fprint"}, check: exists(filepath.Join(tree, "-fprint"), true)},
+		}
 	},
 }
