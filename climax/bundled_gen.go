@@ -3291,7 +3291,7 @@ var compiledBundled = map[string]func() *config.Config{
 			}, config.Tool{
 				Name:        "git_log",
 				Description: "Show commit history, newest first (20 by default), optionally by author, date, message, text change (pickaxe), path or range (main..HEAD).",
-				Keywords:    []string{"history", "recent commits", "latest commits", "last commits", "changelog", "commit messages", "who committed", "what changed since", "since last release", "previous commits", "git history", "which commit introduced", "when was this changed", "commit log", "commits by author", "last few commits", "find a commit by message", "which commit added", "when did this text disappear", "pickaxe", "log -S", "history of a renamed file", "log --follow", "commits between two dates"},
+				Keywords:    []string{"history", "recent commits", "latest commits", "last commits", "changelog", "commit messages", "who committed", "what changed since", "since last release", "previous commits", "git history", "which commit introduced", "when was this changed", "commit log", "commits by author", "last few commits", "find a commit by message", "which commit added", "when did this text disappear", "pickaxe", "log -S", "history of a renamed file", "log --follow", "commits between two dates", "commits ahead of main", "commits not merged into main", "unmerged commits", "what is on my branch but not on main", "branch commits missing from another branch", "compare two branches", "what's new on this branch", "commits only on this branch"},
 				Command:     "-c core.hooksPath=/dev/null log --no-ext-diff --no-textconv",
 				Args: []config.Arg{config.Arg{
 					Name:        "revision",
@@ -3432,7 +3432,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      129,
+				Line:      132,
 			}, config.Tool{
 				Name:        "git_show",
 				Description: "Show a commit (message, author, diff), a tag, or a file at a revision (REV:PATH).",
@@ -3465,7 +3465,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      166,
+				Line:      169,
 			}, config.Tool{
 				Name:        "git_blame",
 				Description: "Show who last changed each line of a file and in which commit.",
@@ -3503,7 +3503,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      192,
+				Line:      195,
 			}, config.Tool{
 				Name:        "git_grep",
 				Description: "Search tracked files for a text or regex pattern, e.g. to find where a function or symbol is used. Patterns are POSIX basic regexes (\\| for alternation, \\+ \\? \\{n\\}) unless extended_regexp (ERE: | + ? {n} ( )) or perl_regexp (PCRE: \\d, \\s, lookarounds) is set; fixed_strings matches literally. Exit code 1 means no matches.",
@@ -3567,7 +3567,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "no matches"},
 				ReadOnly:         ptr(true),
-				Line:             219,
+				Line:             222,
 			}, config.Tool{
 				Name:        "git_ls_files",
 				Description: "List files tracked by git (or untracked, modified or deleted ones).",
@@ -3601,7 +3601,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      270,
+				Line:      273,
 			}, config.Tool{
 				Name:        "git_rev_parse",
 				Description: "Resolve a revision (branch, tag, HEAD~2) to its hash; for an annotated tag add ^{commit} to get the commit, not the tag object.",
@@ -3630,7 +3630,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      296,
+				Line:      299,
 			}, config.Tool{
 				Name:        "git_repo_root",
 				Description: "Print the absolute path of the repository's top-level (root) directory.",
@@ -3645,7 +3645,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      320,
+				Line:      323,
 			}, config.Tool{
 				Name:        "git_reflog",
 				Description: "Show the reflog, newest 30 by default: every commit HEAD pointed to (commits, checkouts, resets, rebases). Use to recover lost commits.",
@@ -3669,7 +3669,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      332,
+				Line:      335,
 			}, config.Tool{
 				Name:        "git_describe",
 				Description: "Name a commit after the nearest tag reachable from it (v1.2.0-3-gabc1234), e.g. the version of a build.",
@@ -3698,7 +3698,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      351,
+				Line:      354,
 			}, config.Tool{
 				Name:        "git_branch_list",
 				Description: "List branches (local, remote or all), marking the current one, with last commit and upstream.",
@@ -3742,7 +3742,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      373,
+				Line:      376,
 			}, config.Tool{
 				Name:        "git_current_branch",
 				Description: "Print the name of the current branch (empty when HEAD is detached).",
@@ -3756,7 +3756,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      406,
+				Line:      409,
 			}, config.Tool{
 				Name:        "git_branch_create",
 				Description: "Create a new branch without switching to it (git_switch with new_branch does both).",
@@ -3780,7 +3780,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        417,
+				Line:        420,
 			}, config.Tool{
 				Name:        "git_branch_rename",
 				Description: "Rename a local branch (the current one when old is not given); refuses to overwrite an existing branch.",
@@ -3804,7 +3804,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        434,
+				Line:        437,
 			}, config.Tool{
 				Name:        "git_branch_delete",
 				Description: "Delete a local branch; unmerged ones only with force=true (their commits become unreachable).",
@@ -3828,7 +3828,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        450,
+				Line:        453,
 			}, config.Tool{
 				Name:        "git_switch",
 				Description: "Switch to another branch (checkout); new_branch creates a branch of that name first (from branch, else from HEAD).",
@@ -3857,7 +3857,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        470,
+				Line:        473,
 			}, config.Tool{
 				Name:        "git_checkout",
 				Description: "Check out a branch, tag or commit (classic switch); a file path as target discards its changes. To discard file changes use git_restore.",
@@ -3882,7 +3882,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        491,
+				Line:        494,
 			}, config.Tool{
 				Name:        "git_add",
 				Description: "Stage changes for the next commit: a path, or all=true for every change.",
@@ -3918,7 +3918,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        510,
+				Line:        513,
 			}, config.Tool{
 				Name:        "git_restore",
 				Description: "Discard uncommitted changes to files; staged=true only unstages them.",
@@ -3950,7 +3950,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        540,
+				Line:        543,
 			}, config.Tool{
 				Name:        "git_commit",
 				Description: "Record staged files and changes as a new commit; amend=true rewrites the last one. Its hooks run and may refuse it.",
@@ -3989,7 +3989,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        565,
+				Line:        568,
 			}, config.Tool{
 				Name:        "git_rm",
 				Description: "Delete files from the working tree and index; cached=true only untracks them.",
@@ -4030,7 +4030,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        598,
+				Line:        601,
 			}, config.Tool{
 				Name:        "git_mv",
 				Description: "Move or rename a tracked file or directory and stage the rename.",
@@ -4054,7 +4054,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        632,
+				Line:        635,
 			}, config.Tool{
 				Name:        "git_stash_push",
 				Description: "Stash (save away) uncommitted changes and clean the working tree.",
@@ -4087,7 +4087,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        649,
+				Line:        652,
 			}, config.Tool{
 				Name:        "git_stash_list",
 				Description: "List saved stashes (stash@{0} is the newest).",
@@ -4101,7 +4101,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      679,
+				Line:      682,
 			}, config.Tool{
 				Name:        "git_stash_show",
 				Description: "Show the changes stored in a stash as a diff.",
@@ -4120,7 +4120,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      690,
+				Line:      693,
 			}, config.Tool{
 				Name:        "git_stash_pop",
 				Description: "Re-apply a stash and drop it from the stash list (kept on conflict).",
@@ -4144,7 +4144,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        703,
+				Line:        706,
 			}, config.Tool{
 				Name:        "git_stash_apply",
 				Description: "Re-apply a stash's changes and keep the stash in the list (unlike git_stash_pop).",
@@ -4168,7 +4168,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        721,
+				Line:        724,
 			}, config.Tool{
 				Name:        "git_stash_drop",
 				Description: "Delete a stash without applying it.",
@@ -4187,11 +4187,11 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        737,
+				Line:        740,
 			}, config.Tool{
 				Name:        "git_tag_list",
 				Description: "List tags (release versions), optionally filtered by a glob.",
-				Keywords:    []string{"releases", "versions", "version tags", "latest release", "last release", "release history", "latest tag", "most recent tag", "what version are we on", "previous release"},
+				Keywords:    []string{"releases", "versions", "version tags", "latest release", "last release", "release history", "latest tag", "most recent tag", "what version are we on", "previous release", "when was it tagged", "release dates", "tag date"},
 				Command:     "-c core.hooksPath=/dev/null tag --list -n1",
 				Args: []config.Arg{config.Arg{
 					Name:        "pattern",
@@ -4209,6 +4209,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Flag:        "--contains=",
 				}, config.Arg{
+					Name:        "dates",
+					Description: "Date before each tag",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--format=%(creatordate:short)%09%(refname:short)%09%(subject)",
+				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
 					Cwd:  true,
@@ -4216,7 +4221,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      751,
+				Line:      754,
 			}, config.Tool{
 				Name:        "git_tag_create",
 				Description: "Create a tag (e.g. a release version), annotated when a message is given.",
@@ -4245,7 +4250,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        770,
+				Line:        779,
 			}, config.Tool{
 				Name:        "git_tag_delete",
 				Description: "Delete a local tag.",
@@ -4264,7 +4269,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        790,
+				Line:        799,
 			}, config.Tool{
 				Name:        "git_remote_list",
 				Description: "List configured remotes with their fetch and push URLs.",
@@ -4278,7 +4283,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      804,
+				Line:      813,
 			}, config.Tool{
 				Name:        "git_remote_add",
 				Description: "Add a remote repository under a name (e.g. origin, upstream).",
@@ -4302,7 +4307,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        818,
+				Line:        827,
 			}, config.Tool{
 				Name:        "git_remote_set_url",
 				Description: "Change the URL of a remote (e.g. switch origin from HTTPS to SSH, or to a moved repository).",
@@ -4328,7 +4333,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        835,
+				Line:        844,
 			}, config.Tool{
 				Name:        "git_remote_remove",
 				Description: "Remove a remote and its remote-tracking branches.",
@@ -4347,7 +4352,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        855,
+				Line:        864,
 			}, config.Tool{
 				Name:        "git_fetch",
 				Description: "Download commits, branches and tags from a remote without changing local branches.",
@@ -4388,7 +4393,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        867,
+				Line:        876,
 			}, config.Tool{
 				Name:        "git_pull",
 				Description: "Fetch and merge (or rebase) upstream changes into the current branch.",
@@ -4432,7 +4437,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        902,
+				Line:        911,
 			}, config.Tool{
 				Name:        "git_push",
 				Description: "Upload local commits to a remote branch.",
@@ -4480,7 +4485,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        944,
+				Line:        953,
 			}, config.Tool{
 				Name:        "git_clone",
 				Description: "Clone a remote repository into a new directory; depth=1 for a quick shallow copy.",
@@ -4517,7 +4522,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        989,
+				Line:        998,
 			}, config.Tool{
 				Name:        "git_init",
 				Description: "Create a new empty git repository in a directory.",
@@ -4541,7 +4546,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        1019,
+				Line:        1028,
 			}, config.Tool{
 				Name:        "git_merge",
 				Description: "Merge another branch into the current one. On conflicts: git_status, then commit or git_merge_abort.",
@@ -4580,7 +4585,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1037,
+				Line:        1046,
 			}, config.Tool{
 				Name:        "git_merge_abort",
 				Description: "Abort a merge in progress and return to the state before it.",
@@ -4594,7 +4599,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1068,
+				Line:        1077,
 			}, config.Tool{
 				Name:        "git_rebase",
 				Description: "Replay the current branch's commits onto another branch (rewrites history); not interactive: to squash the last N commits, git_reset soft to HEAD~N, then git_commit. After conflicts: git_add, then git_rebase_continue or git_rebase_abort.",
@@ -4624,7 +4629,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(120),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1083,
+				Line:        1092,
 			}, config.Tool{
 				Name:        "git_rebase_continue",
 				Description: "Continue a rebase after resolving and staging conflicts.",
@@ -4638,7 +4643,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1109,
+				Line:        1118,
 			}, config.Tool{
 				Name:        "git_rebase_abort",
 				Description: "Abort a rebase in progress and restore the branch as before.",
@@ -4652,7 +4657,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1122,
+				Line:        1131,
 			}, config.Tool{
 				Name:        "git_rebase_skip",
 				Description: "Skip the commit a rebase stopped on (the rebased branch goes on without it) and continue with the next; for a commit whose changes are already upstream or that a conflict resolution left empty.",
@@ -4666,7 +4671,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1133,
+				Line:        1142,
 			}, config.Tool{
 				Name:        "git_cherry_pick",
 				Description: "Apply an existing commit's changes onto the current branch as a new commit (cherry-pick).",
@@ -4691,7 +4696,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1143,
+				Line:        1152,
 			}, config.Tool{
 				Name:        "git_cherry_pick_continue",
 				Description: "Continue a cherry-pick after resolving and staging its conflicts (git refuses one the resolution left empty: git_cherry_pick_skip drops it, git_commit with allow_empty keeps it).",
@@ -4705,7 +4710,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1162,
+				Line:        1171,
 			}, config.Tool{
 				Name:        "git_cherry_pick_abort",
 				Description: "Abort a cherry-pick in progress and return to the state before it.",
@@ -4719,7 +4724,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1171,
+				Line:        1180,
 			}, config.Tool{
 				Name:        "git_cherry_pick_skip",
 				Description: "Skip the commit a cherry-pick stopped on (its changes are not applied) and continue with the rest; for a pick that a conflict resolution left empty. git_commit with allow_empty keeps it as an empty commit instead.",
@@ -4733,7 +4738,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1180,
+				Line:        1189,
 			}, config.Tool{
 				Name:        "git_revert",
 				Description: "Create a new commit that undoes an earlier commit (safe for pushed history).",
@@ -4757,7 +4762,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1190,
+				Line:        1199,
 			}, config.Tool{
 				Name:        "git_revert_continue",
 				Description: "Continue a revert after resolving and staging its conflicts (git refuses one the resolution left empty: git_revert_skip drops it, git_commit with allow_empty keeps it).",
@@ -4771,7 +4776,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1209,
+				Line:        1218,
 			}, config.Tool{
 				Name:        "git_revert_abort",
 				Description: "Abort a revert in progress and return to the state before it.",
@@ -4785,7 +4790,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1220,
+				Line:        1229,
 			}, config.Tool{
 				Name:        "git_revert_skip",
 				Description: "Skip the commit a revert stopped on (it is not reverted) and continue with the rest; for a revert that a conflict resolution left empty.",
@@ -4799,7 +4804,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1230,
+				Line:        1239,
 			}, config.Tool{
 				Name:        "git_checkout_ours",
 				Description: "Resolve conflicted files by taking our side whole: the current branch's version during a merge or cherry-pick (during a rebase, the branch being rebased onto). Then git_add the files.",
@@ -4822,7 +4827,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1239,
+				Line:        1248,
 			}, config.Tool{
 				Name:        "git_checkout_theirs",
 				Description: "Resolve conflicted files by taking their side whole: the version from the branch being merged or the commit being cherry-picked or reverted (during a rebase, the commit being replayed). Then git_add the files.",
@@ -4845,7 +4850,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1257,
+				Line:        1266,
 			}, config.Tool{
 				Name:        "git_reset",
 				Description: "Undo commits or unstage files, keeping the changes: move the branch to a commit (HEAD~1 undoes the last one).",
@@ -4876,7 +4881,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1275,
+				Line:        1284,
 			}, config.Tool{
 				Name:        "git_reset_hard",
 				Description: "Reset branch, index and working tree to a commit, discarding uncommitted changes and later commits.",
@@ -4896,7 +4901,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1300,
+				Line:        1309,
 			}, config.Tool{
 				Name:        "git_clean_preview",
 				Description: "List the untracked files git_clean would delete, without deleting anything.",
@@ -4927,7 +4932,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1316,
+				Line:      1325,
 			}, config.Tool{
 				Name:        "git_clean",
 				Description: "Permanently delete untracked files (directories=true: also directories; ignored=true: also ignored files). Preview with git_clean_preview.",
@@ -4959,7 +4964,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1340,
+				Line:        1349,
 			}, config.Tool{
 				Name:        "git_bisect",
 				Description: "Find the commit that introduced a bug by binary search: start BAD GOOD, then mark each checked-out commit good or bad; reset ends.",
@@ -4986,7 +4991,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1368,
+				Line:        1377,
 			}, config.Tool{
 				Name:        "git_worktree_list",
 				Description: "List the worktrees of the repository (extra checkouts of other branches) with path, commit and branch.",
@@ -5000,7 +5005,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1387,
+				Line:      1396,
 			}, config.Tool{
 				Name:        "git_worktree_add",
 				Description: "Check out a branch into a new directory (a worktree), to work on two branches at once.",
@@ -5030,7 +5035,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        1397,
+				Line:        1406,
 			}, config.Tool{
 				Name:        "git_worktree_remove",
 				Description: "Remove a worktree and its directory; force=true even with uncommitted changes.",
@@ -5054,7 +5059,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        1417,
+				Line:        1426,
 			}, config.Tool{
 				Name:        "git_config_get",
 				Description: "Print the value of one git setting (user.email, remote.origin.url...); exit code 1 when it is not set.",
@@ -5076,7 +5081,7 @@ var compiledBundled = map[string]func() *config.Config{
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "not set, or not a valid key: see stderr"},
 				ReadOnly:         ptr(true),
-				Line:             1433,
+				Line:             1442,
 			}, config.Tool{
 				Name:        "git_config_set",
 				Description: "Set a git setting in this repository's .git/config (user.name, user.email, core.autocrlf...).",
@@ -5103,7 +5108,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        1451,
+				Line:        1460,
 			}, config.Tool{
 				Name:        "git_config_list",
 				Description: "List git settings in effect, each with its scope (system, global, local).",
@@ -5117,7 +5122,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      1475,
+				Line:      1484,
 			}},
 			Source: "bundled:git",
 		}

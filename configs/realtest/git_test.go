@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -178,6 +179,12 @@ func gitCalls(sb *sandbox) []call {
 		// Tags.
 		{tool: "git_tag_list", args: r(a{}), want: []string{"v0.1.0", "first release", "v0.2.0"}},
 		{tool: "git_tag_list", args: r(a{"pattern": "v0.*", "sort": "-v:refname", "contains": "v0.2.0"}), want: []string{"v0.2.0"}},
+		// dates: the tag's date (a fixed format), the tag, its subject.
+		{tool: "git_tag_list", args: r(a{"dates": true, "sort": "-v:refname"}), check: func(t *testing.T, out outcome) {
+			if !regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d\tv0\.2\.0\t.+\n\d{4}-\d\d-\d\d\tv0\.1\.0\tfirst release$`).MatchString(out.Text) {
+				t.Errorf("want date, tag and subject per line, newest version first:\n%s", out.Text)
+			}
+		}},
 		{tool: "git_tag_create", args: r(a{"name": "v1.0.0", "message": "one"}), want: []string{"(no output)"}},
 		{tool: "git_tag_create", args: r(a{"name": "old", "commit": "v0.1.0"}), want: []string{"(no output)"}},
 		{tool: "git_tag_delete", args: r(a{"name": "old"}), want: []string{"Deleted tag 'old'"}},

@@ -387,6 +387,7 @@ var hostileGit = &hostile{
 				call{tool: "git_show", args: a{"object": "HEAD", "dir": d}},
 				call{tool: "git_blame", args: a{"file": "f.txt", "dir": d}},
 				call{tool: "git_stash_show", args: a{"dir": d}},
+				call{tool: "git_tag_list", args: a{"dates": true, "sort": "-creatordate", "dir": d}},
 				call{tool: "git_status", args: a{"short": true, "untracked": "all", "dir": d}, before: staleIndex(d)},
 			)
 		}
