@@ -7777,6 +7777,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("boolean"),
 					Flag: "--json",
 				}, config.Arg{
+					Name:        "all",
+					Description: "Dependencies of dependencies too",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--all",
+				}, config.Arg{
+					Name:        "long",
+					Description: "Add dependency type and homepage",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--long",
+				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),
 					Cwd:  true,
@@ -7813,7 +7823,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      242,
+				Line:      250,
 			}, config.Tool{
 				Name:        "npm_audit",
 				Description: "Scan dependencies for known security vulnerabilities, with severity and fixes; exit code 1 when any are found.",
@@ -7845,7 +7855,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes:        map[int]string{1: "vulnerabilities found, or npm failed: see stderr"},
 				ReadOnly:         ptr(true),
 				OpenWorld:        ptr(true),
-				Line:             265,
+				Line:             273,
 			}, config.Tool{
 				Name:        "npm_audit_fix",
 				Description: "Upgrade vulnerable dependencies to patched versions within semver ranges.",
@@ -7864,7 +7874,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        294,
+				Line:        302,
 			}, config.Tool{
 				Name:        "npm_init",
 				Description: "Create a package.json with default values.",
@@ -7878,7 +7888,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        310,
+				Line:        318,
 			}, config.Tool{
 				Name:        "npm_version",
 				Description: "Bump the package version in package.json (patch, minor, major or an exact version); under git it also commits and tags it.",
@@ -7903,7 +7913,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        321,
+				Line:        329,
 			}},
 			Source: "bundled:npm",
 		}

@@ -695,6 +695,9 @@ var hostileNpm = &hostile{
 	controls: func(dir string) []control {
 		return []control{{canary: []string{"script-preinstall"}, dir: filepath.Join(dir, "proj"), argv: []string{"npm", "run", "preinstall"}}}
 	},
+	calls: func(dir string) []call {
+		return []call{{tool: "npm_outdated", args: a{"all": true, "long": true, "dir": filepath.Join(dir, "proj")}}}
+	},
 }
 
 // The rg fixture: a ripgrep config file, named by RIPGREP_CONFIG_PATH,

@@ -46,6 +46,7 @@ func init() {
 				{tool: "npm_ls", args: a{"package": []any{"tiny-dep", "dev-dep"}, "dir": p}, want: []string{"tiny-dep@1.0.0", "dev-dep@1.0.0"}},
 				{tool: "npm_explain", args: a{"package": "tiny-dep", "dir": p}, want: []string{"tiny-dep@1.0.0", `"^1.0.0" from the root project`}},
 				{tool: "npm_outdated", args: a{"package": "tiny-dep", "json": true, "dir": p}, exit: 1, want: []string{`"latest": "1.1.0"`, "[exit code: 1 (outdated dependencies found, or npm failed: see stderr)]"}},
+				{tool: "npm_outdated", args: a{"all": true, "long": true, "dir": p}, exit: 1, want: []string{"tiny-dep", "1.1.0", "Package Type", "dependencies"}},
 				// npm's exit code 1 is also its failure: the label must hold then too.
 				{tool: "npm_outdated", args: a{"dir": p}, before: npmUnreachable, exit: 1, want: []string{"ECONNREFUSED", "[exit code: 1 (outdated dependencies found, or npm failed: see stderr)]"}},
 				{tool: "npm_view", args: a{"package": "tiny-dep", "field": "versions", "json": true}, want: []string{`"1.0.0"`, `"1.1.0"`}},
