@@ -1264,11 +1264,10 @@ var compiledBundled = map[string]func() *config.Config{
 					Required:   true,
 					Positional: true,
 				}, config.Arg{
-					Name:        "body",
-					Description: "Request body",
-					Type:        config.ArgType("string"),
-					Required:    true,
-					Stdin:       true,
+					Name:     "body",
+					Type:     config.ArgType("string"),
+					Required: true,
+					Stdin:    true,
 				}, config.Arg{
 					Name: "method",
 					Type: config.ArgType("string"),
@@ -1276,7 +1275,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Enum: []string{"POST", "PUT", "PATCH", "DELETE"},
 				}, config.Arg{
 					Name:        "content_type_header",
-					Description: "Whole header line: 'Content-Type: TYPE'",
+					Description: "Whole header line",
 					Type:        config.ArgType("string"),
 					Default:     "Content-Type: application/json",
 					Flag:        "--header",
@@ -1288,6 +1287,11 @@ var compiledBundled = map[string]func() *config.Config{
 					Items:       config.ArgType("string"),
 					Flag:        "--header",
 					Pattern:     "(?s)[^@].*",
+				}, config.Arg{
+					Name:        "include",
+					Description: "Print response headers",
+					Type:        config.ArgType("boolean"),
+					Flag:        "--include",
 				}},
 				Timeout:   float64(120),
 				MaxOutput: 65536,
@@ -1322,7 +1326,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes: map[int]string{6: "could not resolve the host", 7: "could not connect to the server", 22: "the server answered with an HTTP error status", 28: "timed out", 35: "the TLS handshake failed", 47: "too many redirects", 52: "the server sent an empty reply", 56: "the connection broke while receiving", 60: "the server certificate could not be verified"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      100,
+				Line:      103,
 			}, config.Tool{
 				Name:        "curl_download",
 				Description: "Download a URL to a local file, overwriting an existing one (follows redirects, fails on HTTP errors).",
@@ -1358,7 +1362,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        129,
+				Line:        132,
 			}},
 			Source: "bundled:curl",
 		}

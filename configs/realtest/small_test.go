@@ -138,6 +138,8 @@ func init() {
 				{tool: "curl_request", args: a{"url": u + "/missing", "fail_on_error": false}, want: []string{"nothing here"}, check: lacks("exit code")},
 				{tool: "curl_send_stdin", args: a{"url": u + "/missing", "body": "{}"}, exit: 22, want: []string{"nothing here", "returned error: 404", "(the server answered with an HTTP error status)"}},
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": `{"big":true}`}, want: []string{`POST /echo ct=application/json x= body={"big":true}`}},
+				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": "{}", "include": true}, want: []string{"HTTP/1.1 200", "Content-Type: ", `POST /echo ct=application/json x= body={}`}},
+				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": "{}"}, check: lacks("HTTP/1.1 200")},
 				// body is text, sent byte for byte: an object is refused with
 				// the text to send instead.
 				{tool: "curl_send_stdin", args: a{"url": u + "/echo", "body": map[string]any{"name": "x"}}, refused: `cannot convert object {"name":"x"} to string; to send JSON, send its text as a string: "{\"name\":\"x\"}"`},
