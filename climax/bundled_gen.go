@@ -587,6 +587,13 @@ var compiledBundled = map[string]func() *config.Config{
 					Type:        config.ArgType("string"),
 					Positional:  true,
 				}, config.Arg{
+					Name:             "target",
+					Description:      "--lib, --bins, --doc or --test=NAME",
+					Type:             config.ArgType("string"),
+					Positional:       true,
+					AllowLeadingDash: true,
+					Pattern:          "--(lib|bins|doc)|--test=[A-Za-z0-9_][A-Za-z0-9_-]*",
+				}, config.Arg{
 					Name: "package",
 					Type: config.ArgType("string"),
 					Flag: "--package=",
@@ -599,18 +606,16 @@ var compiledBundled = map[string]func() *config.Config{
 					Type: config.ArgType("boolean"),
 					Flag: "--no-fail-fast",
 				}, config.Arg{
-					Name:        "release",
-					Description: "Optimized build (tests that depend on it)",
-					Type:        config.ArgType("boolean"),
-					Flag:        "--release",
+					Name: "release",
+					Type: config.ArgType("boolean"),
+					Flag: "--release",
 				}, config.Arg{
-					Name:        "features",
-					Description: "Comma-separated features",
-					Type:        config.ArgType("string"),
-					Flag:        "--features=",
+					Name: "features",
+					Type: config.ArgType("string"),
+					Flag: "--features=",
 				}, config.Arg{
 					Name:            "test_arg",
-					Description:     "Test harness arguments, e.g. --nocapture",
+					Description:     "e.g. --nocapture",
 					Type:            config.ArgType("array"),
 					Items:           config.ArgType("string"),
 					Positional:      true,
@@ -662,7 +667,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        116,
+				Line:        122,
 			}, config.Tool{
 				Name:        "cargo_fmt",
 				Description: "Format Rust code with rustfmt; check=true only reports unformatted files.",
@@ -687,7 +692,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Env:         map[string]string{"TERM": "dumb"},
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        147,
+				Line:        153,
 			}, config.Tool{
 				Name:        "cargo_run",
 				Description: "Build and run a binary of the crate and show its output.",
@@ -725,7 +730,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        171,
+				Line:        177,
 			}, config.Tool{
 				Name:        "cargo_bench",
 				Description: "Build and run the crate's benchmarks and report timings.",
@@ -760,7 +765,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(600),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        199,
+				Line:        205,
 			}, config.Tool{
 				Name:        "cargo_doc",
 				Description: "Build HTML documentation of the crate and its dependencies into target/doc; reports bad doc links.",
@@ -788,7 +793,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        223,
+				Line:        229,
 			}, config.Tool{
 				Name:        "cargo_clean",
 				Description: "Delete build output (the target directory) to free disk space or force a full rebuild.",
@@ -813,7 +818,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(true),
 				Idempotent:  ptr(true),
-				Line:        243,
+				Line:        249,
 			}, config.Tool{
 				Name:        "cargo_add",
 				Description: "Add a dependency to Cargo.toml: 'serde', 'tokio@1', a local crate (path) or a git repository.",
@@ -873,7 +878,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        262,
+				Line:        268,
 			}, config.Tool{
 				Name:        "cargo_remove",
 				Description: "Remove a dependency from Cargo.toml.",
@@ -902,7 +907,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(true),
-				Line:        306,
+				Line:        312,
 			}, config.Tool{
 				Name:        "cargo_update",
 				Description: "Update Cargo.lock dependencies to the newest compatible versions.",
@@ -927,7 +932,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				OpenWorld:   ptr(true),
-				Line:        326,
+				Line:        332,
 			}, config.Tool{
 				Name:        "cargo_tree",
 				Description: "Show the crate's dependency tree; invert shows why a crate is pulled in.",
@@ -962,7 +967,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:   65536,
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
-				Line:        348,
+				Line:        354,
 			}, config.Tool{
 				Name:        "cargo_search",
 				Description: "Search crates.io for Rust crates by keyword.",
@@ -985,7 +990,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Destructive: ptr(false),
 				Idempotent:  ptr(true),
 				OpenWorld:   ptr(true),
-				Line:        377,
+				Line:        383,
 			}, config.Tool{
 				Name:        "cargo_new",
 				Description: "Start a new Rust package in a new directory: Cargo.toml and a hello-world main (library=true: a library).",
@@ -1011,7 +1016,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:     float64(30),
 				MaxOutput:   65536,
 				Destructive: ptr(false),
-				Line:        397,
+				Line:        403,
 			}},
 			Source: "bundled:cargo",
 		}

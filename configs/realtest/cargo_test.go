@@ -65,6 +65,17 @@ func init() {
 				{tool: "cargo_test", args: a{"test_name": "adds", "package": "util", "test_arg": []any{"--nocapture", "--test-threads=1"}, "dir": ws}, want: []string{"captured output", "test tests::adds ...", "1 passed"}},
 				{tool: "cargo_test", args: a{"workspace": true, "no_fail_fast": true, "features": "app/loud", "dir": ws}, want: []string{"test result: ok"}},
 				{tool: "cargo_test", args: a{"test_name": "adds", "package": "util", "release": true, "dir": ws}, want: []string{"1 passed", "release"}},
+				// target: which test targets run (an integration test, the
+				// library's unit tests, the doc tests, the binaries').
+				{tool: "cargo_test", args: a{"target": "--test=more", "package": "util", "dir": ws}, before: func(t *testing.T) {
+					write(t, sb.path("ws", "util", "tests", "more.rs"), "#[test]\nfn sums() {\n    assert_eq!(util::add(2, 2), 4);\n}\n")
+					write(t, sb.path("ws", "util", "src", "lib.rs"), "/// Adds.\n///\n/// ```\n/// assert_eq!(util::add(1, 1), 2);\n/// ```\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        println!(\"captured output\");\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n")
+				}, want: []string{"tests/more.rs", "test sums ... ok"}, check: lacks("tests::adds", "Doc-tests")},
+				{tool: "cargo_test", args: a{"target": "--lib", "package": "util", "dir": ws}, want: []string{"test tests::adds ... ok"}, check: lacks("sums", "Doc-tests")},
+				{tool: "cargo_test", args: a{"target": "--doc", "package": "util", "dir": ws}, want: []string{"Doc-tests util", "src/lib.rs - add"}, check: lacks("tests::adds", "sums")},
+				{tool: "cargo_test", args: a{"target": "--bins", "package": "app", "dir": ws}, want: []string{"src/main.rs", "0 passed"}},
+				{tool: "cargo_test", args: a{"target": "--no-run", "dir": ws}, refused: "does not match pattern"},
+				{tool: "cargo_test", args: a{"target": "--test=x --doc", "dir": ws}, refused: "does not match pattern"},
 				{tool: "cargo_run", args: a{"bin": "app", "package": "app", "program_arg": "--flag", "dir": ws}, want: []string{`app args ["--flag"]`}},
 				{tool: "cargo_run", args: a{"package": "app", "program_arg": []any{"-v", "x y"}, "dir": ws}, want: []string{`app args ["-v", "x y"]`}},
 				{tool: "cargo_bench", args: a{"package": "util", "no_run": true, "dir": ws}, want: []string{"Finished `bench`"}},
