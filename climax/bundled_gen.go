@@ -8380,16 +8380,21 @@ var compiledBundled = map[string]func() *config.Config{
 					Required: true,
 					Stdin:    true,
 				}, config.Arg{
-					Name:        "database",
-					Description: "Name or postgresql:// URI",
-					Type:        config.ArgType("string"),
-					Flag:        "--dbname=",
-					Pattern:     "[^=?&%\\s]+",
+					Name:    "database",
+					Type:    config.ArgType("string"),
+					Flag:    "--dbname=",
+					Pattern: "[^=?&%\\s]+",
 				}, config.Arg{
-					Name:        "single_transaction",
-					Description: "All or nothing",
-					Type:        config.ArgType("boolean"),
-					Flag:        "--single-transaction",
+					Name: "single_transaction",
+					Type: config.ArgType("boolean"),
+					Flag: "--single-transaction",
+				}, config.Arg{
+					Name:        "vars",
+					Description: "name=value",
+					Type:        config.ArgType("array"),
+					Items:       config.ArgType("string"),
+					Flag:        "--set=",
+					Pattern:     "(?s)[a-z_][a-z0-9_]*=.*",
 				}, config.Arg{
 					Name: "host",
 					Type: config.ArgType("string"),
@@ -8437,7 +8442,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes: map[int]string{2: "the connection to the server failed"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      124,
+				Line:      133,
 			}, config.Tool{
 				Name:        "psql_list_tables",
 				Description: "List the tables of all schemas of a PostgreSQL database with owner and size.",
@@ -8467,7 +8472,7 @@ var compiledBundled = map[string]func() *config.Config{
 				ExitCodes: map[int]string{1: "the query failed", 2: "the connection to the server failed"},
 				ReadOnly:  ptr(true),
 				OpenWorld: ptr(true),
-				Line:      149,
+				Line:      158,
 			}},
 			Source: "bundled:psql",
 		}

@@ -77,6 +77,14 @@ func init() {
 				{tool: "psql_list_databases", args: a{"database": "postgresql://postgres@/postgres"}, want: []string{"template0"}},
 				{tool: "psql_script", args: a{"script": "CREATE TABLE users (id int PRIMARY KEY, name text);\nINSERT INTO users VALUES (1, 'ada'), (2, 'linus');\nCREATE SCHEMA app;\nCREATE TABLE app.orders (id int);\n"}, want: []string{"CREATE TABLE", "INSERT 0 2", "CREATE SCHEMA"}},
 				{tool: "psql_script", args: a{"script": "INSERT INTO users VALUES (3, 'ken');\nSELECT nope;\nINSERT INTO users VALUES (4, 'rob');\n", "single_transaction": true, "database": "postgres"}, exit: 3, want: []string{`column "nope" does not exist`, "(an SQL statement failed; the script stopped there)"}},
+				// vars: :'name' is a quoted literal (a quote in the value stays
+				// data), :name the value as it is.
+				{tool: "psql_script", args: a{"script": "SELECT name FROM users WHERE id = :id OR name = :'who';\n", "vars": []any{"id=1", "who=x' OR '1'='1"}}, want: []string{"ada", "(1 row)"}, check: lacks("linus")},
+				// psql's own variables are upper case: none can be set, so
+				// ON_ERROR_STOP stays on and no prompt runs a backquote.
+				{tool: "psql_script", args: a{"script": "SELECT 1;", "vars": "ON_ERROR_STOP=0"}, refused: "does not match pattern"},
+				{tool: "psql_script", args: a{"script": "SELECT 1;", "vars": []any{"x=1", "PROMPT1=%`touch /tmp/x`"}}, refused: "does not match pattern"},
+				{tool: "psql_script", args: a{"script": "SELECT 1;", "vars": "on_error_stop"}, refused: "does not match pattern"},
 				// The aligned table keeps its leading space (the header is centred).
 				{tool: "psql_query", args: a{"sql": "SELECT count(*) FROM users"}, want: []string{"2"}, check: textStarts(" count")},
 				// Expanded output: one column per line; leading spaces of aligned columns stay.
