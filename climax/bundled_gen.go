@@ -8572,6 +8572,7 @@ var compiledBundled = map[string]func() *config.Config{
 				MaxOutput:        65536,
 				SuccessExitCodes: []int{0, 1},
 				ExitCodes:        map[int]string{1: "no matches", 2: "an error occurred; matches found may still be shown"},
+				InheritEnv:       []string{"PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LC_*", "COMSPEC", "PATHEXT", "SYSTEMROOT", "TEMP", "TMP"},
 				ReadOnly:         ptr(true),
 				Line:             16,
 			}, config.Tool{
@@ -8610,7 +8611,7 @@ var compiledBundled = map[string]func() *config.Config{
 				Timeout:   float64(30),
 				MaxOutput: 65536,
 				ReadOnly:  ptr(true),
-				Line:      86,
+				Line:      90,
 			}},
 			Source: "bundled:rg",
 		}

@@ -32,6 +32,9 @@ type environLeak struct {
 	// hidden lists texts besides the canary's value that the defended
 	// call must not show and the control must.
 	hidden []string
+	// oracle, when set, replaces the canary's value in that list: a
+	// tool that shows whether a secret matches, not the secret.
+	oracle func(canary string) string
 	// undefend takes the defence off the tool, for the control.
 	undefend func(*config.Tool)
 }
@@ -68,6 +71,22 @@ var environLeaks = []environLeak{
 		},
 		args:     func(dir string) map[string]any { return a{"target": "deploy", "dir": dir} },
 		want:     []string{"curl -H 'Authorization: Bearer ' https://deploy.invalid/"},
+		undefend: func(t *config.Tool) { t.InheritEnv = nil },
+	},
+	{
+		// rg reads any file it is given, /proc/self/environ too: its
+		// binary detection hides the text, but a count answers yes or no
+		// for any pattern, which recovers a secret a character at a time.
+		config: "rg", tool: "rg_search",
+		prepare: func(t *testing.T, dir string) {
+			if runtime.GOOS != "linux" {
+				t.Skip("/proc/self/environ is Linux's")
+			}
+		},
+		args: func(string) map[string]any {
+			return a{"pattern": canaryVar + "=canary-", "fixed_strings": true, "count": true, "path": []any{"/proc/self/environ"}}
+		},
+		oracle:   func(string) string { return "/proc/self/environ:1" },
 		undefend: func(t *config.Tool) { t.InheritEnv = nil },
 	},
 	{
@@ -152,7 +171,11 @@ func TestToolsHideTheServersEnvironment(t *testing.T) {
 			if leak.prepare != nil {
 				leak.prepare(t, dir)
 			}
-			hidden := append([]string{canary}, leak.hidden...)
+			secret := canary
+			if leak.oracle != nil {
+				secret = leak.oracle(canary)
+			}
+			hidden := append([]string{secret}, leak.hidden...)
 			cl := call{tool: leak.tool, args: leak.args(dir)}
 
 			out := environCall(t, c, cl, nil)
