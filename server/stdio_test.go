@@ -237,6 +237,9 @@ func TestServeStdioSurvivesMalformedLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":24,"method":"ping","params":` + deep + `}`, "24", -32600},
 		{`{"jsonrpc":"2.0","id":27,"method":"ping","params":` + deeper + `}`, "27", -32600},
 		{`{"jsonrpc":"2.0","id":26,"method":"ping","params":{"x":[` + strings.Repeat("[],", server.MaxItems) + `[]]}}`, "26", -32600},
+		// A number beyond float64's range elsewhere in the message still
+		// leaves its id readable.
+		{`{"jsonrpc":"2.0","id":28,"method":"ping","params":{"w":1e400,"x":[` + strings.Repeat("[],", server.MaxItems) + `[]]}}`, "28", -32600},
 	}
 	input := []string{initialize, initialized}
 	for _, b := range bad {

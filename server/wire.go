@@ -364,6 +364,7 @@ func errorReply(id any, code int, msg string) []byte {
 // encoding/json decodes, so its top level is read token by token.
 func refusedRequestID(b []byte) any {
 	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // a number beyond float64's range is no error here
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil
 	}
