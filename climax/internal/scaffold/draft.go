@@ -267,6 +267,12 @@ func writeTool(b *bytes.Buffer, t draftTool, prog string, root *Command, rule re
 		b.WriteString("]  # the command's aliases\n")
 	}
 	g := rule.guess(n.Path)
+	hazard := ""
+	if g.readOnly {
+		if hazard = operandHazard(n); hazard != "" {
+			g = guess{}
+		}
+	}
 	if command := rule.command(n.Path, g); command != "" {
 		fmt.Fprintf(b, "    command: %s\n", quote(command))
 	}
@@ -275,6 +281,9 @@ func writeTool(b *bytes.Buffer, t draftTool, prog string, root *Command, rule re
 		fmt.Fprintf(b, "    read_only: true  # guess from the verb %q: review\n", g.verb)
 	case g.destructive:
 		fmt.Fprintf(b, "    destructive: true  # guess from the verb %q: review\n", g.verb)
+	}
+	if hazard != "" {
+		fmt.Fprintf(b, "    # not guessed read_only: %s\n", oneLine(hazard))
 	}
 	for _, p := range n.Problems {
 		fmt.Fprintf(b, "    # problem: %s\n", oneLine(p))

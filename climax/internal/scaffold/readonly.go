@@ -89,6 +89,34 @@ func flagHazard(f *Flag) string {
 	return ""
 }
 
+// runsOperandRE finds a command described as running one of its operands
+// ("running COMMAND on each", "execute the given program").
+var runsOperandRE = lazyRE(`(?i)\b(run|runs|running|execute|executes|executing|invoke|invokes|invoking|spawn|spawns)\b[^.;]{0,30}\b(command|cmd|program|script|utility|executable)s?\b`)
+
+// usageRunsOperandRE finds a usage line whose operand is a program to run
+// (`list [OPTIONS] COMMAND [ARG...]`, `<command> [<args>]`).
+var usageRunsOperandRE = lazyRE(`(?im)^\s*usage:.*(\bCOMMAND\b|\bCMD\b|\bPROGRAM\b|\bUTILITY\b|<(command|cmd|program|utility|script)>)`)
+
+// operandHazard says why a leaf command breaks the read-only promise
+// through an operand rather than an option — an operand that names a
+// program it runs (xargs' utility, a "list ... COMMAND" that runs COMMAND
+// on each entry) — or "". A command with subcommands names one of them
+// with its COMMAND operand, so only leaves are judged.
+func operandHazard(n *Command) string {
+	if len(n.Children) > 0 {
+		return ""
+	}
+	for _, p := range n.Positionals {
+		if slices.ContainsFunc(nameWords(strings.ToLower(p.Name)), func(w string) bool { return runValueWords[w] }) {
+			return "its operand " + p.Name + " " + hazardRuns
+		}
+	}
+	if runsOperandRE().MatchString(n.Description) || usageRunsOperandRE().MatchString(n.helpText) {
+		return "its help says it " + hazardRuns + " given as an operand"
+	}
+	return ""
+}
+
 // nameWords splits an option name or placeholder into its words.
 func nameWords(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '.' || r == '|' })

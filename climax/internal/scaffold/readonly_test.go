@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"bytes"
 	"context"
 	"os/exec"
 	"slices"
@@ -229,5 +230,36 @@ func TestDraftPassesItsOwnVerify(t *testing.T) {
 		if c.Count(Rejected) > 0 {
 			t.Errorf("%s: %+v", c.Tool, c.Flags)
 		}
+	}
+}
+
+// A read verb does not make a command read-only when an operand is a
+// program it runs: its help names the operand COMMAND, or says it runs
+// one.
+func TestOperandHazard(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		n    Command
+		want bool
+	}{
+		{"operand named command", Command{Path: []string{"list"}, Positionals: []*Positional{{Name: "command"}}}, true},
+		{"described as running it", Command{Path: []string{"list"}, Description: "List the entries, running COMMAND on each."}, true},
+		{"usage names COMMAND", Command{Path: []string{"list"}, helpText: "Usage: hostile2 list [OPTIONS] COMMAND [ARG...]\n"}, true},
+		{"usage names <program>", Command{Path: []string{"show"}, helpText: "usage: tool show [-v] <program> [<args>]\n"}, true},
+		{"files", Command{Path: []string{"list"}, Description: "List the files of an archive.", Positionals: []*Positional{{Name: "file", Variadic: true}}, helpText: "Usage: tar list FILE...\n"}, false},
+		{"lists commands", Command{Path: []string{"list"}, Description: "List the commands available."}, false},
+		// A COMMAND of a command with subcommands is one of them.
+		{"parent", Command{helpText: "usage: git [--version] <command> [<args>]\n", Children: []*Command{{Path: []string{"log"}}}}, false},
+	} {
+		if got := operandHazard(&c.n) != ""; got != c.want {
+			t.Errorf("%s: hazard %v, want %v", c.name, got, c.want)
+		}
+	}
+	// The draft drops the guess and says why.
+	var b bytes.Buffer
+	n := &Command{Path: []string{"list"}, Description: "List the entries, running COMMAND on each.", Positionals: []*Positional{{Name: "arg", Variadic: true}}}
+	writeTool(&b, draftTool{name: "hostile_list", node: n}, "hostile", &Command{Children: []*Command{n}}, readOnlyRule{}, 20, &Stats{})
+	if out := b.String(); strings.Contains(out, "read_only: true") || !strings.Contains(out, "# not guessed read_only: its help says it runs a program") {
+		t.Errorf("draft:\n%s", out)
 	}
 }
