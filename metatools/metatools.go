@@ -226,6 +226,8 @@ type Tools struct {
 	// unserved are the lowercased names of the configs the caller could
 	// have served and does not ([WithUnservedConfigs]).
 	unserved map[string]bool
+	// unrunnable names the CLIs whose calls cannot run ([WithUnrunnable]).
+	unrunnable func() []string
 }
 
 // An Option configures [Tools].
@@ -245,6 +247,15 @@ func WithUnservedConfigs(names []string) Option {
 			t.unserved[strings.ToLower(n)] = true
 		}
 	}
+}
+
+// WithUnrunnable gives the function that names the CLIs whose calls
+// cannot run now (their program is not installed, say): the overview's
+// hint names them, so that a caller does not try their tools in vain
+// (docs/search.md, Answers). It is called at each overview, so a program
+// installed later shows at once.
+func WithUnrunnable(names func() []string) Option {
+	return func(t *Tools) { t.unrunnable = names }
 }
 
 // New returns the meta-tools for ix, running commands with runner.
@@ -474,7 +485,25 @@ func (t *Tools) summary(offset, limit int) summaryResponse {
 	case len(page) == 0 && offset > 0 && len(all) > 0:
 		resp.Hint = pastTheLast(offset, len(all), "CLI", "CLIs")
 	}
+	if t.unrunnable != nil {
+		if names := t.unrunnable(); len(names) > 0 {
+			resp.Hint = strings.TrimSpace(resp.Hint + " " + unrunnableNote(names))
+		}
+	}
 	return resp
+}
+
+// unrunnableNote says which CLIs cannot run here: "jj and obsidian cannot
+// run here (their program is not found): their calls fail."
+func unrunnableNote(names []string) string {
+	if len(names) == 1 {
+		return fmt.Sprintf("%s cannot run here (its program is not found, or its container runtime): its calls fail.", names[0])
+	}
+	list := listNames(names[:len(names)-1], maxListed) + " and " + names[len(names)-1]
+	if len(names)-1 > maxListed {
+		list = listNames(names, maxListed)
+	}
+	return fmt.Sprintf("%s cannot run here (their programs are not found, or their container runtime): their calls fail.", list)
 }
 
 // pastTheLast is the hint of a page whose offset is past the last of

@@ -724,3 +724,26 @@ func TestSearchNamesUnservedConfigs(t *testing.T) {
 		}
 	}
 }
+
+// The overview's hint names the CLIs that cannot run, after what it says
+// of the page.
+func TestOverviewNamesUnrunnable(t *testing.T) {
+	for _, tt := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"jj"}, "jj cannot run here (its program is not found, or its container runtime): its calls fail."},
+		{[]string{"jj", "obsidian"}, "jj and obsidian cannot run here (their programs are not found, or their container runtime): their calls fail."},
+	} {
+		mt := metatools.New(build(t, otherConfig, fakeConfig(t), plainConfig), executor.New(),
+			metatools.WithUnrunnable(func() []string { return tt.names }))
+		var resp struct{ Hint string }
+		if err := json.Unmarshal([]byte(mt.Search(map[string]any{"limit": 1.0}).Text), &resp); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(resp.Hint, "Showing 1 of 3 CLIs;") || !strings.HasSuffix(resp.Hint, tt.want) {
+			t.Errorf("%q: hint %q, want the page's then %q", tt.names, resp.Hint, tt.want)
+		}
+	}
+}

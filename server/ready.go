@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/climax-mcp/climax/executor"
+	"github.com/climax-mcp/climax/index"
 	"github.com/climax-mcp/climax/index/config"
 )
 
@@ -52,6 +54,23 @@ func (s *Server) unready() (problems []string, configs int) {
 		}
 	}
 	return problems, configs
+}
+
+// unrunnableCLIs names the CLIs of ix none of whose calls can run
+// ([configProblems]), in load order, each once.
+func unrunnableCLIs(ix *index.Index) []string {
+	var names []string
+	seen := map[*config.Config]bool{}
+	for _, rt := range ix.Tools() {
+		if seen[rt.CLI] {
+			continue
+		}
+		seen[rt.CLI] = true
+		if len(configProblems(rt)) > 0 && !slices.Contains(names, rt.CLI.Name) {
+			names = append(names, rt.CLI.Name)
+		}
+	}
+	return names
 }
 
 // configProblems returns why no call of rt's config can run, one line per

@@ -135,3 +135,23 @@ func TestServeStdioWarnsOfMissingProgram(t *testing.T) {
 		}
 	}
 }
+
+// The overview names the CLIs whose calls cannot run, so that a caller
+// does not try their tools in vain; with every program found it says
+// nothing of the kind.
+func TestOverviewNamesUnrunnableCLIs(t *testing.T) {
+	t.Parallel()
+	for _, missing := range []bool{true, false} {
+		configs := []string{fakeConfig(t)}
+		if missing {
+			configs = append(configs, missingConfig)
+		}
+		srv := server.New(parseIndex(t, configs...), executor.New(), server.WithLogger(slog.New(slog.DiscardHandler)))
+		got := serveLines(t, srv, initialize, initialized, callLine(2, "climax_search", map[string]any{}))
+		text := string(got["2"].Result)
+		named := strings.Contains(text, "gone-tools cannot run here")
+		if named != missing {
+			t.Errorf("program missing %v: overview names it %v:\n%s", missing, named, text)
+		}
+	}
+}

@@ -237,7 +237,8 @@ func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Server {
 func (s *Server) Replace(ix *index.Index) (changed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	next := &toolSet{ix: ix, meta: metatools.New(ix, s.runner, metatools.WithUnservedConfigs(s.cfg.unserved))}
+	next := &toolSet{ix: ix, meta: metatools.New(ix, s.runner, metatools.WithUnservedConfigs(s.cfg.unserved),
+		metatools.WithUnrunnable(func() []string { return unrunnableCLIs(ix) }))}
 	var defs []metatools.Definition
 	if s.cfg.classic {
 		defs = metatools.ClassicDefinitions(ix)
