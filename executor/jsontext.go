@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"unicode/utf8"
 )
 
 // Limits on JSON text that a call holds: a call's arguments, and the text
@@ -236,54 +235,10 @@ func hex4(b []byte, i int) (rune, bool) {
 	return r, true
 }
 
-// appendJSONString appends the JSON string of the valid UTF-8 text s to
-// dst, as encoding/json's Encoder writes it with SetEscapeHTML(false):
-// '"', '\\' and control characters escaped (\n, \r, \t, \b, \f, else \u00XX),
-// U+2028 and U+2029 as \u2028 and \u2029, the rest as it is. Unlike the
-// Encoder, whose buffer doubles as it grows (a 31 MiB string cost
-// 124 MB on the way), it writes into dst, which jsonStringLen sizes.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := rune(c), 1
-		if c >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(s[i:])
-			if r != '\u2028' && r != '\u2029' {
-				i += size
-				continue
-			}
-		}
-		dst = append(dst, s[start:i]...)
-		switch r {
-		case '"', '\\':
-			dst = append(dst, '\\', byte(r))
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		default:
-			dst = append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
-		}
-		i += size
-		start = i
-	}
-	return append(append(dst, s[start:]...), '"')
-}
-
-// jsonStringLen is the length of appendJSONString's text for s.
+// jsonStringLen is the length of [config.AppendJSONString]'s text for
+// the valid UTF-8 text s, so that the text is written into a buffer of
+// its exact size (encoding/json's Encoder, whose buffer doubles as it
+// grows, cost 124 MB for a 31 MiB string).
 func jsonStringLen(s string) int {
 	n := len(s) + 2
 	for i := 0; i < len(s); i++ {

@@ -626,7 +626,7 @@ func jsonText(b []byte, inString bool) (text json.RawMessage, isJSON bool, err e
 // encodeJSON is the compact JSON text of v, HTML characters as they are.
 func encodeJSON(v any) (json.RawMessage, error) {
 	if s, ok := v.(string); ok && utf8.ValidString(s) {
-		return appendJSONString(make([]byte, 0, jsonStringLen(s)), s), nil
+		return config.AppendJSONString(make([]byte, 0, jsonStringLen(s)), s), nil
 	}
 	var text encoded
 	enc := json.NewEncoder(&text)

@@ -223,6 +223,12 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
 }
 
+// AppendJSONString appends s to b as a JSON string, as encoding/json's
+// Encoder writes it with SetEscapeHTML(false) ([appendString]), into b's
+// own capacity: a caller that sized b writes a long string without the
+// Encoder's growing buffer.
+func AppendJSONString(b []byte, s string) []byte { return appendString(b, s) }
+
 // appendString appends s to b as a JSON string, escaped as encoding/json
 // escapes it without HTML escaping: quotes, backslashes and control
 // characters; invalid UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped
