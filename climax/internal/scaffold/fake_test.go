@@ -109,6 +109,8 @@ func TestMain(m *testing.M) {
 			os.Exit(4)
 		}
 		os.Exit(0)
+	case "manned":
+		os.Exit(fakeManned(os.Args[1:]))
 	case "envdump":
 		fmt.Println(strings.Join(os.Environ(), "\n"))
 		wd, _ := os.Getwd()
@@ -249,3 +251,62 @@ func fakeShelf(args []string) int {
 	}
 	return 0
 }
+
+// fakeManned is a program whose commands' help is a digest and whose help
+// command prints a manual page, as git's does: "manned log --help" lists
+// two options, "manned help log" a manual with more, one of which
+// ("--gone") the program refuses.
+func fakeManned(args []string) int {
+	if len(args) == 0 || args[0] == "--help" {
+		fmt.Print("usage: manned <command> [<args>]\n\nCommands:\n  log    Show the log\n\nSee 'manned help <command>' to read about a command.\n")
+		return 0
+	}
+	switch args[0] {
+	case "help":
+		if len(args) == 2 && args[1] == "log" {
+			fmt.Print(mannedLogManual)
+			return 0
+		}
+		fmt.Fprintln(os.Stderr, "manned: no manual entry")
+		return 1
+	case "log":
+	default:
+		fmt.Fprintf(os.Stderr, "manned: %q is not a command\n", args[0])
+		return 1
+	}
+	valued := map[string]bool{"-n": true, "--max-count": true, "--format": true}
+	known := map[string]bool{"-q": true, "--quiet": true, "--oneline": true, "--help": true}
+	for i := 1; i < len(args); i++ {
+		name, _, joined := strings.Cut(args[i], "=")
+		switch {
+		case valued[name]:
+			if !joined {
+				i++
+			}
+		case strings.HasPrefix(name, "-") && !known[name]:
+			fmt.Fprintf(os.Stderr, "error: unknown option `%s'\n", strings.TrimLeft(name, "-"))
+			return 129
+		}
+	}
+	fmt.Print("usage: manned log [<options>]\n\n    -q, --quiet    say less\n    --oneline      one line each\n")
+	return 0
+}
+
+const mannedLogManual = `MANNED-LOG(1)
+
+NAME
+       manned-log - Show the log
+
+OPTIONS
+       -<number>, -n <number>, --max-count=<number>
+           Show at most <number> entries.
+
+       --format=<format>
+           Print each entry in the given format.
+
+       --gone
+           An option this version no longer has.
+
+       -q, --quiet
+           Say less.
+`

@@ -34,8 +34,12 @@ type CommandEntry struct {
 var (
 	ansiRE = lazyRE(`\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07`)
 	// An option line starts with a dash and a letter, digit or "[" (for
-	// --[no-]name) after any indentation.
-	optionLineRE = lazyRE(`^(\s*)(-{1,2}[A-Za-z0-9\[][^\s]*.*)$`)
+	// --[no-]name) after any indentation, or with a dash and a number's
+	// placeholder before a comma and the option's names (git's manuals:
+	// "-<number>, -n <number>, --max-count=<number>").
+	optionLineRE = lazyRE(`^(\s*)(-{1,2}[A-Za-z0-9\[][^\s]*.*|-<[a-z]+>, .*)$`)
+	// A form that is a dash and a placeholder alone ("-<number>").
+	placeholderFormRE = lazyRE(`^-{1,2}<[^<>\s]+>$`)
 	// One form of an option: the name, then what follows it up to the next
 	// form.
 	flagNameRE = lazyRE(`^(-{1,2})(\[no-\])?([A-Za-z0-9][A-Za-z0-9_.:-]*)(.*)$`)
@@ -394,6 +398,9 @@ func parseOptionLine(s string) *Flag {
 	spec = strings.TrimSuffix(spec, ":")
 	parts := splitForms(spec)
 	for _, part := range parts {
+		if placeholderFormRE().MatchString(part) {
+			continue // "-<number>": the value written as an option
+		}
 		m := flagNameRE().FindStringSubmatch(part)
 		if m == nil {
 			if f.Long == "" && f.Short == "" {

@@ -269,3 +269,10 @@ func TestParseHelpCommander(t *testing.T) {
 	}
 	checkFlag(t, p, want{long: "--quiet", short: "-q", typ: TypeBoolean})
 }
+
+// git's manuals write a count option first as a dash and the number:
+// "-<number>, -n <number>, --max-count=<number>".
+func TestParseHelpNumberForm(t *testing.T) {
+	p := ParseHelp("OPTIONS\n       -<number>, -n <number>, --max-count=<number>\n           Limit the number of commits to output.\n", []string{"git", "log"})
+	checkFlag(t, p, want{long: "--max-count", short: "-n", typ: TypeInteger, desc: "Limit the number"})
+}

@@ -32,6 +32,18 @@ func selectTools(root *Command, max int) (keep []*Command, dropped int) {
 	if len(nodes) <= max {
 		return nodes, 0
 	}
+	order := map[*Command]int{}
+	for i, n := range nodes {
+		order[n] = i
+	}
+	keep = byWeight(root, nodes)[:max]
+	slices.SortFunc(keep, func(a, b *Command) int { return order[a] - order[b] })
+	return keep, len(nodes) - max
+}
+
+// byWeight returns nodes of the tree under root, the most central first;
+// ties keep their order.
+func byWeight(root *Command, nodes []*Command) []*Command {
 	weight := map[*Command]float64{root: 1}
 	var walk func(n *Command)
 	walk = func(n *Command) {
@@ -41,12 +53,8 @@ func selectTools(root *Command, max int) (keep []*Command, dropped int) {
 		}
 	}
 	walk(root)
-	order := map[*Command]int{}
-	for i, n := range nodes {
-		order[n] = i
-	}
-	byWeight := slices.Clone(nodes)
-	slices.SortStableFunc(byWeight, func(a, b *Command) int {
+	out := slices.Clone(nodes)
+	slices.SortStableFunc(out, func(a, b *Command) int {
 		switch wa, wb := weight[a], weight[b]; {
 		case wa > wb:
 			return -1
@@ -55,9 +63,7 @@ func selectTools(root *Command, max int) (keep []*Command, dropped int) {
 		}
 		return 0
 	})
-	keep = byWeight[:max]
-	slices.SortFunc(keep, func(a, b *Command) int { return order[a] - order[b] })
-	return keep, len(nodes) - max
+	return out
 }
 
 // rankChildren returns n's children, the most central first; ties keep

@@ -103,9 +103,8 @@ func Run(ctx context.Context, r Request) (*Result, error) {
 	}
 	o := DraftOptions{Name: command, MaxTools: r.MaxTools, MaxFlags: r.MaxFlags, Version: r.Version}
 	if sb != nil {
-		if note := dropRefusedFlags(ctx, sb, root, o); note != "" {
-			notes = append(notes, note)
-		}
+		addManualFlags(ctx, sb, root, o)
+		notes = append(notes, dropRefusedFlags(ctx, sb, root, o)...)
 	}
 	o.Notes = notes
 	yaml, st := Draft(root, o)
