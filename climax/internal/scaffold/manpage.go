@@ -38,10 +38,13 @@ func helpCommandRE(prog string) *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(^|[\s'"` + "`" + `])` + regexp.QuoteMeta(prog) + `\s+help\s+[<\[]?(sub)?(command|cmd)[>\]]?`)
 }
 
-// addManualFlags adds to the tools whose help listed fewer than
-// fewOptions options the options of their manual page, "PROG help
-// WORDS", when the program's help points to such a help command for its
-// commands, or the command's help to its own page. Those options are not
+// addManualFlags adds to the program's commands whose help listed fewer
+// than fewOptions options the options of their manual page, "PROG help
+// CMD", when the program's help points to such a help command for its
+// commands. A command's help that names its own page (npm's "Run "npm
+// help install" for more info") is not enough: reading a page costs a
+// run of the program and of man, and npm's each take a second for the
+// few options its help leaves out. Those options are not
 // the program's word for this version of it: dropRefusedFlags probes them
 // next, so only as many tools read their manual as it checks (with the
 // tools that already hold options from elsewhere, the most central
@@ -65,10 +68,8 @@ func addManualFlags(ctx context.Context, sb *Sandbox, root *Command, o DraftOpti
 			continue
 		}
 		// "PROG help <command>" is for the program's commands; a deeper
-		// one's page is its parent's (git help bisect reset is bisect's),
-		// unless the command's own help names it.
-		own := strings.Contains(n.helpText, manualSource(prog, n.Path))
-		if len(n.Path) > 0 && len(n.Flags) < fewOptions && (anyCommand && len(n.Path) == len(root.Path)+1 || own) {
+		// one's page is its parent's (git help bisect reset is bisect's).
+		if anyCommand && len(n.Path) == 1 && len(n.Flags) < fewOptions {
 			read = append(read, n)
 			checked++
 		}
