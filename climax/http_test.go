@@ -129,7 +129,7 @@ func TestRunHTTPServes(t *testing.T) {
 	// A query naming a bundled config this server was not started with
 	// says so (docs/search.md, Answers).
 	code, _, body = rpc(t, url, token, session, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"climax_search","arguments":{"query":"kubectl apply","limit":1}}}`)
-	if code != http.StatusOK || !strings.Contains(body, `No CLI is named kubectl here: it is a bundled config this server was not started with.`) {
+	if code != http.StatusOK || !strings.Contains(body, `If you meant the program kubectl: it is a bundled config this server was not started with.`) {
 		t.Errorf("climax_search kubectl apply: %d %s", code, body)
 	}
 

@@ -434,7 +434,7 @@ func TestRunOnlyParse(t *testing.T) {
 // configs would: a query naming a bundled config it does not search gets
 // the hint; with no config every bundled one is searched and none is named.
 func TestSearchJSONNamesUnservedConfigs(t *testing.T) {
-	const hint = `"hint":"No CLI is named kubectl here: it is a bundled config this server was not started with."`
+	const hint = `"hint":"If you meant the program kubectl: it is a bundled config this server was not started with."`
 	code, stdout, stderr := runClimax(t, "search", "--format", "json", "--limit", "1", "kubectl apply", "git")
 	if code != 0 || !strings.Contains(stdout, hint) || !strings.Contains(stdout, `"tool_name":"git_stash_apply"`) {
 		t.Errorf("search kubectl apply git: exit %d, stdout %s, stderr %s", code, stdout, stderr)

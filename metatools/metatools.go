@@ -534,7 +534,7 @@ func shownRange(offset, n, total int) string {
 // there are results and the names are all served.
 func (t *Tools) searchHint(query, category, cli string, offset, total int) string {
 	unserved := t.unservedNamed(query, cli)
-	hint := unservedNote(unserved)
+	hint := unservedNote(unserved, cli)
 	if total > 0 && offset < total {
 		if query == "" && category == "" && cli == "" {
 			return emptyQueryHint
@@ -611,18 +611,27 @@ func (t *Tools) unservedNamed(query, cli string) []string {
 	return slices.DeleteFunc(named, func(n string) bool { return served[n] })
 }
 
-// unservedNote says that names are configs this server was not started
-// with: "No CLI is named kubectl here: it is a bundled config this server
-// was not started with." It is empty for no names.
-func unservedNote(names []string) string {
+// unservedNote says which unserved configs the search names. The cli
+// filter names a CLI for certain: "No CLI is named kubectl here: it is a
+// bundled config this server was not started with." A word of the query
+// may be an everyday word too ("make a branch"), so for those the note is
+// conditional: "If you meant the program kubectl: it is a bundled config
+// this server was not started with."
+func unservedNote(names []string, cli string) string {
+	var parts []string
+	if len(names) > 0 && strings.EqualFold(names[0], cli) {
+		parts = append(parts, fmt.Sprintf("No CLI is named %s here: it is a bundled config this server was not started with.", names[0]))
+		names = names[1:]
+	}
 	switch len(names) {
 	case 0:
-		return ""
 	case 1:
-		return fmt.Sprintf("No CLI is named %s here: it is a bundled config this server was not started with.", names[0])
+		parts = append(parts, fmt.Sprintf("If you meant the program %s: it is a bundled config this server was not started with.", names[0]))
+	default:
+		list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+		parts = append(parts, fmt.Sprintf("If you meant the programs %s: they are bundled configs this server was not started with.", list))
 	}
-	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-	return fmt.Sprintf("No CLIs are named %s here: they are bundled configs this server was not started with.", list)
+	return strings.Join(parts, " ")
 }
 
 // loadedPrograms returns the programs of uses that a loaded CLI runs, in

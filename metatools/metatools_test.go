@@ -684,16 +684,18 @@ func TestSearchNamesUnservedConfigs(t *testing.T) {
 	ix := build(t, otherConfig, fakeConfig(t), plainConfig)
 	plain := metatools.New(ix, executor.New())
 	mt := metatools.New(ix, executor.New(), metatools.WithUnservedConfigs([]string{"kubectl", "Docker", "git", "plain"}))
-	const kubectl = "No CLI is named kubectl here: it is a bundled config this server was not started with."
+	const kubectl = "If you meant the program kubectl: it is a bundled config this server was not started with."
+	const cliKubectl = "No CLI is named kubectl here: it is a bundled config this server was not started with."
 	tests := []struct {
 		args map[string]any
 		hint string
 	}{
 		{map[string]any{"query": "kubectl status"}, kubectl},
 		{map[string]any{"query": "KUBECTL: record changes"}, kubectl},
-		{map[string]any{"query": "docker, kubectl or docker status"}, "No CLIs are named docker or kubectl here: they are bundled configs this server was not started with."},
+		{map[string]any{"query": "docker, kubectl or docker status"}, "If you meant the programs docker or kubectl: they are bundled configs this server was not started with."},
 		{map[string]any{"query": "kubectl"}, kubectl + " " + noMatchHint},
-		{map[string]any{"query": "status", "cli": "kubectl"}, kubectl + " The CLIs are: git-tools, fake-tools, plain."},
+		{map[string]any{"query": "status", "cli": "kubectl"}, cliKubectl + " The CLIs are: git-tools, fake-tools, plain."},
+		{map[string]any{"query": "docker status", "cli": "kubectl"}, cliKubectl + " If you meant the program docker: it is a bundled config this server was not started with. The CLIs are: git-tools, fake-tools, plain."},
 		{map[string]any{"query": "kubectl status", "cli": "git-tools", "limit": 0.0}, kubectl},
 		{map[string]any{"query": "git status"}, ""},      // git-tools runs git
 		{map[string]any{"query": "plain things"}, ""},    // a loaded CLI's name

@@ -234,7 +234,7 @@ func TestUnservedConfigsReachSearch(t *testing.T) {
 	search := func(q string) string {
 		return text(t, call(t, cs, "climax_search", map[string]any{"query": q}))
 	}
-	const hint = `"hint":"No CLI is named kubectl here: it is a bundled config this server was not started with."`
+	const hint = `"hint":"If you meant the program kubectl: it is a bundled config this server was not started with."`
 	for range 2 {
 		if got := search("kubectl status"); !strings.Contains(got, hint) || !strings.Contains(got, `"tool_name":"git_status"`) {
 			t.Errorf("kubectl status: %s, want git_status and %s", got, hint)
