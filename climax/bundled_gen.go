@@ -2614,7 +2614,7 @@ var compiledBundled = map[string]func() *config.Config{
 					Description: "false: only list what would be deleted",
 					Type:        config.ArgType("boolean"),
 					Default:     true,
-					Flag:        "-delete -print",
+					Flag:        "-delete -printf deleted\\t%p\\n",
 				}, config.Arg{
 					Name: "dir",
 					Type: config.ArgType("string"),

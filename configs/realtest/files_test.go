@@ -2,6 +2,7 @@ package realtest
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,7 +100,12 @@ func init() {
 				// find_delete: -delete comes after the tests, so only what
 				// they select goes, and each deleted path is printed.
 				{tool: "find_delete", args: a{"dir": tree}, refused: "name"},
-				{tool: "find_delete", args: a{"name": "*.py", "delete": false, "dir": tree}, want: []string{"./main.py", "./build/out.py"}, check: exists(sb.path("tree", "main.py"), true)},
+				{tool: "find_delete", args: a{"name": "*.py", "delete": false, "dir": tree}, want: []string{"./main.py", "./build/out.py"}, check: func(t *testing.T, out executor.Outcome) {
+					exists(sb.path("tree", "main.py"), true)(t, out)
+					if strings.Contains(out.Text, "deleted") {
+						t.Errorf("a dry run reads as a deletion:\n%s", out.Text)
+					}
+				}},
 				{tool: "find_delete", args: a{"name": "*.py", "exclude_path": "./build/*", "dir": tree}, want: []string{"./main.py"},
 					check: func(t *testing.T, out executor.Outcome) {
 						exists(sb.path("tree", "main.py"), false)(t, out)
@@ -116,7 +122,7 @@ func init() {
 				// A directory goes only when empty; -depth (implied) empties
 				// it first when its content matches too.
 				{tool: "find_delete", args: a{"name": "build", "type": "d", "dir": tree}, exit: 1, want: []string{"Directory not empty", "[exit code: 1 (an error (see stderr)"}, check: exists(sb.path("tree", "build", "out.py"), true)},
-				{tool: "find_delete", args: a{"name": "*", "path": "build", "dir": tree}, want: []string{"build/out.py\nbuild"}, check: exists(sb.path("tree", "build"), false)},
+				{tool: "find_delete", args: a{"name": "*", "path": "build", "dir": tree}, want: []string{"deleted\tbuild/out.py\ndeleted\tbuild"}, check: exists(sb.path("tree", "build"), false)},
 			}
 		},
 	})
