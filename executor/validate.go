@@ -225,17 +225,18 @@ func jsonTextHint(a *config.Arg, v any) string {
 		return ""
 	}
 	const hint = "; to send JSON, send its text as a string"
+	if a.Secret {
+		return hint
+	}
 	text, err := toJSON(v)
-	if err != nil || a.Secret {
+	if err != nil {
 		return hint
 	}
-	var example bytes.Buffer
-	enc := json.NewEncoder(&example)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(string(text.(json.RawMessage))) != nil || example.Len() > maxShown {
+	s := string(text.(json.RawMessage))
+	if jsonStringLen(s) > maxShown {
 		return hint
 	}
-	return hint + ": " + strings.TrimSuffix(example.String(), "\n")
+	return hint + ": " + string(config.AppendJSONString(nil, s))
 }
 
 // maxEnumShown is how many bytes of an argument's allowed values a
