@@ -254,8 +254,8 @@ func fakeShelf(args []string) int {
 
 // fakeManned is a program whose commands' help is a digest and whose help
 // command prints a manual page, as git's does: "manned log --help" lists
-// two options, "manned help log" a manual with more, one of which
-// ("--gone") the program refuses.
+// three options, one of which ("--legacy") it refuses, and "manned help
+// log" a manual with more, one of which ("--gone") it refuses too.
 func fakeManned(args []string) int {
 	if len(args) == 0 || args[0] == "--help" {
 		fmt.Print("usage: manned <command> [<args>]\n\nCommands:\n  log    Show the log\n\nSee 'manned help <command>' to read about a command.\n")
@@ -288,7 +288,7 @@ func fakeManned(args []string) int {
 			return 129
 		}
 	}
-	fmt.Print("usage: manned log [<options>]\n\n    -q, --quiet    say less\n    --oneline      one line each\n")
+	fmt.Print("usage: manned log [<options>]\n\n    -q, --quiet    say less\n    --oneline      one line each\n    --legacy       an option its help lists and it refuses\n")
 	return 0
 }
 

@@ -45,8 +45,14 @@ func dropRefusedFlags(ctx context.Context, sb *Sandbox, root *Command, o DraftOp
 	}
 	var check []*config.ResolvedTool
 	for i := range cfg.Tools {
-		if nodes[cfg.Tools[i].Name] != nil {
-			check = append(check, &config.ResolvedTool{Tool: &cfg.Tools[i], CLI: cfg})
+		t := &cfg.Tools[i]
+		if node := nodes[t.Name]; node != nil {
+			// Only the second-hand options are probed: those the help
+			// listed are the program's word, kept whatever a probe says.
+			t.Args = slices.DeleteFunc(t.Args, func(a config.Arg) bool {
+				return !a.Positional && !slices.ContainsFunc(node.Flags, func(f *Flag) bool { return secondHand(f) && f.Name() == argFlag(&a) })
+			})
+			check = append(check, &config.ResolvedTool{Tool: t, CLI: cfg})
 		}
 	}
 	var left, leftManual []string
@@ -56,7 +62,8 @@ func dropRefusedFlags(ctx context.Context, sb *Sandbox, root *Command, o DraftOp
 			if fc.Verdict != Rejected {
 				continue
 			}
-			flag := argFlag(check[i].Tool, fc.Arg)
+			k := slices.IndexFunc(check[i].Tool.Args, func(a config.Arg) bool { return a.Name == fc.Arg })
+			flag := argFlag(&check[i].Tool.Args[k])
 			j := slices.IndexFunc(node.Flags, func(f *Flag) bool { return f.Name() == flag })
 			if j < 0 {
 				continue
@@ -104,13 +111,8 @@ func centralFirst(root *Command, tools []draftTool) []draftTool {
 // probe per flag.
 const maxDraftChecks = 24
 
-// argFlag is the option the arg named name puts on the command line,
-// without a joining "=".
-func argFlag(t *config.Tool, name string) string {
-	for _, a := range t.Args {
-		if a.Name == name {
-			return strings.TrimSuffix(a.Flag, "=")
-		}
-	}
-	return ""
+// argFlag is the option an arg puts on the command line, without a
+// joining "=".
+func argFlag(a *config.Arg) string {
+	return strings.TrimSuffix(flagOf(a), "=")
 }

@@ -20,6 +20,10 @@ func TestDraftReadsTheManualOfAShortHelp(t *testing.T) {
 	if hasFlag(log, "--gone") {
 		t.Errorf("manned_log keeps --gone, which manned log refuses")
 	}
+	// Only the options the help did not list are probed and left out.
+	if !hasFlag(log, "--legacy") || strings.Contains(yaml, "log --legacy") {
+		t.Errorf("manned_log lost --legacy, which its help lists:\n%s", yaml)
+	}
 	if !strings.Contains(yaml, "# from manned help log") {
 		t.Errorf("the manual's options do not say where they came from:\n%s", yaml)
 	}
