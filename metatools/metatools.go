@@ -224,8 +224,12 @@ type Tools struct {
 	ix     *index.Index
 	runner *executor.Runner
 	// unserved are the lowercased names of the configs the caller could
-	// have served and does not ([WithUnservedConfigs]).
+	// have served and does not ([WithUnservedConfigs]), those that a
+	// loaded CLI has or runs left out.
 	unserved map[string]bool
+	// programs are the programs the loaded CLIs run (see
+	// [index.ProgramName]).
+	programs map[string]bool
 	// unrunnable names the CLIs whose calls cannot run ([WithUnrunnable]).
 	unrunnable func() []string
 }
@@ -260,9 +264,15 @@ func WithUnrunnable(names func() []string) Option {
 
 // New returns the meta-tools for ix, running commands with runner.
 func New(ix *index.Index, runner *executor.Runner, opts ...Option) *Tools {
-	t := &Tools{ix: ix, runner: runner}
+	t := &Tools{ix: ix, runner: runner, programs: map[string]bool{}}
 	for _, o := range opts {
 		o(t)
+	}
+	for _, rt := range ix.Tools() {
+		p := index.ProgramName(rt.CLI.Command)
+		t.programs[p] = true
+		delete(t.unserved, strings.ToLower(rt.CLI.Name))
+		delete(t.unserved, strings.ToLower(p))
 	}
 	return t
 }
@@ -600,15 +610,7 @@ func (t *Tools) unservedNamed(query, cli string) []string {
 			named = append(named, w)
 		}
 	}
-	if len(named) == 0 {
-		return nil
-	}
-	served := map[string]bool{}
-	for _, rt := range t.ix.Tools() {
-		served[strings.ToLower(rt.CLI.Name)] = true
-		served[strings.ToLower(index.ProgramName(rt.CLI.Command))] = true
-	}
-	return slices.DeleteFunc(named, func(n string) bool { return served[n] })
+	return named
 }
 
 // unservedNote says which unserved configs the search names. The cli
@@ -637,13 +639,9 @@ func unservedNote(names []string, cli string) string {
 // loadedPrograms returns the programs of uses that a loaded CLI runs, in
 // the order of uses.
 func (t *Tools) loadedPrograms(uses []string) []string {
-	loaded := map[string]bool{}
-	for _, rt := range t.ix.Tools() {
-		loaded[index.ProgramName(rt.CLI.Command)] = true
-	}
 	out := []string{}
 	for _, u := range uses {
-		if loaded[u] {
+		if t.programs[u] {
 			out = append(out, u)
 		}
 	}
