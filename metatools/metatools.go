@@ -378,7 +378,7 @@ var searchAliases = map[string]string{
 // squash lowers s and drops "_", "-", "." and " ", so that max_results,
 // maxResults and max-results compare equal.
 func squash(s string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "", ".", "", " ", "").Replace(s))
+	return strings.ReplaceAll(normKey(s), "_", "")
 }
 
 // searchIgnored returns the keys of args that are not climax_search's
@@ -827,8 +827,10 @@ func nameElsewhere(args map[string]any) string {
 
 // normKey lowers k and writes '-', '.' and ' ' as '_'.
 func normKey(k string) string {
-	return strings.NewReplacer("-", "_", ".", "_", " ", "_").Replace(strings.ToLower(k))
+	return keySeparators.Replace(strings.ToLower(k))
 }
+
+var keySeparators = strings.NewReplacer("-", "_", ".", "_", " ", "_")
 
 // Finish completes the outcome of a climax_call c whose command ran, args
 // being climax_call's own arguments: keys beside tool_name and args are
