@@ -461,10 +461,21 @@ const avoidWeight = 0.5
 // git_tag_create).
 func avoided(terms []queryTerm, query string) {
 	query = truncate(query, MaxQueryBytes)
-	in, uses := map[string]int{}, map[string]int{}
+	var clauses [][]string
+	some := false // a clause says what to avoid
 	for _, clause := range strings.FieldsFunc(query, func(c rune) bool { return strings.ContainsRune(",;:()[]{}.!?\n", c) }) {
 		var toks []string
-		tokenize(clause, func(tok []byte) { toks = append(toks, string(tok)) })
+		tokenize(clause, func(tok []byte) {
+			toks = append(toks, string(tok))
+			some = some || string(tok) == "without" || string(tok) == "instead" || string(tok) == "rather"
+		})
+		clauses = append(clauses, toks)
+	}
+	if !some {
+		return // most queries: nothing to stem twice
+	}
+	in, uses := map[string]int{}, map[string]int{}
+	for _, toks := range clauses {
 		after := len(toks)
 		for i, tok := range toks {
 			uses[stem(tok)]++
