@@ -36,41 +36,41 @@ func (s *Server) Unready() []string {
 // unready is [Server.Unready], with how many served configs the problems
 // are about (a config can have several).
 func (s *Server) unready() (problems []string, configs int) {
-	type key struct {
-		cli    *config.Config
-		docker bool
-	}
-	seen := map[key]bool{}
-	for _, rt := range s.set.Load().ix.Tools() {
-		k := key{rt.CLI, rt.Executor.IsDocker()}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		before := len(problems)
-		problems = append(problems, configProblems(rt)...)
-		if len(problems) > before {
-			configs++
-		}
-	}
-	return problems, configs
+	names, problems := unrunnable(s.set.Load().ix)
+	return problems, len(names)
 }
 
 // unrunnableCLIs names the CLIs of ix none of whose calls can run
-// ([configProblems]), in load order, each once.
+// ([configProblems]), in load order, each once (two configs may share a
+// name when their tools' names differ).
 func unrunnableCLIs(ix *index.Index) []string {
+	configs, _ := unrunnable(ix)
 	var names []string
+	for _, n := range configs {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// unrunnable returns the names of the configs of ix none of whose calls
+// can run, one per config in load order, and the lines saying why
+// ([configProblems]). The executor is the policy's, the same for every
+// tool, so a config is checked once, with its first tool.
+func unrunnable(ix *index.Index) (names, problems []string) {
 	seen := map[*config.Config]bool{}
 	for _, rt := range ix.Tools() {
 		if seen[rt.CLI] {
 			continue
 		}
 		seen[rt.CLI] = true
-		if len(configProblems(rt)) > 0 && !slices.Contains(names, rt.CLI.Name) {
+		if p := configProblems(rt); len(p) > 0 {
 			names = append(names, rt.CLI.Name)
+			problems = append(problems, p...)
 		}
 	}
-	return names
+	return names, problems
 }
 
 // configProblems returns why no call of rt's config can run, one line per
