@@ -17,7 +17,8 @@ import (
 )
 
 // Platforms are the GOOS/GOARCH pairs climax is released for
-// (.goreleaser.yaml); a module linked on any of them is listed.
+// (.goreleaser.yaml, which TestPlatformsReleased holds them to); a module
+// linked on any of them is listed.
 var Platforms = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64", "windows/amd64", "windows/arm64"}
 
 // mainPackage is the package of the climax binary.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // root is the repository root, seen from this package's directory.
@@ -68,5 +70,50 @@ func TestLegalFiles(t *testing.T) {
 	text, err := Render([]Module{{Path: "example.com/a", Version: "v1.0.0", Dir: dir}})
 	if err != nil || !strings.Contains(string(text), "== example.com/a v1.0.0: LICENSE.md\n"+strings.Repeat("=", 72)+"\n\nLICENSE.md\n") {
 		t.Errorf("Render: %v\n%s", err, text)
+	}
+}
+
+// TestPlatformsReleased: Platforms are the GOOS/GOARCH pairs that
+// .goreleaser.yaml builds, so that a platform added to the release adds
+// the modules it links to THIRD_PARTY_LICENSES.
+func TestPlatformsReleased(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type target struct {
+		GOOS   string `yaml:"goos"`
+		GOARCH string `yaml:"goarch"`
+	}
+	var gr struct {
+		Builds []struct {
+			GOOS   []string `yaml:"goos"`
+			GOARCH []string `yaml:"goarch"`
+			Ignore []target `yaml:"ignore"`
+		} `yaml:"builds"`
+	}
+	if err := yaml.Unmarshal(data, &gr); err != nil {
+		t.Fatal(err)
+	}
+	var released []string
+	for _, b := range gr.Builds {
+		for _, goos := range b.GOOS {
+			for _, goarch := range b.GOARCH {
+				p := goos + "/" + goarch
+				ignored := slices.ContainsFunc(b.Ignore, func(i target) bool {
+					return (i.GOOS == "" || i.GOOS == goos) && (i.GOARCH == "" || i.GOARCH == goarch)
+				})
+				if !ignored && !slices.Contains(released, p) {
+					released = append(released, p)
+				}
+			}
+		}
+	}
+	if len(released) == 0 {
+		t.Fatal(".goreleaser.yaml: no build with goos and goarch")
+	}
+	slices.Sort(released)
+	if got := slices.Sorted(slices.Values(Platforms)); !slices.Equal(got, released) {
+		t.Errorf("Platforms = %q; .goreleaser.yaml builds %q", got, released)
 	}
 }
