@@ -105,7 +105,7 @@ func (s *Server) checkReady() (problems []string, configs int) {
 	problems, configs = s.unready()
 	if was := s.notReady.Swap(len(problems) > 0); was != (len(problems) > 0) {
 		if len(problems) > 0 {
-			s.log.Warn("served configs cannot run: their calls fail until the program is found", "problems", strings.Join(problems, "; "))
+			s.log.Warn("served configs cannot run: their calls fail until the problems listed are fixed", "problems", strings.Join(problems, "; "))
 		} else {
 			s.log.Info("ready: every served config can run")
 		}
