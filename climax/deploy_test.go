@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/climax-mcp/climax/configs"
+	"github.com/climax-mcp/climax/executor"
 	"github.com/climax-mcp/climax/index/config"
 	"go.yaml.in/yaml/v3"
 )
@@ -543,20 +544,18 @@ func lastStagePackages(t *testing.T, name string) []string {
 }
 
 // bundledProgram returns the program a bundled config runs (the first
-// word of its command).
+// word of its command, as a call finds it).
 func bundledProgram(t *testing.T, name string) string {
 	t.Helper()
-	data, err := configs.FS.ReadFile(name + ".yaml")
+	c, err := config.LoadFS(configs.FS, name+".yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c struct {
-		Command string `yaml:"command"`
+	words := executor.BaseCommand(c)
+	if len(words) == 0 {
+		t.Fatalf("bundled config %s has an empty command", name)
 	}
-	if err := yaml.Unmarshal(data, &c); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Fields(c.Command)[0]
+	return words[0]
 }
 
 // TestHelmNotesPortForward: kubectl port-forward runs until it is stopped,
