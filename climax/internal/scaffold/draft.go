@@ -32,6 +32,14 @@ type DraftOptions struct {
 	Notes []string
 }
 
+// maxTools is MaxTools, or the default when it is not set.
+func (o DraftOptions) maxTools() int {
+	if o.MaxTools <= 0 {
+		return DefaultMaxTools
+	}
+	return o.MaxTools
+}
+
 // A Stats summarises a draft.
 type Stats struct {
 	Tools, Flags, Positionals int
@@ -54,9 +62,7 @@ func Draft(root *Command, o DraftOptions) ([]byte, Stats) {
 // draft is [Draft], and the tools it wrote with the command each comes
 // from.
 func draft(root *Command, o DraftOptions) ([]byte, Stats, []draftTool) {
-	if o.MaxTools <= 0 {
-		o.MaxTools = DefaultMaxTools
-	}
+	o.MaxTools = o.maxTools()
 	switch {
 	case o.MaxFlags == 0:
 		o.MaxFlags = DefaultMaxFlags

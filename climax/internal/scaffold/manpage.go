@@ -52,11 +52,10 @@ func helpCommandRE(prog string) *regexp.Regexp {
 func addManualFlags(ctx context.Context, sb *Sandbox, root *Command, o DraftOptions) {
 	prog := programName(o.Name)
 	anyCommand := len(root.Path) == 0 && helpCommandRE(prog).MatchString(root.helpText)
-	_, _, tools := draft(root, o)
+	nodes, _ := selectTools(root, o.maxTools())
 	var read []*Command
 	checked := 0
-	for _, t := range centralFirst(root, tools) {
-		n := t.node
+	for _, n := range byWeight(root, nodes) {
 		if checked >= maxDraftChecks {
 			break
 		}
