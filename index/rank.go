@@ -664,36 +664,41 @@ func (r *ranker) best(s *scratch, offset, limit int) ([]candidate, int) {
 	// promoteFit), and the run of near-equal scores that the page ends
 	// in is spread over CLIs whole, so that a page does not depend on
 	// where it ends: the next page continues the same order.
-	k := max(end, firstContenders(s.cands))
+	best, n := firstContenders(s.cands)
+	k := max(end, n)
 	top := topK(s.cands, k)
 	if k < total {
 		top = completeRun(top, s.cands[k:])
 	}
 	out := r.diversify(top, s.cliFit, s.nameHit)
-	r.promoteFit(out, s.cliFit)
+	r.promoteFit(out, s.cliFit, best)
 	return out[offset:end], total
 }
 
-// firstContenders returns how many of cands are within firstRange of
-// the best score (see promoteFit).
-func firstContenders(cands []candidate) int {
-	var best float64
+// firstContenders returns the best score of cands' first tier and how
+// many of cands are within firstRange of it (see promoteFit).
+func firstContenders(cands []candidate) (best float64, n int) {
 	for _, c := range cands {
 		if c.tier == 0 {
 			best = max(best, c.score)
 		}
 	}
-	n := 0
 	for _, c := range cands {
-		if c.tier == 0 && c.score >= best*(1-firstRange) {
+		if contends(c, best) {
 			n++
 		}
 	}
-	return n
+	return best, n
+}
+
+// contends reports whether c may take the first place from a best score
+// of best (see promoteFit).
+func contends(c candidate, best float64) bool {
+	return c.tier == 0 && c.score >= best*(1-firstRange)
 }
 
 // promoteFit moves to the front of out (candidates in their final order,
-// holding every one within firstRange of the best score) the best tool
+// holding every one within firstRange of best, the best score) the best tool
 // of the CLI whose own fields hold the most whole query words (cliFit,
 // by CLI, rounded down), among the candidates within firstRange of the
 // best score, when that is more than the first candidate's CLI holds.
@@ -703,20 +708,14 @@ func firstContenders(cands []candidate) int {
 // "deployment"), not serverless's, whose tool has "rollback" in its name.
 // Only the first place moves: further on, near-equal scores take turns
 // by CLI (see diversify), in a narrower range.
-func (r *ranker) promoteFit(out []candidate, cliFit []float32) {
+func (r *ranker) promoteFit(out []candidate, cliFit []float32, best float64) {
 	if len(out) < 2 {
 		return
-	}
-	var best float64
-	for _, c := range out {
-		if c.tier == 0 {
-			best = max(best, c.score)
-		}
 	}
 	fit := func(c candidate) float64 { return math.Floor(float64(cliFit[r.cli[c.doc]])) }
 	pick := 0
 	for i, c := range out {
-		if c.tier == 0 && c.score >= best*(1-firstRange) && fit(c) > fit(out[pick]) {
+		if contends(c, best) && fit(c) > fit(out[pick]) {
 			pick = i
 		}
 	}
