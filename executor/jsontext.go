@@ -9,8 +9,9 @@ import (
 
 // Limits on JSON text that a call holds: a call's arguments, and the text
 // of a string that holds a json argument's object or array (docs/calls.md,
-// Coercion). They are those the server applies to a whole message
-// (docs/security.md, "Memory per message").
+// Coercion). The server applies the same to a whole message (its
+// shape.go takes these constants; docs/security.md, "Memory per
+// message").
 const (
 	// MaxJSONDepth is the deepest nesting of arrays and objects.
 	MaxJSONDepth = 1000

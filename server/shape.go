@@ -2,6 +2,8 @@ package server
 
 import (
 	"fmt"
+
+	"github.com/climax-mcp/climax/executor"
 )
 
 // Limits on the shape of one message, checked before it is decoded
@@ -13,11 +15,12 @@ import (
 // costs no more than its own bytes.
 const (
 	// maxDepth is the deepest nesting of arrays and objects (go-sdk's own
-	// limit too).
-	maxDepth = 1000
+	// limit too), the same as the executor's for one argument's JSON.
+	maxDepth = executor.MaxJSONDepth
 	// maxItems bounds the array items and object members of one message,
-	// all levels together: a few megabytes of decoded values at most.
-	maxItems = 100_000
+	// all levels together: a few megabytes of decoded values at most; the
+	// executor bounds one argument's JSON text alike.
+	maxItems = executor.MaxJSONItems
 )
 
 // jsonShape returns the deepest nesting of arrays and objects in the
