@@ -32,8 +32,8 @@ type call struct {
 	refused string
 	// before runs first (edit a file, make a conflict...).
 	before func(t *testing.T)
-	// check runs after the call, for assertions on files or on what a
-	// fake server received.
+	// check runs after the call (a refused one too), for assertions on
+	// files or on what a fake server received.
 	check func(t *testing.T, out executor.Outcome)
 	// skip, when set, says why this call cannot run here.
 	skip string
@@ -315,6 +315,9 @@ func runCall(t *testing.T, runner *executor.Runner, ix *index.Index, cl call) {
 	if cl.refused != "" {
 		if out.Result != nil || !out.IsError || !strings.Contains(out.Text, cl.refused) {
 			t.Fatalf("want the call refused with %q; got:\n%s", cl.refused, out.Text)
+		}
+		if cl.check != nil {
+			cl.check(t, out)
 		}
 		return
 	}
