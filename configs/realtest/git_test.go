@@ -486,16 +486,6 @@ func textStarts(prefix string) func(t *testing.T, out executor.Outcome) {
 	}
 }
 
-// fileIs checks that the file at path holds exactly content.
-func fileIs(path, content string) func(t *testing.T, _ executor.Outcome) {
-	return func(t *testing.T, _ executor.Outcome) {
-		t.Helper()
-		if data, err := os.ReadFile(path); err != nil || string(data) != content {
-			t.Errorf("%s = %q, %v; want %q", path, data, err, content)
-		}
-	}
-}
-
 // gitStatusHas checks that `git status --short` contains text (with ""
 // that it is clean).
 func gitStatusHas(repo, text string) func(t *testing.T, _ executor.Outcome) {

@@ -408,6 +408,16 @@ func fileHas(path string, texts ...string) func(t *testing.T, _ executor.Outcome
 	}
 }
 
+// fileIs checks that the file at path holds exactly content.
+func fileIs(path, content string) func(t *testing.T, _ executor.Outcome) {
+	return func(t *testing.T, _ executor.Outcome) {
+		t.Helper()
+		if data, err := os.ReadFile(path); err != nil || string(data) != content {
+			t.Errorf("%s = %q, %v; want %q", path, data, err, content)
+		}
+	}
+}
+
 // exists returns a check that path exists (or, with want false, does not).
 func exists(path string, want bool) func(t *testing.T, _ executor.Outcome) {
 	return func(t *testing.T, _ executor.Outcome) {

@@ -152,11 +152,7 @@ func init() {
 				// destructive: true say.
 				{tool: "curl_download", args: a{"url": u + "/file.txt", "output": "dl/file.txt", "dir": sb.dir}, before: func(t *testing.T) {
 					write(t, sb.path("dl", "file.txt"), "my own work\n")
-				}, check: func(t *testing.T, _ outcome) {
-					if got := readFile(t, sb.path("dl", "file.txt")); got != "downloaded content\n" {
-						t.Errorf("dl/file.txt holds %q, want the download", got)
-					}
-				}},
+				}, check: fileIs(sb.path("dl", "file.txt"), "downloaded content\n")},
 				{tool: "curl_download", args: a{"url": u + "/missing", "output": sb.path("none.txt")}, exit: 22, want: []string{"404"}},
 			}
 		},
@@ -177,9 +173,7 @@ func init() {
 				{tool: "make_dry_run", args: a{"dir": proj}, want: []string{"echo building default", "touch built.txt"}, check: exists(sb.path("proj", "built.txt"), false)},
 				{tool: "make_dry_run", args: a{"makefile": "other.mk", "dir": proj}, want: []string{"echo hello from other"}},
 				// The targets of make_run, previewed.
-				{tool: "make_dry_run", args: a{"target": "release", "dir": proj}, want: []string{"echo releasing", "tar -czf app-"}, check: func(t *testing.T, o outcome) {
-					lacks("building")(t, o)
-				}},
+				{tool: "make_dry_run", args: a{"target": "release", "dir": proj}, want: []string{"echo releasing", "tar -czf app-"}, check: lacks("building")},
 				{tool: "make_dry_run", args: a{"target": []any{"test", "build"}, "dir": proj}, want: []string{"echo testing\necho building default"}},
 				// A preview takes no variables: they would reach the
 				// Makefile's $(shell ...) calls and the environment of what
