@@ -232,19 +232,26 @@ func runControl(t *testing.T, ctl control, canaries string) {
 	}
 }
 
-// hostileCall makes one call through ix and checks that the canary
-// directory is still empty.
+// hostileCall makes one call through ix, checks its refusal, want and
+// check (its exit code is not checked: many calls fail on the fixture),
+// and that the canary directory is still empty.
 func hostileCall(t *testing.T, runner *executor.Runner, ix *index.Index, cl call, canaries string) {
 	t.Helper()
 	_, out := callTool(t, runner, ix, cl)
 	t.Logf("%s %v: argv %q: %.300s", cl.tool, cl.args, out.Argv, out.Text)
-	if cl.refused == "" && out.Result == nil {
+	switch {
+	case cl.refused != "" && (out.Result != nil || !strings.Contains(out.Text, cl.refused)):
+		t.Errorf("%s: want the call refused with %q; got:\n%s", cl.tool, cl.refused, out.Text)
+	case cl.refused == "" && out.Result == nil:
 		t.Errorf("%s did not run: %s", cl.tool, out.Text)
 	}
 	for _, w := range cl.want {
 		if !strings.Contains(out.Text, w) {
 			t.Errorf("%s: result lacks %q:\n%s", cl.tool, w, out.Text)
 		}
+	}
+	if cl.check != nil {
+		cl.check(t, out)
 	}
 	assertNoCanary(t, canaries, fmt.Sprintf("%s %v (argv %q)", cl.tool, cl.args, out.Argv))
 }
