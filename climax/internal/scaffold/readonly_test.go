@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/climax-mcp/climax/configs"
 	"github.com/climax-mcp/climax/index/config"
 )
 
@@ -129,6 +130,36 @@ func TestGitDraftIsHardened(t *testing.T) {
 	}
 	if !strings.Contains(yaml, "# note: as the bundled git config") {
 		t.Errorf("the header does not say so:\n%.1500s", yaml)
+	}
+}
+
+// The hardening a git draft gets is the bundled git config's: its
+// command ends in the base settings, and each of its read-only tools
+// starts as a drafted read-only tool of the same subcommand does, with
+// --no-ext-diff and --no-textconv where, and only where, the draft puts
+// them.
+func TestGitHardeningIsTheBundledConfigs(t *testing.T) {
+	data, err := configs.FS.ReadFile("git.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse(data, "git.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(cfg.Command, " "+gitBaseHardening) {
+		t.Errorf("the bundled command %q does not end in %q", cfg.Command, gitBaseHardening)
+	}
+	for i := range cfg.Tools {
+		tool := &cfg.Tools[i]
+		if !tool.IsReadOnly() {
+			continue
+		}
+		want := gitReadOnlyCommand(strings.Fields(subcommandOf(tool.Command)))
+		rest, ok := strings.CutPrefix(tool.Command, want)
+		if !ok || rest != "" && rest[0] != ' ' || strings.Contains(rest, "--no-textconv") || strings.Contains(rest, "--no-ext-diff") {
+			t.Errorf("%s: bundled command %q, a draft's %q", tool.Name, tool.Command, want)
+		}
 	}
 }
 
